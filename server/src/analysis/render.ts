@@ -1,0 +1,229 @@
+// Renders a LaTeX fragment (a statement body, a section title) as Markdown for hovers and
+// completion previews: text formatting becomes Markdown, math is kept verbatim between `$`
+// / `$$` so clients that render math (and KaTeX in our webviews) show it properly.
+import {
+  BACKSLASH, DOLLAR, LBRACE, PERCENT, RBRACE, commandNameEnd, lineEnd, readBraceGroup,
+  readBracketGroup, readEnvName, skipTrivia,
+} from '../syntax/lexer.js';
+import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
+
+const DROP_WITH_ARG = new Set(['label', 'index', 'footnote', 'hspace', 'vspace', 'phantom', 'hypertarget', 'marginpar']);
+const EMPH = new Set(['emph', 'textit', 'textsl', 'mathit']);
+const BOLD = new Set(['textbf']);
+const PLAIN_ARG = new Set(['text', 'textrm', 'textsf', 'texttt', 'textnormal', 'mbox', 'textup', 'textsc', 'underline', 'uline']);
+const REFS = /^(ref|eqref|cref|Cref|autoref|pageref|nameref|vref|Vref|hyperref)$/;
+const SWITCH: Record<string, string> = { it: '*', em: '*', sl: '*', bf: '**', bfseries: '**', itshape: '*' };
+const ROW_ENVS_ALIGNED = /^(align|flalign|alignat|eqnarray|xalignat|xxalignat)\*?$/;
+const ROW_ENVS_GATHERED = /^(gather|multline|dgroup)\*?$/;
+
+export interface RenderOptions {
+  maxLength?: number;
+  /** Turns a reference name into display text (e.g. "Lemma 3 (Title)"). */
+  refText?: (name: string) => string | undefined;
+}
+
+export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
+  const max = opts.maxLength ?? 1500;
+  let out = new Renderer(src, opts).render(0, src.length);
+  out = out
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (out.length > max) {
+    // never cut inside a $$ block
+    let cut = out.lastIndexOf(' ', max);
+    if (cut < max / 2) cut = max;
+    const opened = (out.slice(0, cut).match(/\$\$/g) ?? []).length;
+    if (opened % 2 === 1) cut = out.lastIndexOf('$$', cut);
+    out = out.slice(0, cut).trimEnd() + ' …';
+  }
+  return out;
+}
+
+/** Cleans display-math source for a `$$` block: drops labels and tags, keeps the math. */
+export function cleanMath(src: string): string {
+  return src
+    .replace(/(^|[^\\])%[^\n]*/g, '$1')
+    .replace(/\\label\s*\{[^{}]*\}/g, '')
+    .replace(/\\(notag|nonumber)\b/g, '')
+    .replace(/\\tag\*?\s*\{[^{}]*\}/g, '')
+    .replace(/\n\s*\n/g, '\n')
+    .trim();
+}
+
+/** A display-math environment as a Markdown `$$` block. */
+export function mathBlock(envName: string, body: string): string {
+  let inner = cleanMath(body);
+  if (ROW_ENVS_ALIGNED.test(envName)) inner = `\\begin{aligned}\n${inner}\n\\end{aligned}`;
+  else if (ROW_ENVS_GATHERED.test(envName)) inner = `\\begin{gathered}\n${inner}\n\\end{gathered}`;
+  return `$$\n${inner}\n$$`;
+}
+
+class Renderer {
+  private listDepth: Array<{ ordered: boolean; n: number }> = [];
+
+  constructor(private readonly text: string, private readonly opts: RenderOptions) {}
+
+  render(from: number, to: number): string {
+    const t = this.text;
+    let out = '';
+    let i = from;
+    while (i < to) {
+      const c = t.charCodeAt(i);
+      if (c === PERCENT) { i = lineEnd(t, i, to); continue; }
+      if (c === DOLLAR) {
+        const display = t.charCodeAt(i + 1) === DOLLAR;
+        const delim = display ? '$$' : '$';
+        const close = this.findMathClose(i + delim.length, to, delim);
+        const body = t.slice(i + delim.length, close);
+        out += display ? `\n\n${mathBlock('equation', body)}\n\n` : `$${body.replace(/\s+/g, ' ').trim()}$`;
+        i = Math.min(to, close + delim.length);
+        continue;
+      }
+      if (c === LBRACE) {
+        const g = readBraceGroup(t, i, to);
+        if (!g) { i++; continue; }
+        const m = /^\\(it|em|sl|bf|bfseries|itshape)\b\s*/.exec(t.slice(g.start, Math.min(g.end, g.start + 12)));
+        if (m) {
+          const mark = SWITCH[m[1]];
+          out += `${mark}${this.render(g.start + m[0].length, g.end).trim()}${mark}`;
+        } else out += this.render(g.start, g.end);
+        i = g.next;
+        continue;
+      }
+      if (c === RBRACE) { i++; continue; }
+      if (c === 126 /* ~ */) { out += ' '; i++; continue; }
+      if (c === BACKSLASH) { const r = this.command(i, to); out += r.text; i = r.next; continue; }
+      if (c === 96 /* ` */ && t.charCodeAt(i + 1) === 96) { out += '“'; i += 2; continue; }
+      if (c === 39 /* ' */ && t.charCodeAt(i + 1) === 39) { out += '”'; i += 2; continue; }
+      if (c === 45 /* - */ && t.startsWith('---', i)) { out += '—'; i += 3; continue; }
+      if (c === 45 && t.startsWith('--', i)) { out += '–'; i += 2; continue; }
+      if (c === 10 && /^\n[ \t]*\n/.test(t.slice(i, i + 40))) { out += '\n\n'; i++; continue; }
+      out += c === 10 ? ' ' : t[i];
+      i++;
+    }
+    return out;
+  }
+
+  private findMathClose(from: number, to: number, delim: string): number {
+    for (let k = from; k < to; k++) {
+      const c = this.text.charCodeAt(k);
+      if (c === BACKSLASH) { k++; continue; }
+      if (this.text.startsWith(delim, k)) return k;
+    }
+    return to;
+  }
+
+  private arg(pos: number, to: number): { start: number; end: number; next: number } | null {
+    return readBraceGroup(this.text, skipTrivia(this.text, pos, to), to);
+  }
+
+  private command(i: number, to: number): { text: string; next: number } {
+    const t = this.text;
+    const nameEnd = commandNameEnd(t, i + 1, to);
+    const name = t.slice(i + 1, nameEnd);
+    if (name === '(' || name === '[') {
+      const closer = name === '(' ? '\\)' : '\\]';
+      let close = t.indexOf(closer, nameEnd);
+      if (close < 0 || close > to) close = to;
+      const body = t.slice(nameEnd, close);
+      const text = name === '(' ? `$${body.replace(/\s+/g, ' ').trim()}$` : `\n\n${mathBlock('equation', body)}\n\n`;
+      return { text, next: Math.min(to, close + 2) };
+    }
+    if (name === 'begin') return this.environment(i, nameEnd, to);
+    if (name === 'end') { const e = readEnvName(t, nameEnd, to); return { text: '', next: e ? e.next : nameEnd }; }
+    if (name === 'item') {
+      let next = nameEnd;
+      const o = readBracketGroup(t, skipTrivia(t, next, to), to);
+      const top = this.listDepth[this.listDepth.length - 1];
+      const indent = '  '.repeat(Math.max(0, this.listDepth.length - 1));
+      let bullet = top?.ordered ? `${++top.n}.` : '-';
+      if (o) { bullet = `- **${this.render(o.start, o.end).trim()}**`; next = o.next; }
+      return { text: `\n${indent}${bullet} `, next };
+    }
+    if (name === '\\') return { text: '\n', next: nameEnd };
+    if (DROP_WITH_ARG.has(name)) {
+      const g = this.arg(nameEnd, to);
+      return { text: '', next: g ? g.next : nameEnd };
+    }
+    const wrap = EMPH.has(name) ? '*' : BOLD.has(name) ? '**' : PLAIN_ARG.has(name) ? '' : undefined;
+    if (wrap !== undefined) {
+      const g = this.arg(nameEnd, to);
+      if (!g) return { text: '', next: nameEnd };
+      return { text: `${wrap}${this.render(g.start, g.end).trim()}${wrap}`, next: g.next };
+    }
+    if (REFS.test(name)) {
+      let p = t.charCodeAt(nameEnd) === 42 ? nameEnd + 1 : nameEnd;
+      if (name === 'hyperref') {
+        const o = readBracketGroup(t, p, to);
+        const g = o ? this.arg(o.next, to) : null;
+        if (g) return { text: this.render(g.start, g.end), next: g.next };
+      }
+      const g = this.arg(p, to);
+      if (!g) return { text: '', next: p };
+      const names = t.slice(g.start, g.end).split(',').map((s) => s.trim()).filter(Boolean);
+      const shown = names.map((n) => this.opts.refText?.(n) ?? `\`${n}\``).join(', ');
+      p = g.next;
+      return { text: name === 'eqref' ? `(${shown})` : shown, next: p };
+    }
+    if (/cite/i.test(name)) {
+      let p = nameEnd;
+      let note = '';
+      for (let k = 0; k < 2; k++) {
+        const o = readBracketGroup(t, skipTrivia(t, p, to), to);
+        if (!o) break;
+        note = t.slice(o.start, o.end);
+        p = o.next;
+      }
+      const g = this.arg(p, to);
+      if (!g) return { text: '', next: p };
+      return { text: `[${t.slice(g.start, g.end).trim()}${note ? ', ' + note : ''}]`, next: g.next };
+    }
+    if (name.length === 1 && !/[a-zA-Z]/.test(name)) {
+      // escaped character: \% \& \_ \{ ...; spacing commands \, \; \! vanish
+      return { text: /[,;:! ]/.test(name) ? ' ' : name, next: nameEnd };
+    }
+    // unknown command in text: keep its argument text, drop the command
+    return { text: '', next: nameEnd };
+  }
+
+  private environment(i: number, nameEnd: number, to: number): { text: string; next: number } {
+    const t = this.text;
+    const env = readEnvName(t, nameEnd, to);
+    if (!env) return { text: '', next: nameEnd };
+    const endTag = `\\end{${env.name}}`;
+    // find the matching end, counting nested environments of the same name
+    let depth = 1;
+    let k = env.next;
+    let close = to;
+    const beginTag = `\\begin{${env.name}}`;
+    while (k < to) {
+      const nb = t.indexOf(beginTag, k);
+      const ne = t.indexOf(endTag, k);
+      if (ne < 0 || ne >= to) break;
+      if (nb >= 0 && nb < ne) { depth++; k = nb + beginTag.length; continue; }
+      if (--depth === 0) { close = ne; break; }
+      k = ne + endTag.length;
+    }
+    const next = Math.min(to, close === to ? to : close + endTag.length);
+    if (DISPLAY_MATH_ENVS[env.name] !== undefined) {
+      let bodyStart = env.next;
+      if (/^x*alignat/.test(env.name)) { const g = this.arg(bodyStart, close); if (g) bodyStart = g.next; }
+      return { text: `\n\n${mathBlock(env.name, t.slice(bodyStart, close))}\n\n`, next };
+    }
+    if (/^(enumerate|itemize|description|compactenum|compactitem)\*?$/.test(env.name)) {
+      let start = env.next;
+      const o = readBracketGroup(t, skipTrivia(t, start, close), close);
+      if (o) start = o.next;
+      this.listDepth.push({ ordered: env.name.startsWith('enumerate') || env.name === 'compactenum', n: 0 });
+      const body = this.render(start, close);
+      this.listDepth.pop();
+      return { text: `\n${body}\n\n`, next };
+    }
+    if (/^(tikzpicture|tikzcd|xy|picture|figure|table|tabular)\*?$/.test(env.name)) {
+      return { text: `\n\n*[${env.name}]*\n\n`, next };
+    }
+    return { text: this.render(env.next, close), next };
+  }
+}

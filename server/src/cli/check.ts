@@ -1,0 +1,77 @@
+// `mathsense check`: analyses files or folders the way the server does (following includes)
+// and prints diagnostics as text or JSON.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { Workspace, type Doc } from '../project/workspace.js';
+import { findDocumentFiles, uriToPath } from '../project/files.js';
+import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+
+export interface CheckOptions {
+  paths: string[];
+  format: 'text' | 'json';
+  settings?: Partial<DiagnosticSettings>;
+  out?: (s: string) => void;
+  err?: (s: string) => void;
+}
+
+export type FileDiagnostic = Diagnostic & { file: string };
+
+const SEVERITY = ['', 'error', 'warning', 'information', 'hint'];
+
+/** Returns the process exit code: 0 clean, 1 errors reported, 2 usage or internal failure. */
+export function runCheck(opts: CheckOptions): number {
+  const out = opts.out ?? ((s) => process.stdout.write(s));
+  const err = opts.err ?? ((s) => process.stderr.write(s));
+  if (opts.paths.length === 0) {
+    err('mathsense check: no file or folder given\n');
+    return 2;
+  }
+  const ws = new Workspace();
+  const requested: Doc[] = [];
+  let failed = false;
+  ws.onReadError = (uri, reason) => { err(`mathsense check: cannot read ${uriToPath(uri) ?? uri}: ${reason}\n`); };
+  for (const p of opts.paths) {
+    const abs = path.resolve(p);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(abs);
+    } catch {
+      err(`mathsense check: no such file or folder: ${p}\n`);
+      failed = true;
+      continue;
+    }
+    const files = stat.isDirectory() ? findDocumentFiles(abs) : [abs];
+    for (const f of files) {
+      const doc = ws.loadFile(f);
+      if (doc) requested.push(doc);
+      else failed = true;
+    }
+  }
+  if (failed && requested.length === 0) return 2;
+  // the requested documents and everything they include
+  const targets = new Set<Doc>();
+  const visit = (d: Doc): void => {
+    if (targets.has(d)) return;
+    targets.add(d);
+    for (const k of ws.children(d)) visit(k);
+  };
+  for (const d of requested) visit(d);
+
+  const settings = { ...defaultDiagnosticSettings, ...opts.settings };
+  const results: FileDiagnostic[] = [];
+  for (const doc of [...targets].sort((a, b) => a.uri.localeCompare(b.uri))) {
+    const file = path.relative(process.cwd(), uriToPath(doc.uri) ?? doc.uri) || uriToPath(doc.uri)!;
+    for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
+  }
+  if (opts.format === 'json') {
+    out(JSON.stringify(results, null, 2) + '\n');
+  } else {
+    for (const d of results) {
+      out(`${d.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? 1]}: ${d.message} [${d.code}]\n`);
+    }
+    const errors = results.filter((d) => d.severity === DiagnosticSeverity.Error).length;
+    err(`${targets.size} document${targets.size === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${results.length - errors} other diagnostic${results.length - errors === 1 ? '' : 's'}\n`);
+  }
+  return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;
+}

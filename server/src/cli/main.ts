@@ -1,0 +1,53 @@
+// Command-line entry: `mathsense lsp|check|...`.
+import { runCheck } from './check.js';
+
+const USAGE = `Usage: mathsense <command> [options]
+
+Commands:
+  lsp [--stdio]                         run the language server (stdio or --node-ipc)
+  check [--format text|json] [--unused-labels] <file-or-dir>...
+                                        analyse documents and print diagnostics
+                                        exit 0: no errors, 1: errors, 2: usage/internal failure
+  --version                             print the version
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case 'lsp': {
+      const { startServer } = await import('../protocol/server.js');
+      startServer();
+      return -1; // keeps running
+    }
+    case 'check': {
+      let format: 'text' | 'json' = 'text';
+      let unusedLabels = false;
+      const paths: string[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const a = rest[i];
+        if (a === '--format') {
+          const f = rest[++i];
+          if (f !== 'text' && f !== 'json') { process.stderr.write(`mathsense check: --format must be text or json\n`); return 2; }
+          format = f;
+        } else if (a.startsWith('--format=')) {
+          const f = a.slice(9);
+          if (f !== 'text' && f !== 'json') { process.stderr.write(`mathsense check: --format must be text or json\n`); return 2; }
+          format = f;
+        } else if (a === '--unused-labels') unusedLabels = true;
+        else if (a === '--help' || a === '-h') { process.stdout.write(USAGE); return 0; }
+        else if (a.startsWith('-')) { process.stderr.write(`mathsense check: unknown option ${a}\n${USAGE}`); return 2; }
+        else paths.push(a);
+      }
+      return runCheck({ paths, format, settings: { unusedLabels } });
+    }
+    case '--version': case '-v':
+      process.stdout.write('mathsense 0.1.0\n');
+      return 0;
+    case undefined: case '--help': case '-h': case 'help':
+      process.stdout.write(USAGE);
+      return cmd === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`mathsense: unknown command '${cmd}'\n${USAGE}`);
+      return 2;
+  }
+}

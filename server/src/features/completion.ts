@@ -1,0 +1,86 @@
+// Completion of label names inside `\ref{`-like commands, with the label's kind as detail
+// and a rendered preview of the statement or equation as documentation.
+import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionList } from 'vscode-languageserver';
+import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
+import { labelTarget } from '../analysis/structure.js';
+import { labelBody, locationText, targetHeading } from './labelPreview.js';
+
+const REF_BEFORE_CURSOR = /\\(?:ref|eqref|pageref|autoref|Autoref|nameref|vref|Vref|vpageref|subref|cref|Cref|cpageref|Cpageref|labelcref|namecref|nameCref|lcnamecref|crefrange|Crefrange|zcref)\*?\s*\{([^{}\\%]*)$|\\hyperref\s*\[([^\]\\%]*)$/;
+
+export interface RefContext {
+  /** Offset where the partial name starts (replacement start). */
+  start: number;
+  /** Offset where the name ends (replacement end). */
+  end: number;
+  typed: string;
+}
+
+/** Whether `offset` is inside the argument of a reference command. */
+export function refContextAt(doc: Doc, offset: number): RefContext | undefined {
+  const text = doc.text;
+  const from = Math.max(0, offset - 300);
+  const before = text.slice(from, offset);
+  const m = REF_BEFORE_CURSOR.exec(before);
+  if (!m) return undefined;
+  const arg = m[1] ?? m[2] ?? '';
+  const afterComma = arg.lastIndexOf(',') + 1;
+  const typed = arg.slice(afterComma).trimStart();
+  const start = offset - typed.length;
+  let end = offset;
+  while (end < text.length && end - offset < 300 && !/[,}\]\s%\\{]/.test(text[end])) end++;
+  return { start, end, typed };
+}
+
+const KIND_ICON: Record<string, CompletionItemKind> = {
+  theorem: CompletionItemKind.Class, equation: CompletionItemKind.Constant, section: CompletionItemKind.Module,
+  item: CompletionItemKind.EnumMember, figure: CompletionItemKind.File, table: CompletionItemKind.File,
+  proof: CompletionItemKind.Method, other: CompletionItemKind.Reference,
+};
+
+export function completion(ws: Workspace, doc: Doc, offset: number): CompletionList | null {
+  const ctx = refContextAt(doc, offset);
+  if (!ctx) return null;
+  const range = doc.range(ctx.start, ctx.end);
+  const seen = new Set<string>();
+  const items: CompletionItem[] = [];
+  const add = (loc: LabelLocation): void => {
+    const name = loc.prefix + loc.label.name;
+    if (seen.has(name)) return;
+    seen.add(name);
+    const t = labelTarget(ws, loc.doc, loc.label);
+    items.push({
+      label: name,
+      kind: KIND_ICON[t.kind],
+      detail: targetHeading(t),
+      textEdit: { range, newText: name },
+      filterText: name,
+      sortText: (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,
+      data: { uri: loc.doc.uri, start: loc.label.start, prefix: loc.prefix, from: doc.uri },
+    });
+  };
+  for (const loc of ws.visibleLabels(doc)) add(loc);
+  // labels of xr external documents only once the typed text selects a prefix: a project
+  // like Stacks would otherwise offer ~100k names
+  for (const ext of ws.externalPrefixes(doc)) {
+    if (!ext.prefix || !(ctx.typed.startsWith(ext.prefix) || (ctx.typed.length >= 2 && ext.prefix.startsWith(ctx.typed)))) continue;
+    if (!ctx.typed.startsWith(ext.prefix)) {
+      items.push({ label: ext.prefix, kind: CompletionItemKind.Folder, detail: 'external document prefix', textEdit: { range, newText: ext.prefix }, command: { title: 'labels', command: 'editor.action.triggerSuggest' } });
+      continue;
+    }
+    for (const d of ext.scope) for (const label of d.labels()) add({ doc: d, label, prefix: ext.prefix });
+  }
+  return { isIncomplete: true, items };
+}
+
+/** Fills in the preview documentation lazily (completionItem/resolve). */
+export function resolveCompletion(ws: Workspace, item: CompletionItem): CompletionItem {
+  const data = item.data as { uri?: string; start?: number; prefix?: string; from?: string } | undefined;
+  if (!data?.uri || data.start === undefined) return item;
+  const doc = ws.get(data.uri);
+  const label = doc?.labels().find((l) => l.start === data.start);
+  if (!doc || !label) return item;
+  const loc = { doc, label, prefix: data.prefix ?? '' };
+  const body = labelBody(ws, loc, 800);
+  item.documentation = { kind: MarkupKind.Markdown, value: `${locationText(loc, data.from)}${body ? '\n\n' + body : ''}` };
+  return item;
+}

@@ -1,0 +1,32 @@
+// What sits under the cursor: a label definition, a reference, or an include path.
+import type { DocInclude, DocLabel, DocRef } from '../model/documentView.js';
+import type { Doc } from '../project/workspace.js';
+
+export type CursorTarget =
+  | { type: 'label'; name: string; label: DocLabel; start: number; end: number }
+  | { type: 'ref'; name: string; ref: DocRef; start: number; end: number }
+  | { type: 'include'; include: DocInclude; start: number; end: number };
+
+/** Finds the label, reference or include at `offset` (inclusive of the name's end). */
+export function targetAt(doc: Doc, offset: number): CursorTarget | undefined {
+  for (const label of doc.labels()) {
+    if (label.cmdStart > offset) break;
+    if (offset <= label.end && offset >= label.cmdStart) return { type: 'label', name: label.name, label, start: label.start, end: label.end };
+  }
+  for (const ref of doc.refs()) {
+    if (ref.cmdStart > offset) break;
+    if (offset >= ref.start && offset <= ref.end) return { type: 'ref', name: ref.name, ref, start: ref.start, end: ref.end };
+  }
+  // the command name itself (`\ref`) also counts, when it has a single name
+  for (const ref of doc.refs()) {
+    if (ref.cmdStart > offset) break;
+    if (offset >= ref.cmdStart && offset < ref.cmdEnd && ref.cmdStart + 1 + ref.cmd.length >= offset) {
+      return { type: 'ref', name: ref.name, ref, start: ref.start, end: ref.end };
+    }
+  }
+  for (const inc of doc.includes()) {
+    if (inc.start > offset) break;
+    if (offset <= inc.end) return { type: 'include', include: inc, start: inc.start, end: inc.end };
+  }
+  return undefined;
+}

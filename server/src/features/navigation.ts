@@ -1,0 +1,78 @@
+// Go to definition, find references and rename for labels, across the whole workspace
+// (including references through xr `\externaldocument` prefixes).
+import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
+import { pathToUri } from '../project/files.js';
+import { targetAt } from './cursor.js';
+
+interface Occurrence { doc: Doc; start: number; end: number; isDefinition: boolean; prefix: string }
+
+function definitionsAt(ws: Workspace, doc: Doc, offset: number): LabelLocation[] | undefined {
+  const t = targetAt(doc, offset);
+  if (!t || t.type === 'include') return undefined;
+  if (t.type === 'label') return [{ doc, label: t.label, prefix: '' }];
+  return ws.findLabel(doc, t.name);
+}
+
+function occurrences(ws: Workspace, defs: LabelLocation[]): Occurrence[] {
+  if (defs.length === 0) return [];
+  const out: Occurrence[] = [];
+  const defLabels = new Set(defs.map((d) => d.label));
+  const names = new Set(defs.map((d) => d.label.name));
+  for (const d of defs) out.push({ doc: d.doc, start: d.label.start, end: d.label.end, isDefinition: true, prefix: '' });
+  for (const doc of ws.all()) {
+    for (const ref of doc.refs()) {
+      let candidate = false;
+      for (const n of names) if (ref.name.endsWith(n)) candidate = true;
+      if (!candidate) continue;
+      for (const loc of ws.findLabel(doc, ref.name)) {
+        if (defLabels.has(loc.label)) {
+          out.push({ doc, start: ref.start, end: ref.end, isDefinition: false, prefix: loc.prefix });
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export function definition(ws: Workspace, doc: Doc, offset: number): Location[] {
+  const t = targetAt(doc, offset);
+  if (t?.type === 'include') {
+    const p = ws.resolveIncludePath(doc, t.include);
+    const zero = { line: 0, character: 0 };
+    return p ? [{ uri: pathToUri(p), range: { start: zero, end: zero } }] : [];
+  }
+  const defs = definitionsAt(ws, doc, offset) ?? [];
+  return defs.map((d) => ({ uri: d.doc.uri, range: d.doc.range(d.label.start, d.label.end) }));
+}
+
+export function findReferences(ws: Workspace, doc: Doc, offset: number, includeDeclaration: boolean): Location[] {
+  const defs = definitionsAt(ws, doc, offset);
+  if (!defs) return [];
+  return occurrences(ws, defs)
+    .filter((o) => includeDeclaration || !o.isDefinition)
+    .map((o) => ({ uri: o.doc.uri, range: o.doc.range(o.start, o.end) }));
+}
+
+export function prepareRename(ws: Workspace, doc: Doc, offset: number): { range: Range; placeholder: string } | null {
+  const t = targetAt(doc, offset);
+  if (!t || t.type === 'include') return null;
+  if (t.type === 'ref' && ws.findLabel(doc, t.name).length === 0) return null;
+  return { range: doc.range(t.start, t.end), placeholder: t.name };
+}
+
+export class RenameError extends Error {}
+
+const LABEL_NAME = /^[^\s{}%#,\\]+$/;
+
+export function rename(ws: Workspace, doc: Doc, offset: number, newName: string): WorkspaceEdit | null {
+  if (!LABEL_NAME.test(newName)) throw new RenameError(`'${newName}' is not a valid label name (no spaces, braces, commas, % or #)`);
+  const defs = definitionsAt(ws, doc, offset);
+  if (!defs || defs.length === 0) return null;
+  const changes: Record<string, TextEdit[]> = {};
+  for (const o of occurrences(ws, defs)) {
+    (changes[o.doc.uri] ??= []).push({ range: o.doc.range(o.start, o.end), newText: o.prefix + newName });
+  }
+  return { changes };
+}

@@ -1,0 +1,72 @@
+// Document symbols (sections nesting theorem-like environments) and workspace symbols.
+import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver';
+import type { Doc, Workspace } from '../project/workspace.js';
+import { sectionName, statements } from '../analysis/structure.js';
+import { latexToMarkdown } from '../analysis/render.js';
+
+interface Entry { start: number; end: number; symbol: DocumentSymbol; level: number }
+
+function plain(latex: string): string {
+  return latexToMarkdown(latex, { maxLength: 120 }).replace(/\*+/g, '').replace(/\s+/g, ' ').trim();
+}
+
+export function documentSymbols(ws: Workspace, doc: Doc): DocumentSymbol[] {
+  const text = doc.text;
+  const sections = doc.sections();
+  const entries: Entry[] = [];
+  sections.forEach((s, i) => {
+    // a section runs until the next section of the same or a higher level
+    let end = text.length;
+    for (let k = i + 1; k < sections.length; k++) if (sections[k].level <= s.level) { end = sections[k].start; break; }
+    const label = doc.labels().find((l) => l.start > s.end && l.env < 0 && l.start - s.end < 200 && !/\S/.test(text.slice(s.end, l.cmdStart)));
+    const name = `${sectionName(s)}: ${plain(s.title) || '(untitled)'}`;
+    const range = doc.range(s.start, end);
+    entries.push({
+      start: s.start, end, level: s.level,
+      symbol: { name, detail: label?.name, kind: SymbolKind.Namespace, range, selectionRange: doc.range(s.start, s.end), children: [] },
+    });
+  });
+  for (const st of statements(ws, doc)) {
+    if (st.env.parent >= 0 && ws.theorems(doc).get(doc.envs()[st.env.parent].name)) continue;
+    const name = st.title ? `${st.kind.title} (${plain(st.title)})` : st.kind.title;
+    entries.push({
+      start: st.env.start, end: st.env.end, level: 99,
+      symbol: {
+        name, detail: st.labels[0]?.name, kind: SymbolKind.Class, range: doc.range(st.env.start, st.env.end),
+        selectionRange: doc.range(st.env.start, st.env.bodyStart), children: [],
+      },
+    });
+  }
+  entries.sort((a, b) => a.start - b.start || a.level - b.level);
+  // nest by containment
+  const roots: DocumentSymbol[] = [];
+  const stack: Entry[] = [];
+  for (const e of entries) {
+    while (stack.length && !(e.start >= stack[stack.length - 1].start && e.end <= stack[stack.length - 1].end && e.level > stack[stack.length - 1].level)) stack.pop();
+    if (stack.length) stack[stack.length - 1].symbol.children!.push(e.symbol);
+    else roots.push(e.symbol);
+    stack.push(e);
+  }
+  return roots;
+}
+
+export function workspaceSymbols(ws: Workspace, query: string, limit = 1000): SymbolInformation[] {
+  const q = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches = (s: string): boolean => q.every((w) => s.toLowerCase().includes(w));
+  const out: SymbolInformation[] = [];
+  for (const doc of ws.all()) {
+    for (const s of doc.sections()) {
+      const name = `${sectionName(s)}: ${plain(s.title)}`;
+      if (matches(name)) out.push({ name, kind: SymbolKind.Namespace, location: { uri: doc.uri, range: doc.range(s.start, s.end) } });
+      if (out.length >= limit) return out;
+    }
+    for (const st of statements(ws, doc)) {
+      const name = st.title ? `${st.kind.title} (${plain(st.title)})` : st.kind.title;
+      const label = st.labels[0]?.name ?? '';
+      if (!matches(`${name} ${label}`)) continue;
+      out.push({ name, containerName: label || undefined, kind: SymbolKind.Class, location: { uri: doc.uri, range: doc.range(st.env.start, st.env.bodyStart) } });
+      if (out.length >= limit) return out;
+    }
+  }
+  return out;
+}

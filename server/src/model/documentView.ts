@@ -1,0 +1,170 @@
+// The document-level view: block facts turned into absolute offsets, built lazily once per
+// document version. LaTeX and Markdown documents both produce it, so every feature works on
+// either kind.
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position, Range } from 'vscode-languageserver';
+import type {
+  BlockFacts, CiteFact, IncludeFact, LabelFact, MacroFact, MagicFact, ProblemFact, RefFact,
+  RowFact, SectionFact, Span, TheoremDefFact,
+} from '../syntax/facts.js';
+
+export type DocumentKind = 'latex' | 'markdown';
+
+/** A piece of the document whose facts were computed with offsets relative to `start`. */
+export interface Block { start: number; end: number; facts: BlockFacts }
+
+export interface DocEnv extends Span {
+  name: string;
+  bodyStart: number;
+  bodyEnd: number;
+  opt?: Span;
+  /** Index into envs() of the enclosing environment, or -1. */
+  parent: number;
+  closed: boolean;
+  rows?: RowFact[];
+}
+
+export type DocLabel = Omit<LabelFact, 'env' | 'mathEnv'> & { env: number; mathEnv: number };
+export type DocRef = RefFact;
+export type DocSection = SectionFact;
+export type DocInclude = IncludeFact;
+export type DocMacro = MacroFact;
+export type DocTheoremDef = TheoremDefFact;
+export type DocCite = CiteFact;
+export type DocProblem = ProblemFact;
+export type DocMagic = MagicFact;
+
+function shift<T extends Span>(f: T, base: number): T {
+  return base === 0 ? f : { ...f, start: f.start + base, end: f.end + base };
+}
+
+export abstract class DocumentView {
+  abstract readonly kind: DocumentKind;
+  protected textDocument: TextDocument;
+  private memo = new Map<string, unknown>();
+
+  constructor(readonly uri: string, text: string, version: number, languageId: string) {
+    this.textDocument = TextDocument.create(uri, languageId, version, text);
+  }
+
+  get text(): string { return this.textDocument.getText(); }
+  get version(): number { return this.textDocument.version; }
+  get languageId(): string { return this.textDocument.languageId; }
+
+  /** The blocks of this version, in order, covering the text. */
+  abstract blocks(): readonly Block[];
+
+  protected invalidate(): void { this.memo.clear(); }
+
+  private cached<T>(key: string, compute: () => T): T {
+    let v = this.memo.get(key) as T | undefined;
+    if (v === undefined) { v = compute(); this.memo.set(key, v); }
+    return v;
+  }
+
+  positionAt(offset: number): Position { return this.textDocument.positionAt(offset); }
+  offsetAt(position: Position): number { return this.textDocument.offsetAt(position); }
+  range(start: number, end: number): Range { return { start: this.positionAt(start), end: this.positionAt(end) }; }
+  lineCount(): number { return this.textDocument.lineCount; }
+
+  private collect<T extends Span>(key: string, pick: (f: BlockFacts) => readonly T[]): T[] {
+    return this.cached(key, () => {
+      const out: T[] = [];
+      for (const b of this.blocks()) for (const f of pick(b.facts)) out.push(shift(f, b.start));
+      return out;
+    });
+  }
+
+  refs(): DocRef[] { return this.collect('refs', (f) => f.refs); }
+  cites(): DocCite[] { return this.collect('cites', (f) => f.cites); }
+  includes(): DocInclude[] { return this.collect('includes', (f) => f.includes); }
+  macros(): DocMacro[] { return this.collect('macros', (f) => f.macros); }
+  theoremDefs(): DocTheoremDef[] { return this.collect('theoremDefs', (f) => f.theoremDefs); }
+  sections(): DocSection[] { return this.collect('sections', (f) => f.sections); }
+  problems(): DocProblem[] { return this.collect('problems', (f) => f.problems); }
+  magic(): DocMagic[] { return this.collect('magic', (f) => f.magic); }
+
+  hasDocumentClass(): boolean { return this.cached('dc', () => this.blocks().some((b) => b.facts.hasDocumentClass)); }
+  hasBeginDocument(): boolean { return this.cached('bd', () => this.blocks().some((b) => b.facts.hasBeginDocument)); }
+
+  /** Environments with absolute offsets; `parent` indices are document-wide. */
+  envs(): DocEnv[] {
+    return this.cached('envs', () => {
+      const out: DocEnv[] = [];
+      for (const b of this.blocks()) {
+        const base = out.length;
+        for (const e of b.facts.envs) {
+          const d: DocEnv = {
+            name: e.name, start: e.start + b.start, end: e.end + b.start, bodyStart: e.bodyStart + b.start,
+            bodyEnd: e.bodyEnd + b.start, parent: e.parent < 0 ? -1 : e.parent + base, closed: e.closed,
+          };
+          if (e.opt) d.opt = shift(e.opt, b.start);
+          if (e.rows) d.rows = e.rows.map((r) => shift(r, b.start));
+          out.push(d);
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Labels with document-wide env indices (matching envs()). */
+  labels(): DocLabel[] {
+    return this.cached('labels', () => {
+      const out: DocLabel[] = [];
+      let envBase = 0;
+      for (const b of this.blocks()) {
+        for (const l of b.facts.labels) {
+          out.push({
+            ...l, start: l.start + b.start, end: l.end + b.start, cmdStart: l.cmdStart + b.start,
+            env: l.env < 0 ? -1 : l.env + envBase, mathEnv: l.mathEnv < 0 ? -1 : l.mathEnv + envBase,
+          });
+        }
+        envBase += b.facts.envs.length;
+      }
+      return out;
+    });
+  }
+
+  /** Label name -> its definitions in this document. */
+  labelMap(): Map<string, DocLabel[]> {
+    return this.cached('labelMap', () => {
+      const m = new Map<string, DocLabel[]>();
+      for (const l of this.labels()) {
+        const list = m.get(l.name);
+        if (list) list.push(l); else m.set(l.name, [l]);
+      }
+      return m;
+    });
+  }
+
+  /** Index of the block containing `offset` (binary search). */
+  blockIndexAt(offset: number): number {
+    const blocks = this.blocks();
+    let lo = 0;
+    let hi = blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (blocks[mid].start <= offset) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Innermost environment (index into envs()) containing `offset`, or -1. */
+  envAt(offset: number): number {
+    const envs = this.envs();
+    let best = -1;
+    for (let i = 0; i < envs.length; i++) {
+      const e = envs[i];
+      if (e.start > offset) break;
+      if (offset < e.end || (!e.closed && offset <= e.end)) best = i;
+    }
+    return best;
+  }
+
+  /** Sections in order; the section containing `offset` is the last one starting before it. */
+  sectionAt(offset: number): DocSection | undefined {
+    let found: DocSection | undefined;
+    for (const s of this.sections()) { if (s.start <= offset) found = s; else break; }
+    return found;
+  }
+}

@@ -1,0 +1,126 @@
+// A LaTeX document kept as a list of analysed blocks. An edit re-splits only the region it
+// touches: scanning restarts at the block before the edit and stops as soon as a boundary
+// lines up with an old boundary after the edit, whose blocks are then reused (shifted).
+import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { scanBoundaries, splitAll } from '../syntax/blockSplitter.js';
+import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
+import { DocumentView, type Block } from './documentView.js';
+
+export interface EditStats {
+  /** Blocks whose text was (re)analysed or fetched from the cache. */
+  reanalysed: number;
+  /** Blocks reused unchanged from the previous version. */
+  reused: number;
+}
+
+/** Copies a substring so it does not pin the whole document text in memory. */
+function detach(s: string): string {
+  return (' ' + s).slice(1);
+}
+
+export class LatexDocument extends DocumentView {
+  readonly kind = 'latex' as const;
+  private blockList: Block[];
+  lastEdit: EditStats = { reanalysed: 0, reused: 0 };
+
+  constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache) {
+    super(uri, text, version, languageId);
+    this.blockList = this.buildAll(text);
+  }
+
+  blocks(): readonly Block[] { return this.blockList; }
+
+  private buildAll(text: string): Block[] {
+    const starts = splitAll(text);
+    const blocks: Block[] = [];
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i];
+      const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+      blocks.push({ start, end, facts: this.cache.get(text.slice(start, end)) });
+    }
+    this.lastEdit = { reanalysed: blocks.length, reused: 0 };
+    return blocks;
+  }
+
+  /** Replaces the whole text. */
+  setText(text: string, version: number): void {
+    this.textDocument = TextDocument.create(this.uri, this.languageId, version, text);
+    this.blockList = this.buildAll(text);
+    this.invalidate();
+  }
+
+  /** Applies LSP content changes in order (incremental or full). */
+  applyChanges(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
+    for (const change of changes) {
+      if (!('range' in change) || !change.range) {
+        this.setText(change.text, version);
+        continue;
+      }
+      const start = this.textDocument.offsetAt(change.range.start);
+      const oldEnd = this.textDocument.offsetAt(change.range.end);
+      this.textDocument = TextDocument.update(this.textDocument, [change], version);
+      this.applyEdit(start, oldEnd, change.text.length);
+    }
+    // version bumps even for an empty change list
+    if (this.textDocument.version !== version) {
+      this.textDocument = TextDocument.update(this.textDocument, [], version);
+    }
+    this.invalidate();
+  }
+
+  /**
+   * Re-splits after the text (already updated) replaced old [start, oldEnd) with
+   * `insertedLength` characters.
+   */
+  private applyEdit(start: number, oldEnd: number, insertedLength: number): void {
+    const text = this.text;
+    const old = this.blockList;
+    const delta = insertedLength - (oldEnd - start);
+    const newEnd = start + insertedLength;
+    // first affected block: the one containing `start`, minus one (an edit at a block's
+    // head can merge it with its predecessor, e.g. deleting the blank line between them)
+    let first = this.blockIndexAtIn(old, start);
+    if (first > 0) first--;
+    const scanFrom = old[first].start;
+    // candidate resync points: old block starts at or after the edit's old end
+    let j = first + 1;
+    while (j < old.length && old[j].start < oldEnd) j++;
+    const newStarts: number[] = [scanFrom];
+    let resync = -1;
+    scanBoundaries(text, scanFrom, (p) => {
+      newStarts.push(p);
+      if (p < newEnd) return true;
+      while (j < old.length && old[j].start + delta < p) j++;
+      if (j < old.length && old[j].start + delta === p) { resync = j; return false; }
+      return true;
+    });
+    const blocks: Block[] = old.slice(0, first);
+    const lastNew = resync >= 0 ? newStarts.length - 1 : newStarts.length;
+    let reanalysed = 0;
+    for (let k = 0; k < lastNew; k++) {
+      const s = newStarts[k];
+      const e = k + 1 < newStarts.length ? newStarts[k + 1] : text.length;
+      blocks.push({ start: s, end: e, facts: this.cache.get(detach(text.slice(s, e))) });
+      reanalysed++;
+    }
+    if (resync >= 0) {
+      for (let k = resync; k < old.length; k++) {
+        const b = old[k];
+        blocks.push(delta === 0 ? b : { start: b.start + delta, end: b.end + delta, facts: b.facts });
+      }
+    }
+    if (blocks.length === 0) blocks.push({ start: 0, end: 0, facts: this.cache.get('') });
+    this.blockList = blocks;
+    this.lastEdit = { reanalysed, reused: blocks.length - reanalysed };
+  }
+
+  private blockIndexAtIn(blocks: readonly Block[], offset: number): number {
+    let lo = 0;
+    let hi = blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (blocks[mid].start <= offset) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+}

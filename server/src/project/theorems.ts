@@ -1,0 +1,106 @@
+// Which environments are theorem-like, what they are called and how they are numbered:
+// amsthm defaults plus `\newtheorem`, thmtools `\declaretheorem`, `\theoremstyle`, and user
+// macros that wrap `\newtheorem` (the HoTT book's `\defthm{lem}{Lemma}{Lemmas}`).
+import type { DocTheoremDef, DocumentView } from '../model/documentView.js';
+
+export type TheoremStyle = 'plain' | 'definition' | 'remark' | string;
+
+export interface TheoremKind {
+  env: string;
+  title: string;
+  style: TheoremStyle;
+  /** Counter this environment is numbered with (its own name unless shared). */
+  counter: string;
+  /** Counter that resets this one (`\newtheorem{a}{A}[section]`). */
+  parent?: string;
+  numbered: boolean;
+  source: 'default' | 'user';
+}
+
+const DEFAULTS: Array<[string, string, TheoremStyle]> = [
+  ['theorem', 'Theorem', 'plain'], ['lemma', 'Lemma', 'plain'], ['proposition', 'Proposition', 'plain'],
+  ['corollary', 'Corollary', 'plain'], ['conjecture', 'Conjecture', 'plain'], ['claim', 'Claim', 'plain'],
+  ['fact', 'Fact', 'plain'], ['observation', 'Observation', 'plain'], ['hypothesis', 'Hypothesis', 'plain'],
+  ['axiom', 'Axiom', 'plain'], ['assumption', 'Assumption', 'plain'], ['criterion', 'Criterion', 'plain'],
+  ['definition', 'Definition', 'definition'], ['example', 'Example', 'definition'],
+  ['exercise', 'Exercise', 'definition'], ['problem', 'Problem', 'definition'], ['question', 'Question', 'definition'],
+  ['notation', 'Notation', 'definition'], ['construction', 'Construction', 'definition'],
+  ['remark', 'Remark', 'remark'], ['note', 'Note', 'remark'], ['case', 'Case', 'remark'],
+  ['thm', 'Theorem', 'plain'], ['lem', 'Lemma', 'plain'], ['prop', 'Proposition', 'plain'],
+  ['cor', 'Corollary', 'plain'], ['conj', 'Conjecture', 'plain'], ['defn', 'Definition', 'definition'],
+  ['dfn', 'Definition', 'definition'], ['defi', 'Definition', 'definition'], ['rem', 'Remark', 'remark'],
+  ['rmk', 'Remark', 'remark'], ['ex', 'Example', 'definition'], ['exa', 'Example', 'definition'],
+];
+
+/** Statement kinds that proofs attach to (not definitions, remarks or examples). */
+export function provable(kind: TheoremKind): boolean {
+  return kind.style === 'plain' || /^(claim|fact|exercise|problem)$/i.test(kind.title);
+}
+
+export class TheoremRegistry {
+  private readonly kinds = new Map<string, TheoremKind>();
+
+  constructor() {
+    for (const [env, title, style] of DEFAULTS) {
+      this.kinds.set(env, { env, title, style, counter: env, numbered: true, source: 'default' });
+      this.kinds.set(env + '*', { env: env + '*', title, style, counter: env, numbered: false, source: 'default' });
+    }
+  }
+
+  get(env: string): TheoremKind | undefined {
+    return this.kinds.get(env);
+  }
+
+  all(): TheoremKind[] {
+    return [...this.kinds.values()];
+  }
+
+  /** Applies the definitions of one document, in source order. */
+  addDefinitions(defs: readonly DocTheoremDef[], initialStyle: TheoremStyle = 'plain'): TheoremStyle {
+    let style = initialStyle;
+    for (const d of defs) {
+      if (d.cmd === 'theoremstyle') { style = d.style ?? style; continue; }
+      if (!d.env) continue;
+      const shared = d.shared && this.kinds.get(d.shared);
+      this.kinds.set(d.env, {
+        env: d.env, title: d.title ?? d.env, style: d.style ?? style,
+        counter: shared ? shared.counter : d.shared ?? d.env, parent: shared ? shared.parent : d.parent,
+        numbered: !d.starred, source: 'user',
+      });
+    }
+    return style;
+  }
+
+  /** Applies wrapper-macro invocations found in `doc` (e.g. `\defthm{lem}{Lemma}{...}`). */
+  addWrapperInvocations(doc: DocumentView, wrappers: ReadonlyMap<string, { envArg: number; titleArg?: number; sharedArg?: number }>): void {
+    if (wrappers.size === 0) return;
+    const names = [...wrappers.keys()].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    const re = new RegExp(`\\\\(${names})(?![a-zA-Z@])((?:\\s*\\{[^{}\\n]*\\})+)`, 'g');
+    const text = doc.text;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) {
+      const w = wrappers.get(m[1])!;
+      const args = [...m[2].matchAll(/\{([^{}\n]*)\}/g)].map((a) => a[1].trim());
+      const env = args[w.envArg - 1];
+      if (!env || /[#\\]/.test(env)) continue;
+      const title = w.titleArg ? args[w.titleArg - 1] ?? env : env;
+      const shared = w.sharedArg ? args[w.sharedArg - 1] : undefined;
+      const sharedKind = shared ? this.kinds.get(shared) : undefined;
+      const lineStart = text.lastIndexOf('\n', m.index) + 1;
+      const style = this.styleBefore(doc, m.index) ?? 'plain';
+      if (/^\s*%/.test(text.slice(lineStart, m.index))) continue;
+      this.kinds.set(env, {
+        env, title, style, counter: sharedKind?.counter ?? env, parent: sharedKind?.parent, numbered: true, source: 'user',
+      });
+    }
+  }
+
+  private styleBefore(doc: DocumentView, offset: number): TheoremStyle | undefined {
+    let style: TheoremStyle | undefined;
+    for (const d of doc.theoremDefs()) {
+      if (d.start > offset) break;
+      if (d.cmd === 'theoremstyle') style = d.style;
+    }
+    return style;
+  }
+}

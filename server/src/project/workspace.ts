@@ -1,0 +1,401 @@
+// All known documents (open in the editor or found on disk), the include graph between them,
+// project roots and scopes, and a workspace-wide label index. Everything derived from the
+// include graph is cached per "graph generation", which only advances when some document's
+// includes, magic comments or `\documentclass` change, so ordinary typing stays cheap.
+import * as path from 'node:path';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { LatexDocument } from '../model/latexDocument.js';
+import { MarkdownDocument } from '../model/markdownDocument.js';
+import type { DocInclude, DocLabel } from '../model/documentView.js';
+import {
+  isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
+} from './files.js';
+import { TheoremRegistry } from './theorems.js';
+
+export type Doc = LatexDocument | MarkdownDocument;
+
+export interface LabelLocation {
+  doc: Doc;
+  label: DocLabel;
+  /** Prefix under which the label is seen (xr `\externaldocument[prefix]`), '' otherwise. */
+  prefix: string;
+}
+
+interface External { prefix: string; scope: Set<Doc> }
+
+const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
+
+export class Workspace {
+  private readonly docs = new Map<string, Doc>();
+  private readonly openUris = new Set<string>();
+  private readonly failed = new Map<string, string>();
+  private generation = 0;
+  private defsGeneration = 0;
+  private readonly graphSig = new Map<string, string>();
+  private readonly defsSig = new Map<string, string>();
+  private readonly labelIndex = new Map<string, Set<Doc>>();
+  private readonly indexedNames = new Map<string, Set<string>>();
+  private cache: {
+    gen: number;
+    children: Map<Doc, Doc[]>;
+    parents: Map<Doc, Doc[]>;
+    scopes: Map<Doc, Set<Doc>>;
+    externals: Map<Doc, External[]>;
+    registries: Map<string, TheoremRegistry>;
+    defsGen: number;
+  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1 };
+
+  /** Called when a document could not be read (binary, too large, unreadable). */
+  onReadError: (uri: string, reason: string) => void = () => {};
+
+  get(uri: string): Doc | undefined {
+    return this.docs.get(normalizeUri(uri));
+  }
+
+  all(): Doc[] {
+    return [...this.docs.values()];
+  }
+
+  isOpen(doc: Doc): boolean {
+    return this.openUris.has(doc.uri);
+  }
+
+  /** Opens (or replaces) a document with editor-provided text. */
+  open(uri: string, languageId: string, version: number, text: string): Doc {
+    const key = normalizeUri(uri);
+    this.openUris.add(key);
+    return this.put(key, languageId, version, text);
+  }
+
+  change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): Doc | undefined {
+    const doc = this.get(uri);
+    if (!doc) return undefined;
+    doc.applyChanges(changes, version);
+    this.updated(doc);
+    return doc;
+  }
+
+  /** Editor closed the document: fall back to the disk version, or forget it. */
+  close(uri: string): void {
+    const key = normalizeUri(uri);
+    this.openUris.delete(key);
+    const p = uriToPath(key);
+    if (p && isFile(p)) this.loadFile(p, true);
+    else this.remove(key);
+  }
+
+  remove(uri: string): void {
+    const key = normalizeUri(uri);
+    const doc = this.docs.get(key);
+    if (!doc) return;
+    this.docs.delete(key);
+    this.unindex(doc);
+    this.graphSig.delete(key);
+    this.defsSig.delete(key);
+    this.generation++;
+    this.defsGeneration++;
+  }
+
+  /** Loads a file from disk unless it is open in the editor. Returns the document or undefined. */
+  loadFile(p: string, force = false): Doc | undefined {
+    const uri = pathToUri(p);
+    if (this.openUris.has(uri)) return this.docs.get(uri);
+    if (!force && this.docs.has(uri)) return this.docs.get(uri);
+    const r = readTextFile(p);
+    if ('error' in r) {
+      this.failed.set(uri, r.error);
+      this.onReadError(uri, r.error);
+      return undefined;
+    }
+    this.failed.delete(uri);
+    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text);
+  }
+
+  readError(uri: string): string | undefined {
+    return this.failed.get(normalizeUri(uri));
+  }
+
+  private put(uri: string, languageId: string, version: number, text: string): Doc {
+    const existing = this.docs.get(uri);
+    const markdown = languageId === 'markdown' || (!TEX_LANGS.has(languageId) && isMarkdownPath(uri));
+    let doc: Doc;
+    if (existing && (existing.kind === 'markdown') === markdown) {
+      existing.setText(text, version);
+      doc = existing;
+    } else {
+      if (existing) this.unindex(existing);
+      doc = markdown ? new MarkdownDocument(uri, text, version, languageId) : new LatexDocument(uri, text, version, languageId);
+      this.docs.set(uri, doc);
+    }
+    this.updated(doc);
+    return doc;
+  }
+
+  /** Refreshes indexes after `doc` changed. */
+  private updated(doc: Doc): void {
+    const names = new Set(doc.labelMap().keys());
+    const old = this.indexedNames.get(doc.uri);
+    if (old) for (const n of old) if (!names.has(n)) this.labelIndex.get(n)?.delete(doc);
+    for (const n of names) {
+      if (old?.has(n)) continue;
+      let set = this.labelIndex.get(n);
+      if (!set) this.labelIndex.set(n, (set = new Set()));
+      set.add(doc);
+    }
+    this.indexedNames.set(doc.uri, names);
+
+    const sig = JSON.stringify([
+      doc.includes().map((i) => [i.kind, i.path, i.prefix, i.dir]),
+      doc.magic().filter((m) => m.key === 'root').map((m) => m.value),
+      doc.hasDocumentClass(),
+    ]);
+    if (this.graphSig.get(doc.uri) !== sig) { this.graphSig.set(doc.uri, sig); this.generation++; }
+    const defs = JSON.stringify([
+      doc.theoremDefs().map((d) => [d.cmd, d.env, d.title, d.shared, d.parent, d.style, d.starred]),
+      doc.macros().filter((m) => m.theoremWrapper).map((m) => [m.name, m.theoremWrapper]),
+    ]);
+    if (this.defsSig.get(doc.uri) !== defs) { this.defsSig.set(doc.uri, defs); this.defsGeneration++; }
+  }
+
+  private unindex(doc: Doc): void {
+    const old = this.indexedNames.get(doc.uri);
+    if (old) for (const n of old) this.labelIndex.get(n)?.delete(doc);
+    this.indexedNames.delete(doc.uri);
+  }
+
+  // ---- include graph ------------------------------------------------------------------
+
+  private graph() {
+    if (this.cache.gen !== this.generation) {
+      this.cache = {
+        gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(),
+        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration,
+      };
+      // resolving may load files from disk (which advances the generation): repeat until
+      // no new document appears
+      let before: number;
+      do {
+        before = this.docs.size;
+        for (const doc of [...this.docs.values()]) this.childrenUncached(doc);
+      } while (this.docs.size !== before);
+      for (const [doc, kids] of this.cache.children) {
+        for (const k of kids) {
+          const ps = this.cache.parents.get(k);
+          if (ps) ps.push(doc); else this.cache.parents.set(k, [doc]);
+        }
+      }
+      this.cache.gen = this.generation;
+    }
+    if (this.cache.defsGen !== this.defsGeneration) {
+      this.cache.registries = new Map();
+      this.cache.defsGen = this.defsGeneration;
+    }
+    return this.cache;
+  }
+
+  private childrenUncached(doc: Doc): Doc[] {
+    let kids = this.cache.children.get(doc);
+    if (kids) return kids;
+    kids = [];
+    this.cache.children.set(doc, kids);
+    for (const inc of doc.includes()) {
+      if (inc.kind === 'external' || inc.kind === 'bibliography') continue;
+      const target = this.resolveInclude(doc, inc);
+      if (target && target !== doc) kids.push(target);
+    }
+    return kids;
+  }
+
+  /** Resolves an include to a document, loading it from disk if needed. */
+  resolveInclude(doc: Doc, inc: DocInclude): Doc | undefined {
+    const p = this.resolveIncludePath(doc, inc);
+    if (!p) return undefined;
+    return this.docs.get(pathToUri(p)) ?? this.loadFile(p);
+  }
+
+  /** The file an include points at, if it exists (relative to the file, then its ancestors). */
+  resolveIncludePath(doc: Doc, inc: DocInclude): string | undefined {
+    const from = uriToPath(doc.uri);
+    if (!from) return undefined;
+    const rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
+    const candidates = path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
+    if (inc.kind === 'bibliography') candidates.unshift(rel.endsWith('.bib') ? rel : rel + '.bib');
+    let dir = path.dirname(from);
+    for (let up = 0; up < 4; up++) {
+      for (const c of candidates) {
+        const full = path.resolve(dir, c);
+        if (this.docs.has(pathToUri(full)) || isFile(full)) return full;
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    return undefined;
+  }
+
+  children(doc: Doc): Doc[] {
+    return this.graph().children.get(doc) ?? [];
+  }
+
+  parents(doc: Doc): Doc[] {
+    return this.graph().parents.get(doc) ?? [];
+  }
+
+  /** Root documents `doc` is compiled from. */
+  roots(doc: Doc): Doc[] {
+    this.graph();
+    const magic = doc.magic().find((m) => m.key === 'root');
+    if (magic) {
+      const target = this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 });
+      if (target) return [target];
+    }
+    const roots = new Set<Doc>();
+    if (doc.hasDocumentClass()) roots.add(doc);
+    const seen = new Set<Doc>([doc]);
+    const queue = [...this.parents(doc)];
+    const tops: Doc[] = [];
+    while (queue.length) {
+      const d = queue.shift()!;
+      if (seen.has(d)) continue;
+      seen.add(d);
+      if (d.hasDocumentClass()) roots.add(d);
+      const ps = this.parents(d);
+      if (ps.length === 0) tops.push(d);
+      else if (!d.hasDocumentClass()) queue.push(...ps);
+    }
+    if (roots.size === 0) for (const t of tops) roots.add(t);
+    if (roots.size === 0) roots.add(doc);
+    return [...roots];
+  }
+
+  /** Every document compiled together with `doc` (itself included). */
+  scope(doc: Doc): Set<Doc> {
+    const g = this.graph();
+    let s = g.scopes.get(doc);
+    if (s) return s;
+    s = new Set<Doc>([doc]);
+    const stack = this.roots(doc);
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (s.has(d) && d !== doc) continue;
+      s.add(d);
+      for (const k of this.children(d)) if (!s.has(k)) stack.push(k);
+    }
+    // the descendants of doc itself are in scope even when roots are not known
+    const own = [...this.children(doc)];
+    while (own.length) {
+      const d = own.pop()!;
+      if (s.has(d)) continue;
+      s.add(d);
+      own.push(...this.children(d));
+    }
+    g.scopes.set(doc, s);
+    return s;
+  }
+
+  /** Documents visible through xr `\externaldocument[prefix]{file}` from `doc`'s project. */
+  externals(doc: Doc): External[] {
+    const g = this.graph();
+    let ext = g.externals.get(doc);
+    if (ext) return ext;
+    ext = [];
+    for (const d of this.scope(doc)) {
+      for (const inc of d.includes()) {
+        if (inc.kind !== 'external') continue;
+        const target = this.resolveInclude(d, inc);
+        if (target) ext.push({ prefix: inc.prefix ?? '', scope: this.scope(target) });
+      }
+    }
+    g.externals.set(doc, ext);
+    return ext;
+  }
+
+  private externalsByPrefix = new WeakMap<External[], { lengths: number[]; map: Map<string, External[]> }>();
+
+  private prefixIndex(ext: External[]) {
+    let idx = this.externalsByPrefix.get(ext);
+    if (!idx) {
+      const map = new Map<string, External[]>();
+      for (const e of ext) { const l = map.get(e.prefix); if (l) l.push(e); else map.set(e.prefix, [e]); }
+      idx = { lengths: [...new Set(ext.map((e) => e.prefix.length))].sort((a, b) => a - b), map };
+      this.externalsByPrefix.set(ext, idx);
+    }
+    return idx;
+  }
+
+  // ---- labels -------------------------------------------------------------------------
+
+  /** Where `name` (as written in a reference in `from`) is defined. */
+  findLabel(from: Doc, name: string): LabelLocation[] {
+    const out: LabelLocation[] = [];
+    const scope = this.scope(from);
+    this.collectLabel(name, scope, '', out);
+    const ext = this.externals(from);
+    if (ext.length) {
+      const idx = this.prefixIndex(ext);
+      for (const len of idx.lengths) {
+        if (len > name.length) break;
+        const list = idx.map.get(name.slice(0, len));
+        if (list) for (const e of list) this.collectLabel(name.slice(len), e.scope, name.slice(0, len), out);
+      }
+    }
+    return out;
+  }
+
+  private collectLabel(name: string, scope: Set<Doc>, prefix: string, out: LabelLocation[]): void {
+    const holders = this.labelIndex.get(name);
+    if (!holders) return;
+    for (const d of holders) {
+      if (!scope.has(d)) continue;
+      for (const label of d.labelMap().get(name) ?? []) out.push({ doc: d, label, prefix });
+    }
+  }
+
+  /** All labels visible from `from` without a prefix (its own project). */
+  visibleLabels(from: Doc): LabelLocation[] {
+    const out: LabelLocation[] = [];
+    for (const d of this.scope(from)) for (const label of d.labels()) out.push({ doc: d, label, prefix: '' });
+    return out;
+  }
+
+  /** Label prefixes of external documents visible from `from`. */
+  externalPrefixes(from: Doc): External[] {
+    return this.externals(from);
+  }
+
+  // ---- theorem environments -----------------------------------------------------------
+
+  /** Theorem-like environments known in `doc`'s project. */
+  theorems(doc: Doc): TheoremRegistry {
+    const g = this.graph();
+    const roots = this.roots(doc);
+    const key = roots.map((r) => r.uri).sort().join('\n');
+    let reg = g.registries.get(key);
+    if (reg) return reg;
+    reg = new TheoremRegistry();
+    const ordered = this.includeOrder(roots);
+    const wrappers = new Map<string, { envArg: number; titleArg?: number; sharedArg?: number }>();
+    for (const d of ordered) for (const m of d.macros()) if (m.theoremWrapper) wrappers.set(m.name, m.theoremWrapper);
+    let style = 'plain';
+    for (const d of ordered) {
+      style = reg.addDefinitions(d.theoremDefs(), style);
+      reg.addWrapperInvocations(d, wrappers);
+    }
+    g.registries.set(key, reg);
+    return reg;
+  }
+
+  /** Documents of the given roots in include (depth-first, source) order. */
+  includeOrder(roots: Doc[]): Doc[] {
+    const out: Doc[] = [];
+    const seen = new Set<Doc>();
+    const visit = (d: Doc): void => {
+      if (seen.has(d)) return;
+      seen.add(d);
+      out.push(d);
+      for (const k of this.children(d)) visit(k);
+    };
+    for (const r of roots) visit(r);
+    return out;
+  }
+}

@@ -1,0 +1,230 @@
+// LSP wiring: document sync, requests mapped onto features, workspace scan with
+// `$/progress`, settings, and diagnostics published for every document version. Every
+// handler is guarded: a failure in one feature is logged and answered with an empty result,
+// never allowed to take the server down.
+import {
+  createConnection, ProposedFeatures, TextDocumentSyncKind, FileChangeType, ResponseError, ErrorCodes,
+  type Connection, type InitializeParams, type InitializeResult,
+} from 'vscode-languageserver/node';
+import * as path from 'node:path';
+import { Workspace, type Doc } from '../project/workspace.js';
+import { findDocumentFiles, isDocumentPath, uriToPath } from '../project/files.js';
+import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { hover } from '../features/hover.js';
+import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
+import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
+import { completion, resolveCompletion } from '../features/completion.js';
+import { sharedBlockCache } from '../syntax/blockCache.js';
+
+export interface ServerSettings { diagnostics: DiagnosticSettings }
+
+const VERSION = '0.1.0';
+
+function mergeSettings(raw: unknown): ServerSettings {
+  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings> };
+  return { diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) } };
+}
+
+export class MathSenseServer {
+  readonly ws = new Workspace();
+  private settings: ServerSettings = mergeSettings(undefined);
+  private folders: string[] = [];
+  private canPullConfig = false;
+  private revalidateTimer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> = Promise.resolve();
+
+  constructor(private readonly conn: Connection) {
+    this.ws.onReadError = (uri, reason) => this.log(`cannot read ${uri}: ${reason}`);
+    this.register();
+  }
+
+  private log(msg: string): void {
+    this.conn.console.log(msg);
+  }
+
+  /** Runs a handler; on failure logs and returns `fallback`. */
+  private guard<T>(what: string, fallback: T, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      this.conn.console.error(`${what} failed: ${(e as Error).stack ?? e}`);
+      return fallback;
+    }
+  }
+
+  private docAt(uri: string): Doc | undefined {
+    return this.ws.get(uri);
+  }
+
+  private register(): void {
+    const c = this.conn;
+    c.onInitialize((params: InitializeParams): InitializeResult => {
+      this.canPullConfig = !!params.capabilities.workspace?.configuration;
+      const init = params.initializationOptions as { settings?: unknown } | undefined;
+      if (init?.settings) this.settings = mergeSettings(init.settings);
+      const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+      this.folders = folders.map((u) => uriToPath(u)).filter((p): p is string => !!p);
+      return {
+        serverInfo: { name: 'mathsense', version: VERSION },
+        capabilities: {
+          textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+          hoverProvider: true,
+          definitionProvider: true,
+          referencesProvider: true,
+          documentSymbolProvider: true,
+          workspaceSymbolProvider: true,
+          completionProvider: { triggerCharacters: ['{', ',', '['], resolveProvider: true },
+          renameProvider: { prepareProvider: true },
+          workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        },
+      };
+    });
+
+    c.onInitialized(async () => {
+      if (this.canPullConfig) {
+        await this.pullSettings();
+        c.onDidChangeConfiguration(async () => { await this.pullSettings(); this.revalidateAll(); });
+      } else {
+        c.onDidChangeConfiguration((p) => { this.settings = mergeSettings((p.settings as { mathsense?: unknown })?.mathsense); this.revalidateAll(); });
+      }
+      this.scanning = this.scanFolders(this.folders);
+      c.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.added) { const p = uriToPath(f.uri); if (p) { this.folders.push(p); this.scanning = this.scanFolders([p]); } }
+      });
+    });
+
+    c.onDidOpenTextDocument((p) => this.guard('didOpen', undefined, () => {
+      const doc = this.ws.open(p.textDocument.uri, p.textDocument.languageId, p.textDocument.version, p.textDocument.text);
+      this.publish(doc);
+      this.scheduleRevalidate(doc);
+    }));
+    c.onDidChangeTextDocument((p) => this.guard('didChange', undefined, () => {
+      const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
+      if (!doc) return;
+      this.publish(doc);
+      this.scheduleRevalidate(doc);
+    }));
+    c.onDidCloseTextDocument((p) => this.guard('didClose', undefined, () => {
+      this.ws.close(p.textDocument.uri);
+      c.sendDiagnostics({ uri: p.textDocument.uri, diagnostics: [] });
+      this.scheduleRevalidate();
+    }));
+    c.onDidChangeWatchedFiles((p) => this.guard('watchedFiles', undefined, () => {
+      for (const ch of p.changes) {
+        const file = uriToPath(ch.uri);
+        if (!file || !isDocumentPath(file)) continue;
+        if (ch.type === FileChangeType.Deleted) this.ws.remove(ch.uri);
+        else this.ws.loadFile(file, true);
+      }
+      this.scheduleRevalidate();
+    }));
+
+    c.onHover((p) => this.guard('hover', null, () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? hover(this.ws, doc, doc.offsetAt(p.position)) : null;
+    }));
+    c.onDefinition((p) => this.guard('definition', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? definition(this.ws, doc, doc.offsetAt(p.position)) : [];
+    }));
+    c.onReferences((p) => this.guard('references', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? findReferences(this.ws, doc, doc.offsetAt(p.position), p.context.includeDeclaration) : [];
+    }));
+    c.onDocumentSymbol((p) => this.guard('documentSymbol', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? documentSymbols(this.ws, doc) : [];
+    }));
+    c.onWorkspaceSymbol((p) => this.guard('workspaceSymbol', [], () => workspaceSymbols(this.ws, p.query)));
+    c.onCompletion((p) => this.guard('completion', null, () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? completion(this.ws, doc, doc.offsetAt(p.position)) : null;
+    }));
+    c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
+    c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? prepareRename(this.ws, doc, doc.offsetAt(p.position)) : null;
+    }));
+    c.onRenameRequest((p) => this.guard('rename', null, () => {
+      const doc = this.docAt(p.textDocument.uri);
+      if (!doc) return null;
+      try {
+        return rename(this.ws, doc, doc.offsetAt(p.position), p.newName);
+      } catch (e) {
+        if (e instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, e.message);
+        throw e;
+      }
+    }));
+    c.onRequest('mathsense/status', async () => {
+      await this.scanning;
+      const docs = this.ws.all();
+      return {
+        version: VERSION,
+        documents: docs.length,
+        blocks: docs.reduce((n, d) => n + d.blocks().length, 0),
+        cache: { hits: sharedBlockCache.hits, misses: sharedBlockCache.misses },
+        rssBytes: process.memoryUsage().rss,
+      };
+    });
+  }
+
+  private async pullSettings(): Promise<void> {
+    try {
+      this.settings = mergeSettings(await this.conn.workspace.getConfiguration('mathsense'));
+    } catch (e) {
+      this.log(`could not read settings: ${(e as Error).message}`);
+    }
+  }
+
+  /** Publishes diagnostics for one document, tagged with its version. */
+  private publish(doc: Doc): void {
+    const diagnostics = this.guard('diagnostics', [], () => computeDiagnostics(this.ws, doc, this.settings.diagnostics));
+    this.conn.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+  }
+
+  /** Other open documents may be affected by a change (labels, includes): refresh them soon. */
+  private scheduleRevalidate(except?: Doc): void {
+    if (this.revalidateTimer) clearTimeout(this.revalidateTimer);
+    this.revalidateTimer = setTimeout(() => this.revalidateAll(except), 300);
+  }
+
+  private revalidateAll(except?: Doc): void {
+    for (const doc of this.ws.all()) if (doc !== except && this.ws.isOpen(doc)) this.publish(doc);
+  }
+
+  /** Loads every document under the folders, reporting `$/progress`, yielding between files. */
+  private async scanFolders(folders: string[]): Promise<void> {
+    if (folders.length === 0) return;
+    const progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
+    const files = folders.flatMap((f) => findDocumentFiles(f));
+    progress?.begin('MathSense: indexing', 0, `${files.length} files`, false);
+    const started = Date.now();
+    let lastReport = 0;
+    for (let i = 0; i < files.length; i++) {
+      this.guard('scan', undefined, () => this.ws.loadFile(files[i]));
+      if (Date.now() - lastReport > 100 || i === files.length - 1) {
+        lastReport = Date.now();
+        progress?.report(Math.round(((i + 1) / files.length) * 100), `${i + 1}/${files.length} ${path.basename(files[i])}`);
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    progress?.done();
+    this.log(`indexed ${files.length} files in ${Date.now() - started} ms`);
+    this.revalidateAll();
+  }
+}
+
+export function startServer(): Connection {
+  const conn = createConnection(ProposedFeatures.all);
+  // stdout belongs to the protocol: route stray console output to the client's log
+  console.log = (...a: unknown[]) => conn.console.log(a.map(String).join(' '));
+  console.info = console.log;
+  console.warn = (...a: unknown[]) => conn.console.warn(a.map(String).join(' '));
+  console.error = (...a: unknown[]) => conn.console.error(a.map(String).join(' '));
+  process.on('uncaughtException', (e) => conn.console.error(`uncaught: ${e.stack ?? e}`));
+  process.on('unhandledRejection', (e) => conn.console.error(`unhandled rejection: ${e}`));
+  new MathSenseServer(conn);
+  conn.listen();
+  return conn;
+}

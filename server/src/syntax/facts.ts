@@ -1,0 +1,116 @@
+// What the block analyser extracts from one block. All offsets are relative to the block
+// start, so a block's facts stay valid when text before it changes (only the block's start
+// moves). Facts are plain data: they are cached by block content and shared between
+// documents with identical blocks.
+
+export interface Span { start: number; end: number }
+
+export interface EnvFact extends Span {
+  name: string;
+  /** End of `\begin{name}` (and of the optional argument, if any). */
+  bodyStart: number;
+  /** Start of `\end{name}`, or the block end when unclosed. */
+  bodyEnd: number;
+  /** Inner span of an optional argument directly after `\begin{name}`. */
+  opt?: Span;
+  /** Index of the enclosing environment in the same block, or -1. */
+  parent: number;
+  closed: boolean;
+  /** Present on display-math environments (`equation`, `align`, `\[`, `$$`, ...). */
+  rows?: RowFact[];
+}
+
+export interface RowFact extends Span {
+  /** Row carries `\notag`/`\nonumber`. */
+  notag: boolean;
+}
+
+export interface LabelFact extends Span {
+  name: string;
+  /** Start of the `\label` command. */
+  cmdStart: number;
+  /** Innermost enclosing environment (index into envs) or -1. */
+  env: number;
+  /** Nearest enclosing display-math environment, and the row within it, or -1. */
+  mathEnv: number;
+  row: number;
+}
+
+export interface RefFact extends Span {
+  cmd: string;
+  name: string;
+  cmdStart: number;
+  cmdEnd: number;
+}
+
+export interface CiteFact extends Span {
+  cmd: string;
+  key: string;
+}
+
+export type IncludeKind = 'input' | 'include' | 'subfile' | 'import' | 'external' | 'bibliography';
+
+export interface IncludeFact extends Span {
+  cmd: string;
+  kind: IncludeKind;
+  path: string;
+  /** `\externaldocument[prefix]{file}`: labels of the file are visible with this prefix. */
+  prefix?: string;
+  /** `\import{dir}{file}`: directory argument. */
+  dir?: string;
+}
+
+export interface MacroFact extends Span {
+  cmd: string;
+  name: string;
+  nargs: number;
+  optDefault?: string;
+  body: string;
+  /** Set when the body defines a theorem environment (`\newtheorem{#1}...`). */
+  theoremWrapper?: { envArg: number; titleArg?: number; sharedArg?: number };
+}
+
+export interface TheoremDefFact extends Span {
+  cmd: string;
+  /** Environment name; undefined for `\theoremstyle`. */
+  env?: string;
+  title?: string;
+  /** Counter shared with another environment (`\newtheorem{a}[b]{..}`). */
+  shared?: string;
+  /** Counter numbered within (`\newtheorem{a}{..}[section]`). */
+  parent?: string;
+  starred: boolean;
+  style?: string;
+}
+
+export interface SectionFact extends Span {
+  cmd: string;
+  level: number;
+  title: string;
+  starred: boolean;
+}
+
+export interface ProblemFact extends Span {
+  code: 'unclosed-environment' | 'unmatched-end';
+  message: string;
+}
+
+export interface MagicFact extends Span {
+  key: string;
+  value: string;
+}
+
+export interface BlockFacts {
+  envs: EnvFact[];
+  labels: LabelFact[];
+  refs: RefFact[];
+  cites: CiteFact[];
+  includes: IncludeFact[];
+  macros: MacroFact[];
+  theoremDefs: TheoremDefFact[];
+  sections: SectionFact[];
+  problems: ProblemFact[];
+  magic: MagicFact[];
+  hasDocumentClass: boolean;
+  hasBeginDocument: boolean;
+}
