@@ -1,0 +1,50 @@
+// `npm test`: compiles, bundles, then runs every *.test.(m)js under server/out and test/
+// with Node's test runner. Fails when a test fails or when no test ran at all.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+process.chdir(root);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+run('npx', ['tsc', '-b', 'server', 'client']);
+run(process.execPath, ['scripts/build.mjs']);
+
+fs.mkdirSync('test-output', { recursive: true });
+const only = process.argv.slice(2);
+const files = [];
+const walk = (dir) => {
+  if (!fs.existsSync(dir)) return;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) { if (e.name !== 'node_modules' && e.name !== 'fixtures') walk(full); }
+    else if (/\.test\.(m?js)$/.test(e.name)) files.push(full);
+  }
+};
+walk('server/out');
+walk('test');
+const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+if (selected.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=test-output/tap.txt', ...selected], {
+  stdio: 'inherit',
+  env: { ...process.env },
+});
+const tap = fs.existsSync('test-output/tap.txt') ? fs.readFileSync('test-output/tap.txt', 'utf8') : '';
+const count = (k) => Number((new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap) ?? [])[1] ?? 0);
+const pass = count('pass');
+const fail = count('fail');
+const skipped = count('skipped');
+console.log(`\n${pass} passed, ${fail} failed, ${skipped} skipped`);
+if (pass + fail === 0) {
+  console.error('no tests ran');
+  process.exit(1);
+}
+process.exit(r.status === 0 && fail === 0 ? 0 : 1);
