@@ -278,7 +278,8 @@ class BlockAnalyser {
       let p = env.next;
       while (p < limit && (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9)) p++;
       const opt = readBracketGroup(text, p, Math.min(limit, p + MAX_TITLE));
-      if (opt) { e.opt = { start: opt.start, end: opt.end }; e.bodyStart = opt.next; return opt.next; }
+      // keep scanning inside the title: `[Proof of Theorem~\ref{x}]` holds a real reference
+      if (opt) { e.opt = { start: opt.start, end: opt.end }; e.bodyStart = opt.next; return opt.start; }
     } else if (env.name.startsWith('alignat') || env.name.startsWith('xalignat') || env.name === 'xxalignat') {
       const g = this.group(env.next, 20);
       if (g) { e.bodyStart = g.next; e.rows![0].start = g.next; e.rows![0].end = g.next; return g.next; }

@@ -1,0 +1,178 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver';
+import { fixture, type Fixture } from '../testing/fixture.js';
+import { assertSnapshot, rangeText } from '../testing/snapshot.js';
+import { hover } from './hover.js';
+import { definition, findReferences, prepareRename, rename } from './navigation.js';
+import { completion, resolveCompletion } from './completion.js';
+import { documentSymbols, workspaceSymbols } from './symbols.js';
+import { computeDiagnostics } from './diagnostics.js';
+
+const PROJECT = `
+%! main.tex
+\\documentclass{article}
+\\newtheorem{theorem}{Theorem}
+\\theoremstyle{definition}
+\\newtheorem{definition}[theorem]{Definition}
+\\begin{document}
+\\input{sec1}
+\\input{sec2}
+\\end{document}
+%! sec1.tex
+\\section{Intro}\\label{sec:intro}
+\\begin{definition}[Group]\\label{def:group}
+A \\emph{group} is a set $G$ with an associative operation.
+\\end{definition}
+\\begin{theorem}[Lagrange]\\label{thm:lagrange}
+If $H \\le G$ then $|H|$ divides $|G|$:
+\\[ |G| = [G:H]\\,|H|. \\]
+\\end{theorem}
+\\begin{proof}Cosets partition $G$.\\end{proof}
+\\begin{align}
+a &= b \\label{eq:one}\\\\
+b &= c \\label{eq:two}
+\\end{align}
+%! sec2.tex
+\\section{Use}
+By \\cref{thm:lagr<|>ange} and \\eqref{eq:two}, see \\ref{def:group}.
+`;
+
+function withFixture(spec: string, f: (fx: Fixture) => void): void {
+  const fx = fixture(spec);
+  try {
+    f(fx);
+  } finally {
+    fx.cleanup();
+  }
+}
+
+const value = (h: ReturnType<typeof hover>): string => (h!.contents as MarkupContent).value;
+
+test('hover on a reference shows the theorem with its title and rendered statement', () => {
+  withFixture(PROJECT, ({ ws, cursor }) => {
+    assertSnapshot(value(hover(ws, cursor!.doc, cursor!.offset)), `
+      **Theorem** (Lagrange) · \`thm:lagrange\` · sec1.tex:5
+
+      ---
+
+      If $H \\le G$ then $|H|$ divides $|G|$:
+
+      $$
+      |G| = [G:H]\\,|H|.
+      $$
+    `);
+  });
+});
+
+test('hover on \\eqref shows just the labelled row', () => {
+  withFixture(PROJECT.replace('\\eqref{eq:two}', '\\eqref{eq:t<|>wo}').replace('lagr<|>ange', 'lagrange'), ({ ws, cursor }) => {
+    assertSnapshot(value(hover(ws, cursor!.doc, cursor!.offset)), `
+      **Equation** · \`eq:two\` · sec1.tex:12
+
+      ---
+
+      $$
+      \\begin{aligned}
+      b &= c
+      \\end{aligned}
+      $$
+    `);
+  });
+});
+
+test('hover on a label reports what it labels and its reference count', () => {
+  withFixture(PROJECT.replace('lagr<|>ange', 'lagrange').replace('\\label{def:group}', '\\label{def:gr<|>oup}'), ({ ws, cursor }) => {
+    const v = value(hover(ws, cursor!.doc, cursor!.offset));
+    assert.match(v, /^\*\*Definition\*\* \(Group\) · `def:group`/);
+    assert.match(v, /A \*group\* is a set \$G\$/);
+    assert.match(v, /\*Referenced 1 time\*$/);
+  });
+});
+
+test('definition and references across files', () => {
+  withFixture(PROJECT, ({ ws, cursor }) => {
+    const defs = definition(ws, cursor!.doc, cursor!.offset);
+    assert.deepEqual(defs.map((l) => `${path.basename(l.uri)} ${rangeText(l.range)}`), ['sec1.tex 5:33-5:45']);
+    const refs = findReferences(ws, cursor!.doc, cursor!.offset, true);
+    assert.deepEqual(refs.map((l) => `${path.basename(l.uri)} ${rangeText(l.range)}`).sort(), ['sec1.tex 5:33-5:45', 'sec2.tex 2:10-2:22']);
+    assert.equal(findReferences(ws, cursor!.doc, cursor!.offset, false).length, 1);
+  });
+});
+
+test('definition on an \\input path opens the file', () => {
+  withFixture(PROJECT.replace('lagr<|>ange', 'lagrange').replace('\\input{sec1}', '\\input{se<|>c1}'), ({ ws, cursor }) => {
+    const defs = definition(ws, cursor!.doc, cursor!.offset);
+    assert.deepEqual(defs.map((l) => path.basename(l.uri)), ['sec1.tex']);
+  });
+});
+
+test('completion inside \\ref{ offers labels with their kinds, preview on resolve', () => {
+  withFixture(PROJECT.replace('lagr<|>ange', 'lagrange').replace('see \\ref{def:group}', 'see \\cref{eq:one,th<|>}'), ({ ws, cursor }) => {
+    const list = completion(ws, cursor!.doc, cursor!.offset)!;
+    const rows = list.items.map((i) => `${i.label} — ${i.detail}`).sort();
+    assertSnapshot(rows.join('\n'), `
+      def:group — Definition (Group)
+      eq:one — Equation
+      eq:two — Equation
+      sec:intro — Section (Intro)
+      thm:lagrange — Theorem (Lagrange)
+    `);
+    const item = list.items.find((i) => i.label === 'thm:lagrange')!;
+    assert.equal(rangeText((item.textEdit as { range: Parameters<typeof rangeText>[0] }).range), '2:61-2:63');
+    const resolved = resolveCompletion(ws, item);
+    assert.match((resolved.documentation as MarkupContent).value, /sec1\.tex:5[\s\S]*\$\|H\|\$ divides/);
+  });
+});
+
+test('no completion outside reference commands', () => {
+  withFixture(PROJECT.replace('lagr<|>ange', 'lagrange').replace('\\section{Use}', '\\section{U<|>se}'), ({ ws, cursor }) => {
+    assert.equal(completion(ws, cursor!.doc, cursor!.offset), null);
+  });
+});
+
+test('rename a label updates the definition and every reference', () => {
+  withFixture(PROJECT, ({ ws, cursor }) => {
+    assert.equal(prepareRename(ws, cursor!.doc, cursor!.offset)!.placeholder, 'thm:lagrange');
+    const edit = rename(ws, cursor!.doc, cursor!.offset, 'thm:cosets')!;
+    const lines = Object.entries(edit.changes!).flatMap(([uri, edits]) => edits.map((e) => `${path.basename(uri)} ${rangeText(e.range)} ${e.newText}`)).sort();
+    assert.deepEqual(lines, ['sec1.tex 5:33-5:45 thm:cosets', 'sec2.tex 2:10-2:22 thm:cosets']);
+    assert.throws(() => rename(ws, cursor!.doc, cursor!.offset, 'bad name'), /not a valid label name/);
+  });
+});
+
+test('document symbols nest theorem-like environments under sections', () => {
+  withFixture(PROJECT, ({ ws, doc }) => {
+    const render = (s: DocumentSymbol, depth = 0): string[] => [
+      `${'  '.repeat(depth)}${s.name}${s.detail ? ` [${s.detail}]` : ''}`,
+      ...(s.children ?? []).flatMap((c) => render(c, depth + 1)),
+    ];
+    assertSnapshot(documentSymbols(ws, doc('sec1.tex')).flatMap((s) => render(s)).join('\n'), `
+      Section: Intro [sec:intro]
+        Definition (Group) [def:group]
+        Theorem (Lagrange) [thm:lagrange]
+    `);
+  });
+});
+
+test('workspace symbols search titles and labels', () => {
+  withFixture(PROJECT, ({ ws }) => {
+    assert.deepEqual(workspaceSymbols(ws, 'lagrange').map((s) => `${s.name} ${s.containerName}`), ['Theorem (Lagrange) thm:lagrange']);
+    assert.deepEqual(workspaceSymbols(ws, 'intro').map((s) => s.name), ['Section: Intro']);
+  });
+});
+
+test('diagnostics: undefined and duplicate labels; unused labels only when enabled', () => {
+  withFixture(PROJECT.replace('lagr<|>ange', 'lagrange') + 'See \\ref{nope}.\n\\label{sec:intro}\n', ({ ws, doc }) => {
+    const render = (d: ReturnType<typeof computeDiagnostics>) => d.map((x) => `${rangeText(x.range)} ${x.severity} ${x.code}: ${x.message}`);
+    assert.deepEqual(render(computeDiagnostics(ws, doc('sec2.tex'))), [
+      '3:10-3:14 1 undefined-ref: Undefined reference: no \\label{nope} in this project',
+      '4:8-4:17 1 duplicate-label: Duplicate label \'sec:intro\' (also at sec1.tex:1)',
+    ]);
+    const unused = computeDiagnostics(ws, doc('sec1.tex'), { unusedLabels: true, structure: true })
+      .filter((d) => d.code === 'unused-label').map((d) => d.message);
+    assert.deepEqual(unused, ["Label 'sec:intro' is never referenced", "Label 'eq:one' is never referenced"]);
+    assert.equal(computeDiagnostics(ws, doc('sec1.tex')).filter((d) => d.code === 'unused-label').length, 0);
+  });
+});
