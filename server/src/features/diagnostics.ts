@@ -19,7 +19,7 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
     out.push({ range: doc.range(0, 0), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'unreadable', message: `Could not read this file: ${readError}` });
   }
   for (const ref of doc.refs()) {
-    if (ws.findLabel(doc, ref.name).length > 0) continue;
+    if (ws.countLabel(doc, ref.name) > 0) continue;
     out.push({
       range: doc.range(ref.start, ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
       code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
@@ -27,6 +27,8 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
   }
   const scope = ws.scope(doc);
   for (const [name, defs] of doc.labelMap()) {
+    // cheap cached count first; the full lookup only for actual duplicates
+    if (defs.length < 2 && ws.countLabel(doc, name) < 2) continue;
     const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && scope.has(l.doc));
     if (all.length > 1) {
       for (const l of defs) {

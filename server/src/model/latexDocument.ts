@@ -11,6 +11,22 @@ export interface EditStats {
   reanalysed: number;
   /** Blocks reused unchanged from the previous version. */
   reused: number;
+  /**
+   * Whether the replaced or new blocks hold labels, or project-level facts (includes,
+   * theorem/macro definitions, magic comments, \documentclass). When neither, indexes
+   * built from those facts need no update.
+   */
+  touchedLabels: boolean;
+  touchedProject: boolean;
+}
+
+function hasLabels(b: Block): boolean {
+  return b.facts.labels.length > 0;
+}
+
+function hasProjectFacts(b: Block): boolean {
+  const f = b.facts;
+  return f.includes.length > 0 || f.theoremDefs.length > 0 || f.macros.length > 0 || f.magic.length > 0 || f.hasDocumentClass;
 }
 
 /** Copies a substring so it does not pin the whole document text in memory. */
@@ -21,7 +37,7 @@ function detach(s: string): string {
 export class LatexDocument extends DocumentView {
   readonly kind = 'latex' as const;
   private blockList: Block[];
-  lastEdit: EditStats = { reanalysed: 0, reused: 0 };
+  lastEdit: EditStats = { reanalysed: 0, reused: 0, touchedLabels: true, touchedProject: true };
 
   constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache) {
     super(uri, text, version, languageId);
@@ -38,7 +54,7 @@ export class LatexDocument extends DocumentView {
       const end = i + 1 < starts.length ? starts[i + 1] : text.length;
       blocks.push({ start, end, facts: this.cache.get(text.slice(start, end)) });
     }
-    this.lastEdit = { reanalysed: blocks.length, reused: 0 };
+    this.lastEdit = { reanalysed: blocks.length, reused: 0, touchedLabels: true, touchedProject: true };
     return blocks;
   }
 
@@ -51,16 +67,23 @@ export class LatexDocument extends DocumentView {
 
   /** Applies LSP content changes in order (incremental or full). */
   applyChanges(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
+    let touchedLabels = false;
+    let touchedProject = false;
+    let reanalysed = 0;
     for (const change of changes) {
       if (!('range' in change) || !change.range) {
         this.setText(change.text, version);
-        continue;
+      } else {
+        const start = this.textDocument.offsetAt(change.range.start);
+        const oldEnd = this.textDocument.offsetAt(change.range.end);
+        this.textDocument = TextDocument.update(this.textDocument, [change], version);
+        this.applyEdit(start, oldEnd, change.text.length);
       }
-      const start = this.textDocument.offsetAt(change.range.start);
-      const oldEnd = this.textDocument.offsetAt(change.range.end);
-      this.textDocument = TextDocument.update(this.textDocument, [change], version);
-      this.applyEdit(start, oldEnd, change.text.length);
+      touchedLabels ||= this.lastEdit.touchedLabels;
+      touchedProject ||= this.lastEdit.touchedProject;
+      reanalysed += this.lastEdit.reanalysed;
     }
+    this.lastEdit = { reanalysed, reused: this.blockList.length - reanalysed, touchedLabels, touchedProject };
     // version bumps even for an empty change list
     if (this.textDocument.version !== version) {
       this.textDocument = TextDocument.update(this.textDocument, [], version);
@@ -110,8 +133,14 @@ export class LatexDocument extends DocumentView {
       }
     }
     if (blocks.length === 0) blocks.push({ start: 0, end: 0, facts: this.cache.get('') });
+    const removed = old.slice(first, resync >= 0 ? resync : old.length);
+    const added = blocks.slice(first, first + reanalysed);
     this.blockList = blocks;
-    this.lastEdit = { reanalysed, reused: blocks.length - reanalysed };
+    this.lastEdit = {
+      reanalysed, reused: blocks.length - reanalysed,
+      touchedLabels: removed.some(hasLabels) || added.some(hasLabels),
+      touchedProject: removed.some(hasProjectFacts) || added.some(hasProjectFacts),
+    };
   }
 
   private blockIndexAtIn(blocks: readonly Block[], offset: number): number {

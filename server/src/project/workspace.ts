@@ -34,6 +34,9 @@ export class Workspace {
   private readonly graphSig = new Map<string, string>();
   private readonly defsSig = new Map<string, string>();
   private readonly labelIndex = new Map<string, Set<Doc>>();
+  /** Advances whenever any document's set of label names (or the include graph) changes. */
+  private labelGeneration = 0;
+  private readonly resolved = new Map<Doc, { gen: number; graph: number; defined: Map<string, number> }>();
   private readonly indexedNames = new Map<string, Set<string>>();
   private cache: {
     gen: number;
@@ -71,7 +74,8 @@ export class Workspace {
     const doc = this.get(uri);
     if (!doc) return undefined;
     doc.applyChanges(changes, version);
-    this.updated(doc);
+    const touched = doc.kind === 'latex' ? doc.lastEdit : undefined;
+    this.updated(doc, touched?.touchedLabels ?? true, touched?.touchedProject ?? true);
     return doc;
   }
 
@@ -132,18 +136,27 @@ export class Workspace {
   }
 
   /** Refreshes indexes after `doc` changed. */
-  private updated(doc: Doc): void {
+  private updated(doc: Doc, labels = true, project = true): void {
+    if (labels) this.reindexLabels(doc);
+    if (project) this.updateSignatures(doc);
+  }
+
+  private reindexLabels(doc: Doc): void {
     const names = new Set(doc.labelMap().keys());
     const old = this.indexedNames.get(doc.uri);
-    if (old) for (const n of old) if (!names.has(n)) this.labelIndex.get(n)?.delete(doc);
+    if (!old || old.size !== names.size) this.labelGeneration++;
+    if (old) for (const n of old) if (!names.has(n)) { this.labelIndex.get(n)?.delete(doc); this.labelGeneration++; }
     for (const n of names) {
       if (old?.has(n)) continue;
+      this.labelGeneration++;
       let set = this.labelIndex.get(n);
       if (!set) this.labelIndex.set(n, (set = new Set()));
       set.add(doc);
     }
     this.indexedNames.set(doc.uri, names);
+  }
 
+  private updateSignatures(doc: Doc): void {
     const sig = JSON.stringify([
       doc.includes().map((i) => [i.kind, i.path, i.prefix, i.dir]),
       doc.magic().filter((m) => m.key === 'root').map((m) => m.value),
@@ -158,6 +171,8 @@ export class Workspace {
   }
 
   private unindex(doc: Doc): void {
+    this.labelGeneration++;
+    this.resolved.delete(doc);
     const old = this.indexedNames.get(doc.uri);
     if (old) for (const n of old) this.labelIndex.get(n)?.delete(doc);
     this.indexedNames.delete(doc.uri);
@@ -349,6 +364,25 @@ export class Workspace {
       if (!scope.has(d)) continue;
       for (const label of d.labelMap().get(name) ?? []) out.push({ doc: d, label, prefix });
     }
+  }
+
+  /**
+   * Number of definitions `name` has as seen from `from`. Cached per document until a label
+   * set or the include graph changes, so typing ordinary text re-resolves nothing.
+   */
+  countLabel(from: Doc, name: string): number {
+    const graph = this.graph().gen;
+    let c = this.resolved.get(from);
+    if (!c || c.gen !== this.labelGeneration || c.graph !== graph) {
+      c = { gen: this.labelGeneration, graph, defined: new Map() };
+      this.resolved.set(from, c);
+    }
+    let n = c.defined.get(name);
+    if (n === undefined) {
+      n = this.findLabel(from, name).length;
+      c.defined.set(name, n);
+    }
+    return n;
   }
 
   /** All labels visible from `from` without a prefix (its own project). */
