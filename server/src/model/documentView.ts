@@ -4,8 +4,8 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 import type {
-  BlockFacts, CiteFact, IncludeFact, LabelFact, MacroFact, MagicFact, ProblemFact, RefFact,
-  RowFact, SectionFact, Span, TheoremDefFact,
+  BlockFacts, CiteFact, EnvFact, IncludeFact, LabelFact, MacroFact, MagicFact, ProblemFact, RefFact,
+  SectionFact, Span, TheoremDefFact,
 } from '../syntax/facts.js';
 
 export type DocumentKind = 'latex' | 'markdown';
@@ -13,16 +13,8 @@ export type DocumentKind = 'latex' | 'markdown';
 /** A piece of the document whose facts were computed with offsets relative to `start`. */
 export interface Block { start: number; end: number; facts: BlockFacts }
 
-export interface DocEnv extends Span {
-  name: string;
-  bodyStart: number;
-  bodyEnd: number;
-  opt?: Span;
-  /** Index into envs() of the enclosing environment, or -1. */
-  parent: number;
-  closed: boolean;
-  rows?: RowFact[];
-}
+/** Environments keep the fact shape; offsets are absolute and `parent` is document-wide. */
+export type DocEnv = EnvFact;
 
 export type DocLabel = Omit<LabelFact, 'env' | 'mathEnv'> & { env: number; mathEnv: number };
 export type DocRef = RefFact;
@@ -33,6 +25,17 @@ export type DocTheoremDef = TheoremDefFact;
 export type DocCite = CiteFact;
 export type DocProblem = ProblemFact;
 export type DocMagic = MagicFact;
+
+/** Index of the block containing `offset` (binary search over block starts). */
+export function blockIndexAt(blocks: readonly Block[], offset: number): number {
+  let lo = 0;
+  let hi = blocks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (blocks[mid].start <= offset) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
 
 function shift<T extends Span>(f: T, base: number): T {
   return base === 0 ? f : { ...f, start: f.start + base, end: f.end + base };
@@ -137,16 +140,9 @@ export abstract class DocumentView {
     });
   }
 
-  /** Index of the block containing `offset` (binary search). */
+  /** Index of the block containing `offset`. */
   blockIndexAt(offset: number): number {
-    const blocks = this.blocks();
-    let lo = 0;
-    let hi = blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (blocks[mid].start <= offset) lo = mid; else hi = mid - 1;
-    }
-    return lo;
+    return blockIndexAt(this.blocks(), offset);
   }
 
   /** Innermost environment (index into envs()) containing `offset`, or -1. */

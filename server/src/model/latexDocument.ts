@@ -4,7 +4,7 @@
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { scanBoundaries, splitAll } from '../syntax/blockSplitter.js';
 import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
-import { DocumentView, type Block } from './documentView.js';
+import { DocumentView, blockIndexAt, type Block } from './documentView.js';
 
 export interface EditStats {
   /** Blocks whose text was (re)analysed or fetched from the cache. */
@@ -102,7 +102,7 @@ export class LatexDocument extends DocumentView {
     const newEnd = start + insertedLength;
     // first affected block: the one containing `start`, minus one (an edit at a block's
     // head can merge it with its predecessor, e.g. deleting the blank line between them)
-    let first = this.blockIndexAtIn(old, start);
+    let first = blockIndexAt(old, start);
     if (first > 0) first--;
     const scanFrom = old[first].start;
     // candidate resync points: old block starts at or after the edit's old end
@@ -141,15 +141,5 @@ export class LatexDocument extends DocumentView {
       touchedLabels: removed.some(hasLabels) || added.some(hasLabels),
       touchedProject: removed.some(hasProjectFacts) || added.some(hasProjectFacts),
     };
-  }
-
-  private blockIndexAtIn(blocks: readonly Block[], offset: number): number {
-    let lo = 0;
-    let hi = blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (blocks[mid].start <= offset) lo = mid; else hi = mid - 1;
-    }
-    return lo;
   }
 }
