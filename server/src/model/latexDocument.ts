@@ -29,6 +29,20 @@ function hasProjectFacts(b: Block): boolean {
   return f.includes.length > 0 || f.theoremDefs.length > 0 || f.macros.length > 0 || f.magic.length > 0 || f.hasDocumentClass;
 }
 
+/** Whether the text before `pos` ends with a blank line (a paragraph-break boundary). */
+function startsAfterBlankLine(text: string, pos: number): boolean {
+  let i = pos - 1;
+  if (i < 0 || text.charCodeAt(i) !== 10) return false;
+  i--;
+  while (i >= 0) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+    i--;
+  }
+  return true;
+}
+
 /** Copies a substring so it does not pin the whole document text in memory. */
 function detach(s: string): string {
   return (' ' + s).slice(1);
@@ -74,8 +88,11 @@ export class LatexDocument extends DocumentView {
       if (!('range' in change) || !change.range) {
         this.setText(change.text, version);
       } else {
-        const start = this.textDocument.offsetAt(change.range.start);
-        const oldEnd = this.textDocument.offsetAt(change.range.end);
+        // a reversed range is applied as its ordered form (as TextDocument.update does)
+        const a = this.textDocument.offsetAt(change.range.start);
+        const b = this.textDocument.offsetAt(change.range.end);
+        const start = Math.min(a, b);
+        const oldEnd = Math.max(a, b);
         this.textDocument = TextDocument.update(this.textDocument, [change], version);
         this.applyEdit(start, oldEnd, change.text.length);
       }
@@ -104,6 +121,9 @@ export class LatexDocument extends DocumentView {
     // head can merge it with its predecessor, e.g. deleting the blank line between them)
     let first = blockIndexAt(old, start);
     if (first > 0) first--;
+    // the splitter looks ahead at most to the next blank line, so restarting after a blank
+    // line is exact; blocks that begin at a sectioning command may depend on the one before
+    while (first > 0 && !startsAfterBlankLine(text, old[first].start)) first--;
     const scanFrom = old[first].start;
     // candidate resync points: old block starts at or after the edit's old end
     let j = first + 1;

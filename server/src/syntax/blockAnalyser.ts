@@ -7,8 +7,8 @@ import type {
 } from './facts.js';
 import {
   BACKSLASH, DEFINITION_COMMANDS, DOLLAR, LBRACE, LBRACKET, PERCENT, RBRACE,
-  SECTION_CONTAINERS, SECTION_LEVELS, VERBATIM_ENVS, commandNameEnd, lineEnd, readBraceGroup,
-  readBracketGroup, readEnvName, skipDefinition, skipTrivia, skipVerbArg, skipVerbatimBody,
+  MAX_DEFINITION, SECTION_CONTAINERS, SECTION_LEVELS, VERBATIM_ENVS, commandNameEnd, lineEnd, readBraceGroup,
+  ParagraphBraces, readBracketGroup, readEnvName, skipDefinition, skipTrivia, skipVerbArg, skipVerbatimBody,
   type Group,
 } from './lexer.js';
 
@@ -40,10 +40,10 @@ const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
 
 const MAX_NAME = 300;
 const MAX_TITLE = 2000;
-const MAX_BODY = 50000;
+const MAX_BODY = MAX_DEFINITION;
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 
-const MAGIC_RE = /^%\s*!\s*T[eE]X\s+(root|program|spellcheck|encoding|TS-program)\s*=\s*(.*?)\s*$/;
+const MAGIC_RE = /^%\s*!\s*T[eE]X\s+(root|program|spellcheck|encoding|TS-program)\s*=(.*)$/;
 
 export function analyseBlock(text: string): BlockFacts {
   return new BlockAnalyser(text).run();
@@ -65,13 +65,23 @@ class BlockAnalyser {
   private hasBeginDocument = false;
   /** Indices into envs of the open environments, innermost last. */
   private readonly stack: number[] = [];
+  /** Open environments by name, so a stray `\end` needs no stack search. */
+  private readonly openNames = new Map<string, number>();
   private braceDepth = 0;
   private inlineMath = false;
   /** Brace depth at which each open display-math env started (row breaks count only there). */
   private readonly mathDepth = new Map<number, number>();
 
+  private readonly braces: ParagraphBraces;
+
   constructor(private readonly text: string) {
     this.limit = text.length;
+    this.braces = new ParagraphBraces(text, this.limit);
+  }
+
+  /** A long (definition-body) group after optional trivia, via the paragraph brace index. */
+  private longGroup(pos: number): Group | null {
+    return this.braces.group(skipTrivia(this.text, pos, this.limit), MAX_BODY);
   }
 
   run(): BlockFacts {
@@ -115,8 +125,8 @@ class BlockAnalyser {
   private comment(i: number): number {
     const end = lineEnd(this.text, i, this.limit);
     if (this.text.charCodeAt(i + 1) === 33 /* ! */ || this.text.charCodeAt(i + 2) === 33) {
-      const m = MAGIC_RE.exec(this.text.slice(i, end));
-      if (m) this.magic.push({ key: m[1].toLowerCase(), value: m[2], start: i, end });
+      const m = MAGIC_RE.exec(this.text.slice(i, end).replace(/\r$/, ''));
+      if (m) this.magic.push({ key: m[1].toLowerCase(), value: m[2].trim(), start: i, end });
     }
     return end;
   }
@@ -156,6 +166,7 @@ class BlockAnalyser {
     }
     this.envs.push(env);
     this.stack.push(idx);
+    this.openNames.set(name, (this.openNames.get(name) ?? 0) + 1);
     return idx;
   }
 
@@ -180,6 +191,10 @@ class BlockAnalyser {
         code: 'unclosed-environment', start: inner.start, end: inner.bodyStart,
         message: `\\begin{${inner.name}} is never closed`,
       });
+    }
+    for (let k = at; k < this.stack.length; k++) {
+      const n = this.envs[this.stack[k]].name;
+      this.openNames.set(n, this.openNames.get(n)! - 1);
     }
     this.stack.length = at;
     const env = this.envs[idx];
@@ -229,7 +244,7 @@ class BlockAnalyser {
         return nameEnd;
       }
       case 'label': return this.label(i, nameEnd);
-      case 'verb': case 'lstinline': return skipVerbArg(text, nameEnd, limit);
+      case 'verb': case 'lstinline': return skipVerbArg(text, nameEnd, limit, name === 'lstinline');
       case 'url': {
         const g = readBraceGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
         return g ? g.next : nameEnd;
@@ -279,7 +294,12 @@ class BlockAnalyser {
       while (p < limit && (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9)) p++;
       const opt = readBracketGroup(text, p, Math.min(limit, p + MAX_TITLE));
       // keep scanning inside the title: `[Proof of Theorem~\ref{x}]` holds a real reference
-      if (opt) { e.opt = { start: opt.start, end: opt.end }; e.bodyStart = opt.next; return opt.start; }
+      // an "optional argument" swallowing \begin/\end is an unclosed `[`, not a title
+      if (opt && !/\\(?:begin|end)\s*\{/.test(text.slice(opt.start, opt.end))) {
+        e.opt = { start: opt.start, end: opt.end };
+        e.bodyStart = opt.next;
+        return opt.start;
+      }
     } else if (env.name.startsWith('alignat') || env.name.startsWith('xalignat') || env.name === 'xxalignat') {
       const g = this.group(env.next, 20);
       if (g) { e.bodyStart = g.next; e.rows![0].start = g.next; e.rows![0].end = g.next; return g.next; }
@@ -291,7 +311,7 @@ class BlockAnalyser {
     const env = readEnvName(this.text, nameEnd, this.limit);
     if (!env) return nameEnd;
     if (env.name === 'document' || SECTION_CONTAINERS.has(env.name)) return env.next;
-    for (let k = this.stack.length - 1; k >= 0; k--) {
+    if (this.openNames.get(env.name)) for (let k = this.stack.length - 1; k >= 0; k--) {
       if (this.envs[this.stack[k]].name === env.name) {
         this.closeEnv(this.stack[k], i, env.next);
         return env.next;
@@ -504,7 +524,7 @@ class BlockAnalyser {
 
   private definition(i: number, nameEnd: number, cmd: string): number {
     const { text, limit } = this;
-    const end = skipDefinition(text, nameEnd, limit, cmd);
+    const end = skipDefinition(text, nameEnd, limit, cmd, this.braces);
     if (cmd === 'let' || cmd.includes('nvironment')) return Math.max(end, nameEnd);
     // Parse the pieces we keep: name, argument count, optional default, body.
     let p = this.star(nameEnd);
@@ -524,17 +544,18 @@ class BlockAnalyser {
     let optDefault: string | undefined;
     let body = '';
     if (cmd.endsWith('def')) {
-      const bodyStart = text.indexOf('{', p);
-      if (bodyStart >= 0 && bodyStart < end) {
+      let bodyStart = p;
+      while (bodyStart < end && text.charCodeAt(bodyStart) !== LBRACE) bodyStart++;
+      if (bodyStart < end) {
         nargs = (text.slice(p, bodyStart).match(/#\d/g) ?? []).length;
-        const g = readBraceGroup(text, bodyStart, Math.min(limit, bodyStart + MAX_BODY));
+        const g = this.braces.group(bodyStart, MAX_BODY);
         if (g) body = text.slice(g.start, g.end);
       }
     } else if (cmd.endsWith('DocumentCommand')) {
       const spec = this.group(p, MAX_NAME);
       if (spec) {
         nargs = (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length;
-        const g = this.group(spec.next, MAX_BODY);
+        const g = this.longGroup(spec.next);
         if (g) body = text.slice(g.start, g.end);
       }
     } else {
@@ -542,7 +563,7 @@ class BlockAnalyser {
       if (n) { nargs = parseInt(text.slice(n.start, n.end), 10) || 0; p = n.next; }
       const d = this.optional(p, MAX_TITLE);
       if (d) { optDefault = text.slice(d.start, d.end); p = d.next; }
-      const g = this.group(p, MAX_BODY);
+      const g = this.longGroup(p);
       if (g) body = text.slice(g.start, g.end);
     }
     if (!name) return Math.max(end, nameEnd);

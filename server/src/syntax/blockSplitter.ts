@@ -4,8 +4,8 @@
 // as it lands on an old boundary again (see LatexDocument.applyEdit).
 import {
   BACKSLASH, DEFINITION_COMMANDS, NEWLINE, PERCENT, SECTION_CONTAINERS, SECTION_LEVELS,
-  VERBATIM_ENVS, commandNameEnd, isBlankLineAt, lineEnd, readBraceGroup, readEnvName,
-  skipDefinition, skipVerbArg, skipVerbatimBody,
+  VERBATIM_ENVS, commandNameEnd, isBlankLineAt, lineEnd, readEnvName, readParagraphGroup,
+  ParagraphBraces, skipDefinition, skipVerbArg, skipVerbatimBody,
 } from './lexer.js';
 
 /**
@@ -15,7 +15,10 @@ import {
  */
 export function scanBoundaries(text: string, from: number, onBoundary: (pos: number) => boolean): void {
   const limit = text.length;
+  const braces = new ParagraphBraces(text, limit);
   const stack: string[] = [];
+  // open-environment counts by name: a stray `\end` under deep nesting stays O(1)
+  const open = new Map<string, number>();
   let blockStart = from;
   let i = from;
   const emit = (pos: number): boolean => {
@@ -49,30 +52,35 @@ export function scanBoundaries(text: string, from: number, onBoundary: (pos: num
         if (!env) { i = nameEnd; continue; }
         if (VERBATIM_ENVS.has(env.name)) i = skipVerbatimBody(text, env.next, limit, env.name);
         else {
-          if (!SECTION_CONTAINERS.has(env.name)) stack.push(env.name);
+          if (!SECTION_CONTAINERS.has(env.name)) { stack.push(env.name); open.set(env.name, (open.get(env.name) ?? 0) + 1); }
           i = env.next;
         }
       } else if (name === 'end') {
         const env = readEnvName(text, nameEnd, limit);
         if (!env) { i = nameEnd; continue; }
-        const at = stack.lastIndexOf(env.name);
-        if (at >= 0) stack.length = at;
+        if (open.get(env.name)) {
+          const at = stack.lastIndexOf(env.name);
+          for (let k = at; k < stack.length; k++) open.set(stack[k], open.get(stack[k])! - 1);
+          stack.length = at;
+        }
         i = env.next;
       } else if (SECTION_LEVELS[name] !== undefined) {
         // A sectioning command cannot sit inside a theorem, proof, list or math
         // environment: treat whatever is still open as unclosed (error recovery).
         stack.length = 0;
-        const ls = text.lastIndexOf('\n', i - 1) + 1;
-        const onlySpaces = /^[ \t]*$/.test(text.slice(ls, i));
-        if (!emit(onlySpaces ? ls : i)) return;
+        open.clear();
+        // start the block at the line start when only indentation precedes the command
+        let ls = i;
+        while (ls > 0 && (text.charCodeAt(ls - 1) === 32 || text.charCodeAt(ls - 1) === 9)) ls--;
+        if (!emit(ls === 0 || text.charCodeAt(ls - 1) === NEWLINE ? ls : i)) return;
         i = nameEnd;
       } else if (name === 'verb' || name === 'lstinline') {
-        i = skipVerbArg(text, nameEnd, limit);
+        i = skipVerbArg(text, nameEnd, limit, name === 'lstinline');
       } else if (name === 'url') {
-        const g = readBraceGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
+        const g = readParagraphGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
         i = g ? g.next : nameEnd;
       } else if (DEFINITION_COMMANDS.has(name)) {
-        i = skipDefinition(text, nameEnd, limit, name);
+        i = skipDefinition(text, nameEnd, limit, name, braces);
       } else {
         i = nameEnd;
       }

@@ -84,6 +84,66 @@ export function readBraceGroup(text: string, pos: number, limit: number): Group 
   return null;
 }
 
+/**
+ * Like readBraceGroup, but fails at a paragraph break. The block splitter only looks ahead
+ * with this reader: its decisions then never depend on text past the next blank line, which
+ * is what lets an edit be re-split starting from the block before it.
+ */
+export function readParagraphGroup(text: string, pos: number, limit: number): Group | null {
+  if (pos >= limit || text.charCodeAt(pos) !== LBRACE) return null;
+  let depth = 0;
+  for (let i = pos; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === PERCENT) i = lineEnd(text, i, limit) - 1;
+    else if (c === NEWLINE) { if (isBlankLineAt(text, i + 1, limit)) return null; }
+    else if (c === LBRACE) depth++;
+    else if (c === RBRACE && --depth === 0) return { start: pos + 1, end: i, next: i + 1 };
+  }
+  return null;
+}
+
+/**
+ * Brace matching for one paragraph at a time, computed in a single stack pass and reused:
+ * long look-aheads (definition bodies) answer in O(1) instead of rescanning, so a run of
+ * unclosed `\newcommand{\a}{` stays linear. Matches are what readParagraphGroup would find.
+ */
+export class ParagraphBraces {
+  private from = 0;
+  private to = -1;
+  private readonly close = new Map<number, number>();
+
+  constructor(private readonly text: string, private readonly limit: number) {}
+
+  /** The group starting with the `{` at `pos`, if it closes within `maxLength` and the paragraph. */
+  group(pos: number, maxLength: number): Group | null {
+    if (pos >= this.limit || this.text.charCodeAt(pos) !== LBRACE) return null;
+    if (pos < this.from || pos >= this.to) this.index(pos);
+    const c = this.close.get(pos);
+    return c !== undefined && c - pos <= maxLength ? { start: pos + 1, end: c, next: c + 1 } : null;
+  }
+
+  private index(from: number): void {
+    const { text, limit } = this;
+    this.close.clear();
+    this.from = from;
+    const stack: number[] = [];
+    let i = from;
+    for (; i < limit; i++) {
+      const c = text.charCodeAt(i);
+      if (c === BACKSLASH) i++;
+      else if (c === PERCENT) i = lineEnd(text, i, limit) - 1;
+      else if (c === NEWLINE) { if (isBlankLineAt(text, i + 1, limit)) break; }
+      else if (c === LBRACE) stack.push(i);
+      else if (c === RBRACE && stack.length) this.close.set(stack.pop()!, i);
+    }
+    this.to = Math.max(i, from + 1);
+  }
+}
+
+/** Longest look-ahead for definition bodies and verbatim-like arguments. */
+export const MAX_DEFINITION = 5000;
+
 /** Reads `[...]` at `pos`; brackets inside braces do not count. */
 export function readBracketGroup(text: string, pos: number, limit: number): Group | null {
   if (pos >= limit || text.charCodeAt(pos) !== LBRACKET) return null;
@@ -153,7 +213,7 @@ export const DEFINITION_COMMANDS = new Set([
  * `\name` or `{\name}`, parameter text for `\def`, and up to four brace/bracket groups.
  * Bounded by `limit`; unterminated groups stop the skip where they start.
  */
-export function skipDefinition(text: string, pos: number, limit: number, cmd: string): number {
+export function skipDefinition(text: string, pos: number, limit: number, cmd: string, braces: ParagraphBraces): number {
   let p = pos;
   if (text.charCodeAt(p) === 42 /* * */) p++;
   p = skipTrivia(text, p, limit);
@@ -172,14 +232,14 @@ export function skipDefinition(text: string, pos: number, limit: number, cmd: st
     // parameter text up to the body's opening brace, on the same logical line
     const stop = Math.min(limit, p + 200);
     while (p < stop && text.charCodeAt(p) !== LBRACE && text.charCodeAt(p) !== NEWLINE) p++;
-    const g = readBraceGroup(text, p, Math.min(limit, p + 50000));
+    const g = braces.group(p, MAX_DEFINITION);
     return g ? g.next : p;
   }
   for (let k = 0; k < 6; k++) {
     p = skipTrivia(text, p, limit);
     const c = text.charCodeAt(p);
     if (c === LBRACE) {
-      const g = readBraceGroup(text, p, Math.min(limit, p + 50000));
+      const g = braces.group(p, MAX_DEFINITION);
       if (!g) return p;
       p = g.next;
     } else if (c === LBRACKET) {
@@ -193,21 +253,24 @@ export function skipDefinition(text: string, pos: number, limit: number, cmd: st
   return p;
 }
 
-/** Skips `\verb|...|` style arguments: `pos` is after the command name. */
-export function skipVerbArg(text: string, pos: number, limit: number): number {
+/**
+ * Skips an inline-verbatim argument; `pos` is after the command name. `\verb` ends at the
+ * next occurrence of its delimiter character on the same line; `\lstinline{...}` may also
+ * use braces (also on one line).
+ */
+export function skipVerbArg(text: string, pos: number, limit: number, braces = false): number {
   let p = pos;
   if (text.charCodeAt(p) === 42) p++;
   if (p >= limit) return p;
+  const end = Math.min(lineEnd(text, p, limit), p + 1000);
   const delim = text.charCodeAt(p);
-  if (delim === LBRACE) {
-    const g = readBraceGroup(text, p, Math.min(limit, p + 5000));
+  if (braces && delim === LBRACE) {
+    const g = readBraceGroup(text, p, end);
     return g ? g.next : p + 1;
   }
-  const end = lineEnd(text, p + 1, limit);
   for (let i = p + 1; i < end; i++) if (text.charCodeAt(i) === delim) return i + 1;
-  return end;
+  return p + 1;
 }
-
 /** Finds `\end{name}` for a verbatim-like environment; returns the offset after it (or limit). */
 export function skipVerbatimBody(text: string, pos: number, limit: number, name: string): number {
   const needle = '\\end{' + name + '}';
