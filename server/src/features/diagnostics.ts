@@ -18,26 +18,30 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
   if (readError) {
     out.push({ range: doc.range(0, 0), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'unreadable', message: `Could not read this file: ${readError}` });
   }
-  for (const ref of doc.refs()) {
-    if (ws.countLabel(doc, ref.name) > 0) continue;
-    out.push({
-      range: doc.range(ref.start, ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-      code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
-    });
-  }
+  // Walk block facts directly (relative offsets + block start): the keystroke path then
+  // allocates nothing for the thousands of references that resolve.
   const scope = ws.scope(doc);
-  for (const [name, defs] of doc.labelMap()) {
+  const duplicates = new Set<string>();
+  for (const block of doc.blocks()) {
+    for (const ref of block.facts.refs) {
+      if (ws.countLabel(doc, ref.name) > 0) continue;
+      out.push({
+        range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+        code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
+      });
+    }
     // cheap cached count first; the full lookup only for actual duplicates
-    if (defs.length < 2 && ws.countLabel(doc, name) < 2) continue;
+    for (const l of block.facts.labels) if (ws.countLabel(doc, l.name) > 1) duplicates.add(l.name);
+  }
+  for (const name of duplicates) {
     const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && scope.has(l.doc));
-    if (all.length > 1) {
-      for (const l of defs) {
-        const others = all.filter((o) => o.label !== l).map((o) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`);
-        out.push({
-          range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-          code: 'duplicate-label', message: `Duplicate label '${name}' (also at ${others.join(', ')})`,
-        });
-      }
+    if (all.length < 2) continue;
+    for (const l of doc.labelMap().get(name) ?? []) {
+      const others = all.filter((o) => o.label !== l).map((o) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`);
+      out.push({
+        range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+        code: 'duplicate-label', message: `Duplicate label '${name}' (also at ${others.join(', ')})`,
+      });
     }
   }
   if (settings.unusedLabels) {

@@ -18,6 +18,17 @@ export interface EditStats {
    */
   touchedLabels: boolean;
   touchedProject: boolean;
+  /** Label names in the replaced blocks and in the new blocks (when touchedLabels). */
+  removedLabels: string[];
+  addedLabels: string[];
+  /** Set when a change replaced the whole text (no block diff available). */
+  fullReplace?: boolean;
+}
+
+function labelNames(blocks: readonly Block[]): string[] {
+  const out: string[] = [];
+  for (const b of blocks) for (const l of b.facts.labels) out.push(l.name);
+  return out;
 }
 
 function hasLabels(b: Block): boolean {
@@ -51,11 +62,12 @@ function detach(s: string): string {
 export class LatexDocument extends DocumentView {
   readonly kind = 'latex' as const;
   private blockList: Block[];
-  lastEdit: EditStats = { reanalysed: 0, reused: 0, touchedLabels: true, touchedProject: true };
+  lastEdit: EditStats = { reanalysed: 0, reused: 0, touchedLabels: true, touchedProject: true, removedLabels: [], addedLabels: [] };
 
   constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache) {
     super(uri, text, version, languageId);
     this.blockList = this.buildAll(text);
+    void this.textDocument.lineCount; // line offsets now, not on the first keystroke
   }
 
   blocks(): readonly Block[] { return this.blockList; }
@@ -68,7 +80,7 @@ export class LatexDocument extends DocumentView {
       const end = i + 1 < starts.length ? starts[i + 1] : text.length;
       blocks.push({ start, end, facts: this.cache.get(text.slice(start, end)) });
     }
-    this.lastEdit = { reanalysed: blocks.length, reused: 0, touchedLabels: true, touchedProject: true };
+    this.lastEdit = { reanalysed: blocks.length, reused: 0, touchedLabels: true, touchedProject: true, removedLabels: [], addedLabels: [] };
     return blocks;
   }
 
@@ -84,9 +96,13 @@ export class LatexDocument extends DocumentView {
     let touchedLabels = false;
     let touchedProject = false;
     let reanalysed = 0;
+    let full = false;
+    const removedLabels: string[] = [];
+    const addedLabels: string[] = [];
     for (const change of changes) {
       if (!('range' in change) || !change.range) {
         this.setText(change.text, version);
+        full = true;
       } else {
         // a reversed range is applied as its ordered form (as TextDocument.update does)
         const a = this.textDocument.offsetAt(change.range.start);
@@ -99,8 +115,15 @@ export class LatexDocument extends DocumentView {
       touchedLabels ||= this.lastEdit.touchedLabels;
       touchedProject ||= this.lastEdit.touchedProject;
       reanalysed += this.lastEdit.reanalysed;
+      removedLabels.push(...this.lastEdit.removedLabels);
+      addedLabels.push(...this.lastEdit.addedLabels);
     }
-    this.lastEdit = { reanalysed, reused: this.blockList.length - reanalysed, touchedLabels, touchedProject };
+    // a full replacement has no block diff: the label index must be rebuilt (empty lists + touched)
+    this.lastEdit = {
+      reanalysed, reused: this.blockList.length - reanalysed, touchedLabels: touchedLabels || full, touchedProject: touchedProject || full,
+      removedLabels: full ? [] : removedLabels, addedLabels: full ? [] : addedLabels,
+    };
+    if (full) this.lastEdit.fullReplace = true;
     // version bumps even for an empty change list
     if (this.textDocument.version !== version) {
       this.textDocument = TextDocument.update(this.textDocument, [], version);
@@ -160,6 +183,8 @@ export class LatexDocument extends DocumentView {
       reanalysed, reused: blocks.length - reanalysed,
       touchedLabels: removed.some(hasLabels) || added.some(hasLabels),
       touchedProject: removed.some(hasProjectFacts) || added.some(hasProjectFacts),
+      removedLabels: labelNames(removed),
+      addedLabels: labelNames(added),
     };
   }
 }

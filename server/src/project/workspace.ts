@@ -37,7 +37,8 @@ export class Workspace {
   /** Advances whenever any document's set of label names (or the include graph) changes. */
   private labelGeneration = 0;
   private readonly resolved = new Map<Doc, { gen: number; graph: number; defined: Map<string, number> }>();
-  private readonly indexedNames = new Map<string, Set<string>>();
+  /** Per document: label name -> number of definitions in it (what labelIndex was built from). */
+  private readonly labelCounts = new Map<string, Map<string, number>>();
   private cache: {
     gen: number;
     children: Map<Doc, Doc[]>;
@@ -74,8 +75,11 @@ export class Workspace {
     const doc = this.get(uri);
     if (!doc) return undefined;
     doc.applyChanges(changes, version);
-    const touched = doc.kind === 'latex' ? doc.lastEdit : undefined;
-    this.updated(doc, touched?.touchedLabels ?? true, touched?.touchedProject ?? true);
+    const edit = doc.kind === 'latex' ? doc.lastEdit : undefined;
+    if (edit && !edit.fullReplace) {
+      if (edit.touchedLabels) this.applyLabelDiff(doc, edit.removedLabels, edit.addedLabels);
+      if (edit.touchedProject) this.updateSignatures(doc);
+    } else this.updated(doc);
     return doc;
   }
 
@@ -136,24 +140,53 @@ export class Workspace {
   }
 
   /** Refreshes indexes after `doc` changed. */
-  private updated(doc: Doc, labels = true, project = true): void {
-    if (labels) this.reindexLabels(doc);
-    if (project) this.updateSignatures(doc);
+  private updated(doc: Doc): void {
+    this.reindexLabels(doc);
+    this.updateSignatures(doc);
   }
 
   private reindexLabels(doc: Doc): void {
-    const names = new Set(doc.labelMap().keys());
-    const old = this.indexedNames.get(doc.uri);
-    if (!old || old.size !== names.size) this.labelGeneration++;
-    if (old) for (const n of old) if (!names.has(n)) { this.labelIndex.get(n)?.delete(doc); this.labelGeneration++; }
-    for (const n of names) {
+    const counts = new Map<string, number>();
+    for (const [name, defs] of doc.labelMap()) counts.set(name, defs.length);
+    const old = this.labelCounts.get(doc.uri);
+    if (old) for (const n of old.keys()) if (!counts.has(n)) this.labelIndex.get(n)?.delete(doc);
+    for (const n of counts.keys()) {
       if (old?.has(n)) continue;
-      this.labelGeneration++;
       let set = this.labelIndex.get(n);
       if (!set) this.labelIndex.set(n, (set = new Set()));
       set.add(doc);
     }
-    this.indexedNames.set(doc.uri, names);
+    this.labelCounts.set(doc.uri, counts);
+    this.labelGeneration++;
+  }
+
+  /**
+   * Updates the index from the label names of the blocks an edit replaced and created.
+   * Retyping inside a labelled block (same names in, same names out) changes nothing, so
+   * cached resolutions stay valid.
+   */
+  private applyLabelDiff(doc: Doc, removed: readonly string[], added: readonly string[]): void {
+    const counts = this.labelCounts.get(doc.uri);
+    if (!counts) { this.reindexLabels(doc); return; }
+    const delta = new Map<string, number>();
+    for (const n of removed) delta.set(n, (delta.get(n) ?? 0) - 1);
+    for (const n of added) delta.set(n, (delta.get(n) ?? 0) + 1);
+    for (const [n, d] of delta) {
+      if (d === 0) continue;
+      this.labelGeneration++;
+      const c = (counts.get(n) ?? 0) + d;
+      if (c <= 0) {
+        counts.delete(n);
+        this.labelIndex.get(n)?.delete(doc);
+      } else {
+        if (!counts.has(n)) {
+          let set = this.labelIndex.get(n);
+          if (!set) this.labelIndex.set(n, (set = new Set()));
+          set.add(doc);
+        }
+        counts.set(n, c);
+      }
+    }
   }
 
   private updateSignatures(doc: Doc): void {
@@ -173,9 +206,9 @@ export class Workspace {
   private unindex(doc: Doc): void {
     this.labelGeneration++;
     this.resolved.delete(doc);
-    const old = this.indexedNames.get(doc.uri);
-    if (old) for (const n of old) this.labelIndex.get(n)?.delete(doc);
-    this.indexedNames.delete(doc.uri);
+    const old = this.labelCounts.get(doc.uri);
+    if (old) for (const n of old.keys()) this.labelIndex.get(n)?.delete(doc);
+    this.labelCounts.delete(doc.uri);
   }
 
   // ---- include graph ------------------------------------------------------------------
