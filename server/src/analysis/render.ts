@@ -24,6 +24,8 @@ export interface RenderOptions {
 
 export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
   const max = opts.maxLength ?? 1500;
+  // only the head can be shown: do not render megabytes to keep 1500 characters
+  if (src.length > max * 4) src = src.slice(0, max * 4);
   let out = new Renderer(src, opts).render(0, src.length);
   out = out
     .replace(/[ \t]+/g, ' ')
@@ -39,6 +41,11 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
     out = out.slice(0, cut).trimEnd() + ' …';
   }
   return out;
+}
+
+/** One-line plain text (for symbol names and completion details): no Markdown marks. */
+export function latexToPlain(src: string, maxLength = 120): string {
+  return latexToMarkdown(src, { maxLength }).replace(/\*+/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Cleans display-math source for a `$$` block: drops labels and tags, keeps the math. */
@@ -65,8 +72,21 @@ class Renderer {
 
   constructor(private readonly text: string, private readonly opts: RenderOptions) {}
 
+  private depth = 0;
+
   render(from: number, to: number): string {
     const t = this.text;
+    // pathological nesting is shown raw instead of recursing without bound
+    if (this.depth > 40) return t.slice(from, to);
+    this.depth++;
+    try {
+      return this.renderRange(t, from, to);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private renderRange(t: string, from: number, to: number): string {
     let out = '';
     let i = from;
     while (i < to) {

@@ -2,11 +2,12 @@
 import * as path from 'node:path';
 import type { LabelLocation, Workspace } from '../project/workspace.js';
 import { labelTarget, type LabelTarget } from '../analysis/structure.js';
-import { latexToMarkdown, mathBlock } from '../analysis/render.js';
+import { latexToMarkdown, latexToPlain, mathBlock } from '../analysis/render.js';
 import { uriToPath } from '../project/files.js';
 
+/** "Lemma (Title)" with the title as plain text. */
 export function targetHeading(t: LabelTarget): string {
-  return t.title ? `${t.displayName} (${t.title})` : t.displayName;
+  return t.title ? `${t.displayName} (${latexToPlain(t.title)})` : t.displayName;
 }
 
 /** Short one-line description: "Lemma (Title)" or "Equation". */

@@ -2,13 +2,11 @@
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { sectionName, statements } from '../analysis/structure.js';
-import { latexToMarkdown } from '../analysis/render.js';
+import { latexToPlain } from '../analysis/render.js';
 
 interface Entry { start: number; end: number; symbol: DocumentSymbol; level: number }
 
-function plain(latex: string): string {
-  return latexToMarkdown(latex, { maxLength: 120 }).replace(/\*+/g, '').replace(/\s+/g, ' ').trim();
-}
+const plain = (latex: string): string => latexToPlain(latex);
 
 export function documentSymbols(ws: Workspace, doc: Doc): DocumentSymbol[] {
   const text = doc.text;

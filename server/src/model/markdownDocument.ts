@@ -1,7 +1,7 @@
 // Markdown notes: unified + remark-parse + remark-math find headings and `$…$` / `$$…$$`
 // math; each math node's source is run through the same block analyser as LaTeX, so labels,
 // references and display-math rows inside notes enter the same model.
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMath from 'remark-math';
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
@@ -17,13 +17,27 @@ interface MdNode {
   position?: { start: { offset?: number }; end: { offset?: number } };
 }
 
-const processor = unified().use(remarkParse).use(remarkMath);
+/**
+ * We only need headings, code (to skip it) and math. Emphasis and link-label resolution are
+ * the constructs whose cost grows faster than the text (`a*b*c` prose took seconds per
+ * keystroke), so they are switched off.
+ */
+function withoutInlineFormatting(this: Processor): void {
+  const data = this.data() as { micromarkExtensions?: unknown[] };
+  (data.micromarkExtensions ??= []).push({ disable: { null: ['attention', 'labelStartImage', 'labelStartLink', 'labelEnd'] } });
+}
+
+const processor = unified().use(remarkParse).use(withoutInlineFormatting).use(remarkMath);
+
+/** Notes larger than this are not parsed (a clear limit instead of a stalled server). */
+export const MAX_MARKDOWN_CHARS = 4 * 1024 * 1024;
 
 const EMPTY_FACTS: BlockFacts = analyseBlock('');
 
-function plainText(node: MdNode): string {
+function plainText(node: MdNode, depth = 0): string {
   if (node.value !== undefined) return node.type === 'inlineMath' ? `$${node.value}$` : node.value;
-  return (node.children ?? []).map(plainText).join('');
+  if (depth > 50) return '';
+  return (node.children ?? []).map((c) => plainText(c, depth + 1)).join('');
 }
 
 export class MarkdownDocument extends DocumentView {
@@ -57,23 +71,31 @@ export class MarkdownDocument extends DocumentView {
     const text = this.text;
     const blocks: Block[] = [];
     const inline: Span[] = [];
+    this.blockList = [{ start: 0, end: text.length, facts: EMPTY_FACTS }];
+    this.inline = [];
+    if (text.length > MAX_MARKDOWN_CHARS) return;
+    // remark drops a leading byte-order mark and counts offsets without it
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let tree: MdNode;
     try {
-      tree = processor.parse(text) as unknown as MdNode;
+      tree = processor.parse(bom ? text.slice(1) : text) as unknown as MdNode;
     } catch {
       // remark never throws on text, but a corrupt file must not take the server down
-      this.blockList = [{ start: 0, end: text.length, facts: EMPTY_FACTS }];
-      this.inline = [];
       return;
     }
-    const visit = (node: MdNode): void => {
-      const s = node.position?.start.offset;
-      const e = node.position?.end.offset;
+    // explicit stack: deeply nested quotes/lists must not overflow the call stack
+    const stack: MdNode[] = [tree];
+    while (stack.length) {
+      const node = stack.pop()!;
+      const s0 = node.position?.start.offset;
+      const e0 = node.position?.end.offset;
+      const s = s0 === undefined ? undefined : s0 + bom;
+      const e = e0 === undefined ? undefined : e0 + bom;
       if (node.type === 'math' || node.type === 'inlineMath') {
-        if (s === undefined || e === undefined) return;
+        if (s === undefined || e === undefined) continue;
         if (node.type === 'inlineMath') inline.push({ start: s, end: e });
         blocks.push({ start: s, end: e, facts: analyseBlock(text.slice(s, e)) });
-        return;
+        continue;
       }
       if (node.type === 'heading' && s !== undefined && e !== undefined) {
         const section: SectionFact = {
@@ -81,11 +103,13 @@ export class MarkdownDocument extends DocumentView {
         };
         blocks.push({ start: s, end: e, facts: { ...EMPTY_FACTS, sections: [section] } });
       }
-      for (const child of node.children ?? []) visit(child);
-    };
-    visit(tree);
+      const kids = node.children ?? [];
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
     blocks.sort((a, b) => a.start - b.start);
-    this.blockList = blocks.length ? blocks : [{ start: 0, end: text.length, facts: EMPTY_FACTS }];
+    inline.sort((a, b) => a.start - b.start);
+    if (blocks.length) this.blockList = blocks;
     this.inline = inline;
   }
+
 }

@@ -1,0 +1,222 @@
+// Markdown notes: math found by remark-math with exact offsets, headings as sections, labels
+// and references inside math entering the same model as LaTeX, diagnostics, robustness.
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver';
+import { MarkdownDocument } from './markdownDocument.js';
+import { fixture } from '../testing/fixture.js';
+import { computeDiagnostics } from '../features/diagnostics.js';
+import { hover } from '../features/hover.js';
+import { definition } from '../features/navigation.js';
+import { documentSymbols } from '../features/symbols.js';
+
+const URI = 'file:///notes/note.md';
+
+function spans(text: string, list: ReadonlyArray<{ start: number; end: number }>): string[] {
+  return list.map((s) => text.slice(s.start, s.end));
+}
+
+/** Offset of the `occurrence`-th `needle` in `text`. */
+function at(text: string, needle: string, occurrence = 0): number {
+  let i = -1;
+  for (let k = 0; k <= occurrence; k++) {
+    i = text.indexOf(needle, i + 1);
+    assert.ok(i >= 0, `'${needle}' not found`);
+  }
+  return i;
+}
+
+const NOTE = String.raw`# Pythagoras and $\pi$
+
+Inline $a^2+b^2=c^2$ and a dollar-free line.
+
+$$
+c = \sqrt{a^2+b^2} \label{eq:hyp}
+$$
+
+## Consequences
+
+See $\eqref{eq:hyp}$ and $\ref{eq:area}$, also $$\ref{eq:hyp}$$.
+
+$$
+\begin{aligned}
+A &= \tfrac12 ab \label{eq:area}
+\end{aligned}
+$$
+
+Code is not math: ` + '`$\\label{code}$`' + String.raw` and
+
+` + '```\n$$\n\\label{fenced}\n$$\n```' + String.raw`
+
+Setext heading
+--------------
+`;
+
+describe('MarkdownDocument', () => {
+  it('finds $…$ and $$…$$ math with exact offsets', () => {
+    const doc = new MarkdownDocument(URI, NOTE);
+    assert.deepEqual(spans(NOTE, doc.inlineMath()), ['$\\pi$', '$a^2+b^2=c^2$', '$\\eqref{eq:hyp}$', '$\\ref{eq:area}$', '$$\\ref{eq:hyp}$$']);
+    assert.equal(doc.inlineMath()[1].start, at(NOTE, '$a^2'));
+    // every math node is a block of its own, display blocks with their fences
+    const blockTexts = spans(NOTE, doc.blocks());
+    assert.ok(blockTexts.includes('$$\nc = \\sqrt{a^2+b^2} \\label{eq:hyp}\n$$'), JSON.stringify(blockTexts));
+    assert.ok(blockTexts.includes('$$\n\\begin{aligned}\nA &= \\tfrac12 ab \\label{eq:area}\n\\end{aligned}\n$$'), JSON.stringify(blockTexts));
+    // blocks are ordered (a heading's block contains the blocks of its inline math)
+    const blocks = doc.blocks();
+    for (let i = 1; i < blocks.length; i++) assert.ok(blocks[i].start >= blocks[i - 1].start, `blocks ${i - 1} and ${i} out of order`);
+    // nothing inside code spans or fenced code
+    assert.ok(!blockTexts.some((t) => t.includes('code') || t.includes('fenced')), JSON.stringify(blockTexts));
+  });
+
+  it('headings become sections with level, title and offsets', () => {
+    const doc = new MarkdownDocument(URI, NOTE);
+    const sections = doc.sections();
+    assert.deepEqual(sections.map((s) => [s.cmd, s.level, s.title]), [
+      ['heading', 1, 'Pythagoras and $\\pi$'],
+      ['heading', 2, 'Consequences'],
+      ['heading', 2, 'Setext heading'],
+    ]);
+    assert.deepEqual(spans(NOTE, sections), ['# Pythagoras and $\\pi$', '## Consequences', 'Setext heading\n--------------']);
+    assert.equal(doc.sectionAt(at(NOTE, '$\\eqref'))?.title, 'Consequences');
+  });
+
+  it('labels and references inside math enter the model', () => {
+    const doc = new MarkdownDocument(URI, NOTE);
+    const labels = doc.labels();
+    assert.deepEqual(labels.map((l) => l.name), ['eq:hyp', 'eq:area']);
+    for (const l of labels) {
+      assert.equal(NOTE.slice(l.start, l.end), l.name);
+      assert.equal(NOTE.slice(l.cmdStart, l.cmdStart + 7), '\\label{');
+      assert.ok(l.mathEnv >= 0, `${l.name} is in display math`);
+      assert.ok(doc.envs()[l.mathEnv].start >= 0);
+    }
+    assert.equal(labels[0].start, at(NOTE, 'eq:hyp}'));
+    assert.deepEqual(doc.labelMap().get('eq:area')?.length, 1);
+    const refs = doc.refs();
+    assert.deepEqual(refs.map((r) => [r.cmd, r.name]), [['eqref', 'eq:hyp'], ['ref', 'eq:area'], ['ref', 'eq:hyp']]);
+    for (const r of refs) assert.equal(NOTE.slice(r.start, r.end), r.name);
+    assert.equal(refs[0].start, at(NOTE, 'eq:hyp', 1));
+  });
+
+  it('keeps offsets right with CRLF line endings, tabs and astral characters', () => {
+    const text = '# T😀\r\n\r\n😀 $x\\ref{a}$\r\n\r\n$$\r\ny \\label{a}\r\n$$\r\n';
+    const doc = new MarkdownDocument(URI, text);
+    assert.deepEqual(spans(text, doc.inlineMath()), ['$x\\ref{a}$']);
+    assert.deepEqual(doc.labels().map((l) => text.slice(l.start, l.end)), ['a']);
+    assert.deepEqual(doc.refs().map((r) => text.slice(r.start, r.end)), ['a']);
+    assert.deepEqual(doc.sections().map((s) => s.title), ['T😀']);
+  });
+
+  it('keeps offsets right when the text starts with a byte order mark', () => {
+    // editors may send a BOM in didOpen; micromark drops it and counts offsets without it
+    const text = '\uFEFF# Title\n\n$x$ and $$y \\label{b}$$\n';
+    const doc = new MarkdownDocument(URI, text);
+    assert.deepEqual(spans(text, doc.sections()), ['# Title']);
+    assert.deepEqual(spans(text, doc.inlineMath()), ['$x$', '$$y \\label{b}$$']);
+    assert.deepEqual(doc.labels().map((l) => text.slice(l.start, l.end)), ['b']);
+  });
+
+  it('follows edits (full reparse) and keeps a new version', () => {
+    const doc = new MarkdownDocument(URI, NOTE, 1);
+    const p = doc.positionAt(at(NOTE, '\\label{eq:area}') + '\\label{'.length);
+    doc.applyChanges([{ range: { start: p, end: { line: p.line, character: p.character + 'eq:area'.length } }, text: 'eq:triangle' }], 2);
+    assert.equal(doc.version, 2);
+    assert.deepEqual(doc.labels().map((l) => l.name), ['eq:hyp', 'eq:triangle']);
+    assert.deepEqual(doc.labels().map((l) => doc.text.slice(l.start, l.end)), ['eq:hyp', 'eq:triangle']);
+    doc.applyChanges([{ text: 'plain text only' }], 3);
+    assert.deepEqual(doc.labels(), []);
+    assert.deepEqual(doc.sections(), []);
+    assert.equal(doc.blocks().length, 1);
+  });
+
+  it('malformed markdown never throws and keeps blocks inside the text', () => {
+    const inputs = [
+      '',
+      '$',
+      '$$',
+      '$$$',
+      '$$\n\\label{open',
+      '$\\label{',
+      '$$\n\\begin{aligned}\n$$',
+      '\0\0$\0\\label{\0}$\0',
+      '#'.repeat(10_000),
+      '$'.repeat(20_000),
+      // (remark is superlinear on these: sizes kept small so the test stays fast)
+      '['.repeat(2_000) + ']('.repeat(2_000),
+      '> '.repeat(1_000) + '$$ x $$',
+      '- '.repeat(300) + '$a$',
+      '`'.repeat(3_000) + '$x$',
+      '<div>$$\\label{html}$$</div>',
+      '\\' + '{'.repeat(50_000),
+      '\uD800$\\label{\uDC00}$\uDFFF',
+      '|a|b|\n|-|-|\n|$x\\label{cell}$|$$y$$|',
+      '[^1]: $\\ref{fn}$\n\n[^1]',
+    ];
+    for (const text of inputs) {
+      const doc = new MarkdownDocument(URI, text);
+      for (const b of doc.blocks()) assert.ok(b.start >= 0 && b.start <= b.end && b.end <= text.length, JSON.stringify(text.slice(0, 40)));
+      for (const l of doc.labels()) assert.ok(l.start >= 0 && l.end <= text.length);
+      doc.refs();
+      doc.sections();
+      doc.envs();
+      doc.problems();
+    }
+  });
+
+  it('deeply nested markdown does not overflow the stack', () => {
+    // remark parses 10,000 nested blockquotes fine; walking the tree must not recurse per level
+    const text = '> '.repeat(10_000) + '$x \\label{deep}$\n';
+    let doc: MarkdownDocument | undefined;
+    assert.doesNotThrow(() => { doc = new MarkdownDocument(URI, text); });
+    assert.deepEqual(doc!.labels().map((l) => text.slice(l.start, l.end)), ['deep']);
+  });
+});
+
+describe('Markdown notes in the workspace', () => {
+  const SPEC = `
+%! notes/note.md
+# Note
+
+$$
+E = mc^2 \\label{eq:energy}
+$$
+
+By $\\eqref{eq:energy}$ and $\\ref{eq:nowhere}$.
+`;
+
+  it('a reference to an undefined label is diagnosed; a defined one is not', () => {
+    const fx = fixture(SPEC);
+    try {
+      const doc = fx.doc('notes/note.md');
+      assert.equal(doc.kind, 'markdown');
+      const diags = computeDiagnostics(fx.ws, doc);
+      assert.deepEqual(diags.map((d) => [d.code, d.severity]), [['undefined-ref', 1]]);
+      const start = at(doc.text, 'eq:nowhere');
+      assert.deepEqual(diags[0].range, doc.range(start, start + 'eq:nowhere'.length));
+      assert.match(String(diags[0].message), /eq:nowhere/);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('hover, definition and symbols work on notes', () => {
+    const fx = fixture(SPEC);
+    try {
+      const doc = fx.doc('notes/note.md');
+      const refAt = at(doc.text, 'eq:energy', 1) + 2;
+      const h = hover(fx.ws, doc, refAt);
+      assert.ok(h);
+      const md = (h.contents as MarkupContent).value;
+      assert.match(md, /Equation/);
+      assert.ok(md.includes('E = mc^2'), md);
+      assert.ok(!md.includes('\\label'), md);
+      const defs = definition(fx.ws, doc, refAt);
+      assert.equal(defs.length, 1);
+      assert.deepEqual(defs[0].range, doc.range(at(doc.text, 'eq:energy'), at(doc.text, 'eq:energy') + 'eq:energy'.length));
+      const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
+      assert.deepEqual(symbols.map((s) => s.name), ['Heading: Note']);
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
