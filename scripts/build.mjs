@@ -9,6 +9,22 @@ await Promise.all([
     entryPoints: ['server/src/cli/entry.ts'],
     outfile: 'server/dist/mathsense.cjs',
     format: 'cjs',
+    external: ['onnxruntime-node'],
+  }),
+  // the derivation checker's worker thread, found next to the server bundle at runtime
+  esbuild.build({
+    ...common,
+    entryPoints: ['server/src/math/worker.ts'],
+    outfile: 'server/dist/derivation-worker.cjs',
+    format: 'cjs',
+  }),
+  // the embedding worker (onnxruntime-node is native: loaded from node_modules at runtime)
+  esbuild.build({
+    ...common,
+    entryPoints: ['server/src/embeddings/embeddingWorker.ts'],
+    outfile: 'server/dist/embeddingWorker.cjs',
+    format: 'cjs',
+    external: ['onnxruntime-node'],
   }),
   esbuild.build({
     ...common,
@@ -18,4 +34,4 @@ await Promise.all([
     external: ['vscode'],
   }),
 ]);
-console.log('built server/dist/mathsense.cjs and dist/extension.js');
+console.log('built server/dist/mathsense.cjs, server/dist/derivation-worker.cjs, server/dist/embeddingWorker.cjs and dist/extension.js');

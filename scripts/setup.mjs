@@ -118,6 +118,14 @@ const STEPS = [
       if (!fs.existsSync('server/dist/mathsense.cjs')) fail('build did not produce server/dist/mathsense.cjs');
     },
   },
+  {
+    // the committed models (models/, built by `npm run train`) must load; training is not part of setup
+    name: 'check models',
+    skip: () => (args.has('--skip-build') ? '--skip-build given' : undefined),
+    run() {
+      run(process.execPath, ['server/dist/mathsense.cjs', 'models', 'info', '--accelerator', 'cpu']);
+    },
+  },
 ];
 
 function fmt(ms) {

@@ -6,11 +6,19 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { derivationDiagnostics } from '../features/derivation.js';
+import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
+import { DerivationChecker } from '../math/checker.js';
+import { checkDocumentSync } from '../math/service.js';
 
 export interface CheckOptions {
   paths: string[];
   format: 'text' | 'json';
   settings?: Partial<DiagnosticSettings>;
+  /** Check derivation steps in display math (default true). */
+  derivations?: boolean;
+  /** Also report steps that could not be checked (information). */
+  showUnknown?: boolean;
   out?: (s: string) => void;
   err?: (s: string) => void;
 }
@@ -30,7 +38,8 @@ export function runCheck(opts: CheckOptions): number {
   const ws = new Workspace();
   const requested: Doc[] = [];
   let failed = false;
-  ws.onReadError = (uri, reason) => { err(`mathsense check: cannot read ${uriToPath(uri) ?? uri}: ${reason}\n`); };
+  let quiet = false; // documents loaded only as context are not reported when unreadable
+  ws.onReadError = (uri, reason) => { if (!quiet) err(`mathsense check: cannot read ${uriToPath(uri) ?? uri}: ${reason}\n`); };
   for (const p of opts.paths) {
     const abs = path.resolve(p);
     let stat: fs.Stats;
@@ -45,10 +54,15 @@ export function runCheck(opts: CheckOptions): number {
     for (const f of files) {
       const doc = ws.loadFile(f);
       if (doc) requested.push(doc);
-      else failed = true;
+      else if (!stat.isDirectory()) failed = true; // an unreadable file inside a folder is only reported
+    }
+    if (!stat.isDirectory()) {
+      quiet = true;
+      loadProjectSiblings(ws, path.dirname(abs));
+      quiet = false;
     }
   }
-  if (failed && requested.length === 0) return 2;
+  if (requested.length === 0) return 2;
   // the requested documents and everything they include
   const targets = new Set<Doc>();
   const visit = (d: Doc): void => {
@@ -60,9 +74,16 @@ export function runCheck(opts: CheckOptions): number {
 
   const settings = { ...defaultDiagnosticSettings, ...opts.settings };
   const results: FileDiagnostic[] = [];
+  const checker = opts.derivations === false ? undefined : new DerivationChecker();
   for (const doc of [...targets].sort((a, b) => a.uri.localeCompare(b.uri))) {
     const file = path.relative(process.cwd(), uriToPath(doc.uri) ?? doc.uri) || uriToPath(doc.uri)!;
     for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
+    if (checker) {
+      const macros = scopeMacros(ws, doc);
+      const sig = macroSignature(macros);
+      const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, checker);
+      for (const d of derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown })) results.push({ ...d, file });
+    }
   }
   if (opts.format === 'json') {
     out(JSON.stringify(results, null, 2) + '\n');
@@ -73,5 +94,24 @@ export function runCheck(opts: CheckOptions): number {
     const errors = results.filter((d) => d.severity === DiagnosticSeverity.Error).length;
     err(`${targets.size} document${targets.size === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${results.length - errors} other diagnostic${results.length - errors === 1 ? '' : 's'}\n`);
   }
+  // a path that could not be checked fails the run, even when others were fine
+  if (failed) return 2;
   return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;
+}
+
+/**
+ * A single file may be a chapter of a project whose root sits beside it or one folder up;
+ * loading the documents there (not recursively) lets roots and labels resolve as in the
+ * editor, where the whole workspace is scanned.
+ */
+function loadProjectSiblings(ws: Workspace, dir: string): void {
+  for (const d of [dir, path.dirname(dir)]) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) ws.loadFile(path.join(d, n));
+  }
 }

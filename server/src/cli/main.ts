@@ -5,9 +5,11 @@ const USAGE = `Usage: mathsense <command> [options]
 
 Commands:
   lsp [--stdio]                         run the language server (stdio or --node-ipc)
-  check [--format text|json] [--unused-labels] <file-or-dir>...
+  check [--format text|json] [--unused-labels] [--no-derivations] [--show-unknown] <file-or-dir>...
                                         analyse documents and print diagnostics
                                         exit 0: no errors, 1: errors, 2: usage/internal failure
+  models info [--accelerator auto|cpu|cuda|webgpu] [--models DIR] [--json]
+                                        show the embedding model and the execution provider in use
   --version                             print the version
 `;
 
@@ -22,6 +24,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'check': {
       let format: 'text' | 'json' = 'text';
       let unusedLabels = false;
+      let derivations = true;
+      let showUnknown = false;
       const paths: string[] = [];
       for (let i = 0; i < rest.length; i++) {
         const a = rest[i];
@@ -34,11 +38,18 @@ export async function main(argv: string[]): Promise<number> {
           if (f !== 'text' && f !== 'json') { process.stderr.write(`mathsense check: --format must be text or json\n`); return 2; }
           format = f;
         } else if (a === '--unused-labels') unusedLabels = true;
+        else if (a === '--no-derivations') derivations = false;
+        else if (a === '--show-unknown') showUnknown = true;
         else if (a === '--help' || a === '-h') { process.stdout.write(USAGE); return 0; }
         else if (a.startsWith('-')) { process.stderr.write(`mathsense check: unknown option ${a}\n${USAGE}`); return 2; }
         else paths.push(a);
       }
-      return runCheck({ paths, format, settings: { unusedLabels } });
+      return runCheck({ paths, format, settings: { unusedLabels }, derivations, showUnknown });
+    }
+    case 'models': {
+      if (rest[0] !== 'info') { process.stderr.write(`mathsense models: expected 'info'\n${USAGE}`); return 2; }
+      const { modelsInfo } = await import('../embeddings/modelsInfo.js');
+      return modelsInfo(rest.slice(1), (s) => process.stdout.write(s), (s) => process.stderr.write(s));
     }
     case '--version': case '-v':
       process.stdout.write('mathsense 0.1.0\n');

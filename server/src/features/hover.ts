@@ -5,8 +5,13 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import { targetAt } from './cursor.js';
 import { labelHoverMarkdown } from './labelPreview.js';
 import { findReferences } from './navigation.js';
+import { derivationHover } from './derivation.js';
+import type { DocStep } from '../math/service.js';
 
-export function hover(ws: Workspace, doc: Doc, offset: number): Hover | null {
+export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly DocStep[] = []): Hover | null {
+  // a flagged derivation step: both sides at the counterexample
+  const d = derivationHover(doc, steps, offset);
+  if (d) return d;
   const t = targetAt(doc, offset);
   if (!t || t.type === 'include') return null;
   const range = doc.range(t.start, t.end);

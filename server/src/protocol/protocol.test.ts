@@ -479,6 +479,36 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     assert.deepEqual(sections.map((s) => s.name).sort(), ['Section: Intro', 'Section: Results']);
   });
 
+  it('changing a label in another open document republishes the referencing document', { timeout: TIMEOUT }, async () => {
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: sec1Uri, languageId: 'latex', version: 1, text: SEC1 } });
+    await waitFor('diagnostics for sec1 v1', () => client.published(sec1Uri, 1));
+    const start = posOf(SEC1, '{thm:main}', 1);
+    const end = posOf(SEC1, '{thm:main}', 9);
+    let published = client.diagnostics.length;
+    await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: sec1Uri, version: 2 }, contentChanges: [{ range: { start, end }, text: 'thm:gone' }],
+    });
+    const broken = await waitFor('sec2 republished with thm:main undefined', () => {
+      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      return last && last.diagnostics.some((d) => d.code === 'undefined-ref') ? last : undefined;
+    });
+    assert.equal(broken.version, sec2Version, 'republished for the current version of sec2');
+    assert.deepEqual(
+      sortRanges(broken.diagnostics.filter((d) => d.code === 'undefined-ref').map((d) => d.range)),
+      sortRanges(refRanges(sec2, 'thm:main')),
+    );
+    published = client.diagnostics.length;
+    await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: sec1Uri, version: 3 }, contentChanges: [{ range: { start, end: { line: end.line, character: end.character } }, text: 'thm:main' }],
+    });
+    await waitFor('sec2 republished without undefined refs', () => {
+      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      return last && !last.diagnostics.some((d) => d.code === 'undefined-ref');
+    });
+    await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: sec1Uri } });
+    await waitFor('sec1 diagnostics cleared', () => client.published(sec1Uri)?.version === undefined && client.published(sec1Uri)?.diagnostics.length === 0);
+  });
+
   it('malformed and binary-looking content never crashes the server', { timeout: 60_000 }, async () => {
     const bad: Array<{ name: string; languageId: string; text: string }> = [
       { name: 'nul.tex', languageId: 'latex', text: 'a\0b\0\\ref{\0}\\label{x\0y}\\begin{\0}\u0000'.repeat(50) },
@@ -527,6 +557,69 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     assert.deepEqual(client.errorLogs(), [], 'no handler failed');
   });
 
+  it('incremental edits leave the same analysis as opening the final text', { timeout: TIMEOUT }, async () => {
+    // Two standalone documents (no \documentclass, nothing includes them): `inc.tex` is built
+    // by an incremental edit, `full.tex` is opened with the resulting text. Both must be
+    // analysed identically. The edit closes a \newcommand body left open three blocks earlier:
+    // the block splitter skips definition bodies with a look-ahead of up to 50,000 characters,
+    // so an edit can change block boundaries *before* the block it touches.
+    const start = String.raw`\newcommand{\foo}{
+\section{Alpha}\label{sec:a}
+See \ref{sec:a}.
+
+\section{Beta}
+Text.
+`;
+    const incUri = pathToFileURL(path.join(dir, 'standalone', 'inc.tex')).href;
+    const fullUri = pathToFileURL(path.join(dir, 'standalone', 'full.tex')).href;
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: incUri, languageId: 'latex', version: 1, text: start } });
+    const at = posOf(start, 'Text.', 5);
+    await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: incUri, version: 2 }, contentChanges: [{ range: { start: at, end: at }, text: '}' }],
+    });
+    const final = applyEdit(start, { start: at, end: at }, '}');
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: fullUri, languageId: 'latex', version: 2, text: final } });
+    const incDiags = await waitFor('diagnostics for inc.tex v2', () => client.published(incUri, 2));
+    const fullDiags = await waitFor('diagnostics for full.tex v2', () => client.published(fullUri, 2));
+    assert.deepEqual(incDiags.diagnostics, fullDiags.diagnostics);
+    const incSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: incUri } }) as DocumentSymbol[];
+    const fullSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: fullUri } }) as DocumentSymbol[];
+    assert.deepEqual(incSymbols.map((s) => s.name), fullSymbols.map((s) => s.name), 'sections after an incremental edit differ from a fresh parse of the same text');
+    const incDef = await client.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: incUri }, position: posOf(final, 'See \\ref{sec:a}', 10) }) as Location[];
+    const fullDef = await client.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: fullUri }, position: posOf(final, 'See \\ref{sec:a}', 10) }) as Location[];
+    assert.deepEqual(incDef.map((l) => l.range), fullDef.map((l) => l.range));
+    for (const uri of [incUri, fullUri]) await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  });
+
+  it('a workspace folder added later is scanned', { timeout: TIMEOUT }, async () => {
+    const other = path.join(dir, '..', path.basename(dir) + '-other');
+    fs.mkdirSync(other, { recursive: true });
+    try {
+      fs.writeFileSync(path.join(other, 'paper.tex'), String.raw`\documentclass{article}
+\newtheorem{lemma}{Lemma}
+\begin{document}
+\begin{lemma}[Zorn]\label{lem:zorn}
+Every chain has an upper bound.
+\end{lemma}
+\end{document}
+`);
+      await client.conn.sendNotification('workspace/didChangeWorkspaceFolders', {
+        event: { added: [{ uri: pathToFileURL(other).href, name: 'other' }], removed: [] },
+      });
+      let symbols: SymbolInformation[] = [];
+      const started = Date.now();
+      while (Date.now() - started < TIMEOUT) {
+        symbols = await client.conn.sendRequest(WorkspaceSymbolRequest.type, { query: 'Zorn' }) as SymbolInformation[];
+        if (symbols.length) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(symbols.map((s) => s.name), ['Lemma (Zorn)']);
+      assert.equal(symbols[0].location.uri, pathToFileURL(path.join(other, 'paper.tex')).href);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('shuts down and exits cleanly', { timeout: TIMEOUT }, async () => {
     assert.deepEqual(client.errorLogs(), []);
     const r = await client.conn.sendRequest(ShutdownRequest.type);
@@ -537,5 +630,116 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     });
     await client.conn.sendNotification(ExitNotification.type);
     assert.equal(await exited, 0);
+  });
+});
+
+describe('language server: startup race, settings, watched files, close', { timeout: 120_000 }, () => {
+  let dir: string;
+  let client: Client;
+  let sec1Uri: string;
+  let sec2Uri: string;
+  let unusedLabels = false;
+
+  before(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-lsp2-')));
+    fs.writeFileSync(path.join(dir, 'main.tex'), MAIN);
+    fs.writeFileSync(path.join(dir, 'sec1.tex'), SEC1);
+    fs.writeFileSync(path.join(dir, 'sec2.tex'), SEC2);
+    sec1Uri = pathToFileURL(path.join(dir, 'sec1.tex')).href;
+    sec2Uri = pathToFileURL(path.join(dir, 'sec2.tex')).href;
+    client = new Client();
+    // answers reflect the current test's settings
+    client.conn.onRequest(ConfigurationRequest.type, (p) => {
+      client.configurationRequests.push(p);
+      return p.items.map(() => ({ diagnostics: { unusedLabels } }));
+    });
+  });
+
+  after(() => {
+    client?.kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a document opened right after initialized ends with the right diagnostics once the scan is done', { timeout: TIMEOUT }, async () => {
+    const folderUri = pathToFileURL(dir).href;
+    await client.conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: folderUri, workspaceFolders: [{ uri: folderUri, name: 'fixture' }],
+      capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } } },
+    });
+    await client.conn.sendNotification(InitializedNotification.type, {});
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: sec2Uri, languageId: 'latex', version: 1, text: SEC2 },
+    });
+    await waitFor('$/progress end', () => client.progress.some((p) => p.value.kind === 'end'));
+    await client.conn.sendRequest('mathsense/status');
+    const pub = await waitFor('correct diagnostics for sec2 v1', () => {
+      const last = client.published(sec2Uri);
+      return last && last.version === 1 && last.diagnostics.length === 2 ? last : undefined;
+    });
+    assert.deepEqual(pub.diagnostics.map((d) => d.code).sort(), ['duplicate-label', 'undefined-ref']);
+  });
+
+  it('a client without the workspaceFolders capability gets no error from initialized', { timeout: TIMEOUT }, async () => {
+    // this client declared no `workspace.workspaceFolders` capability: the server must not
+    // subscribe to folder change events (vscode-languageserver throws when it does)
+    assert.deepEqual(client.errorLogs(), [], 'errors logged during initialization');
+  });
+
+  it('a configuration change is pulled and applied to open documents', { timeout: TIMEOUT }, async () => {
+    unusedLabels = true;
+    const before = client.configurationRequests.length;
+    const published = client.diagnostics.length;
+    await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await waitFor('configuration pulled again', () => client.configurationRequests.length > before);
+    const pub = await waitFor('republished with unused-label hints', () => {
+      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      return last?.diagnostics.some((d) => d.code === 'unused-label') ? last : undefined;
+    });
+    const unused = pub.diagnostics.filter((d) => d.code === 'unused-label');
+    assert.equal(unused.length, 1, JSON.stringify(pub.diagnostics));
+    assert.equal(unused[0].severity, 4);
+    assert.deepEqual(unused[0].range.start, posOf(SEC2, '{dup}', 1));
+    unusedLabels = false;
+    const published2 = client.diagnostics.length;
+    await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await waitFor('republished without hints', () => {
+      const last = client.diagnostics.slice(published2).filter((d) => d.uri === sec2Uri).pop();
+      return last && !last.diagnostics.some((d) => d.code === 'unused-label');
+    });
+  });
+
+  it('a label renamed on disk (didChangeWatchedFiles) updates the open document', { timeout: TIMEOUT }, async () => {
+    fs.writeFileSync(path.join(dir, 'sec1.tex'), SEC1.replace('\\label{thm:main}', '\\label{thm:other}'));
+    const published = client.diagnostics.length;
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: sec1Uri, type: 2 }] });
+    const pub = await waitFor('sec2 republished with thm:main undefined', () => {
+      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      return last && last.diagnostics.filter((d) => d.code === 'undefined-ref').length === 3 ? last : undefined;
+    });
+    assert.equal(pub.version, 1);
+    assert.deepEqual(
+      sortRanges(pub.diagnostics.filter((d) => d.code === 'undefined-ref').map((d) => d.range)),
+      sortRanges([...refRanges(SEC2, 'thm:main'), ...refRanges(SEC2, 'nope')]),
+    );
+    // deleting the file makes its labels disappear as well
+    fs.rmSync(path.join(dir, 'sec1.tex'));
+    const published2 = client.diagnostics.length;
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: sec1Uri, type: 3 }] });
+    const pub2 = await waitFor('sec2 republished after deletion', () => {
+      const last = client.diagnostics.slice(published2).filter((d) => d.uri === sec2Uri).pop();
+      return last && !last.diagnostics.some((d) => d.code === 'duplicate-label') ? last : undefined;
+    });
+    assert.equal(pub2.diagnostics.filter((d) => d.code === 'undefined-ref').length, 5, JSON.stringify(pub2.diagnostics));
+  });
+
+  it('closing a document clears its diagnostics', { timeout: TIMEOUT }, async () => {
+    const published = client.diagnostics.length;
+    await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: sec2Uri } });
+    const pub = await waitFor('empty diagnostics for sec2', () => client.diagnostics.slice(published).find((d) => d.uri === sec2Uri));
+    assert.deepEqual(pub.diagnostics, []);
+    // nothing is published for a closed document afterwards
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).map((d) => d.diagnostics.length), [0]);
+    assert.deepEqual(client.errorLogs().filter((m) => !/workspace folder change events/.test(m)), []);
   });
 });

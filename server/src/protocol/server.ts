@@ -3,7 +3,7 @@
 // handler is guarded: a failure in one feature is logged and answered with an empty result,
 // never allowed to take the server down.
 import {
-  createConnection, ProposedFeatures, TextDocumentSyncKind, FileChangeType, ResponseError, ErrorCodes,
+  createConnection, ProposedFeatures, TextDocumentSyncKind, CodeActionKind, FileChangeType, ResponseError, ErrorCodes,
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import * as path from 'node:path';
@@ -15,14 +15,23 @@ import { definition, findReferences, prepareRename, rename, RenameError } from '
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
 import { completion, resolveCompletion } from '../features/completion.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
+import { defaultDerivationSettings, derivationCodeActions, derivationDiagnostics, type DerivationSettings } from '../features/derivation.js';
+import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
+import { DerivationService, type DocStep } from '../math/service.js';
+import { workerRunner } from '../math/workerRunner.js';
+import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 
-export interface ServerSettings { diagnostics: DiagnosticSettings }
+export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings }
 
 const VERSION = '0.1.0';
 
 function mergeSettings(raw: unknown): ServerSettings {
-  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings> };
-  return { diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) } };
+  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings> };
+  return {
+    diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
+    derivations: { ...defaultDerivationSettings, ...(r.derivations ?? {}) },
+    embeddings: embeddingSettings(raw),
+  };
 }
 
 export class MathSenseServer {
@@ -30,8 +39,16 @@ export class MathSenseServer {
   private settings: ServerSettings = mergeSettings(undefined);
   private folders: string[] = [];
   private canPullConfig = false;
+  private folderEvents = false;
   private revalidateTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
+  /** Derivation checks run in a worker; results are kept per block and per document version. */
+  private derivations = new DerivationService(workerRunner((m) => this.log(m)));
+  private derivationSteps = new Map<string, { version: number; steps: DocStep[] }>();
+  private derivationRunning = new Set<string>();
+  private derivationAgain = new Set<string>();
+  /** The encoder runs in its own worker, started on first use; absent/corrupt models switch its features off. */
+  private embeddings = new ServerEmbeddings((m) => this.log(m), () => this.settings.embeddings);
 
   constructor(private readonly conn: Connection) {
     this.ws.onReadError = (uri, reason) => this.log(`cannot read ${uri}: ${reason}`);
@@ -61,6 +78,7 @@ export class MathSenseServer {
     const c = this.conn;
     c.onInitialize((params: InitializeParams): InitializeResult => {
       this.canPullConfig = !!params.capabilities.workspace?.configuration;
+      this.folderEvents = !!params.capabilities.workspace?.workspaceFolders;
       const init = params.initializationOptions as { settings?: unknown } | undefined;
       if (init?.settings) this.settings = mergeSettings(init.settings);
       const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
@@ -70,6 +88,7 @@ export class MathSenseServer {
         capabilities: {
           textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
           hoverProvider: true,
+          codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
           definitionProvider: true,
           referencesProvider: true,
           documentSymbolProvider: true,
@@ -81,17 +100,35 @@ export class MathSenseServer {
       };
     });
 
-    c.onInitialized(async () => {
+    c.onInitialized(() => {
+      // the scan promise exists from here on, so `mathsense/status` never answers before it
+      this.scanning = (async () => {
+        if (this.canPullConfig) await this.pullSettings();
+        await this.scanFolders(this.folders);
+      })();
       if (this.canPullConfig) {
-        await this.pullSettings();
         c.onDidChangeConfiguration(async () => { await this.pullSettings(); this.revalidateAll(); });
       } else {
         c.onDidChangeConfiguration((p) => { this.settings = mergeSettings((p.settings as { mathsense?: unknown })?.mathsense); this.revalidateAll(); });
       }
-      this.scanning = this.scanFolders(this.folders);
-      c.workspace.onDidChangeWorkspaceFolders((e) => {
-        for (const f of e.added) { const p = uriToPath(f.uri); if (p) { this.folders.push(p); this.scanning = this.scanFolders([p]); } }
-      });
+      if (this.folderEvents) {
+        c.workspace.onDidChangeWorkspaceFolders((e) => this.guard('workspaceFolders', undefined, () => {
+          for (const f of e.removed) {
+            const p = uriToPath(f.uri);
+            if (!p) continue;
+            this.folders = this.folders.filter((x) => x !== p);
+            for (const d of this.ws.all()) {
+              const dp = uriToPath(d.uri);
+              if (dp && dp.startsWith(p + path.sep) && !this.ws.isOpen(d)) this.ws.remove(d.uri);
+            }
+          }
+          for (const f of e.added) {
+            const p = uriToPath(f.uri);
+            if (p) { this.folders.push(p); this.scanning = this.scanning.then(() => this.scanFolders([p])); }
+          }
+          this.scheduleRevalidate();
+        }));
+      }
     });
 
     c.onDidOpenTextDocument((p) => this.guard('didOpen', undefined, () => {
@@ -122,7 +159,11 @@ export class MathSenseServer {
 
     c.onHover((p) => this.guard('hover', null, () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? hover(this.ws, doc, doc.offsetAt(p.position)) : null;
+      return doc ? hover(this.ws, doc, doc.offsetAt(p.position), this.stepsOf(doc)) : null;
+    }));
+    c.onCodeAction((p) => this.guard('codeAction', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? derivationCodeActions(doc, this.stepsOf(doc), p.range) : [];
     }));
     c.onDefinition((p) => this.guard('definition', [], () => {
       const doc = this.docAt(p.textDocument.uri);
@@ -165,6 +206,7 @@ export class MathSenseServer {
         blocks: docs.reduce((n, d) => n + d.blocks().length, 0),
         cache: { hits: sharedBlockCache.hits, misses: sharedBlockCache.misses },
         rssBytes: process.memoryUsage().rss,
+        embeddings: await this.embeddings.status(),
       };
     });
   }
@@ -177,10 +219,48 @@ export class MathSenseServer {
     }
   }
 
-  /** Publishes diagnostics for one document, tagged with its version. */
+  /**
+   * Publishes diagnostics for one document, tagged with its version: the label/structure
+   * diagnostics and the derivation results of blocks already checked, at once; blocks not yet
+   * checked go to the worker, and the document is published again when they are done.
+   */
   private publish(doc: Doc): void {
     const diagnostics = this.guard('diagnostics', [], () => computeDiagnostics(this.ws, doc, this.settings.diagnostics));
+    diagnostics.push(...this.guard('derivations', [], () => this.derivationsNow(doc)));
     this.conn.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+  }
+
+  private stepsOf(doc: Doc): DocStep[] {
+    const s = this.derivationSteps.get(doc.uri);
+    return s && s.version === doc.version ? s.steps : [];
+  }
+
+  /** Derivation diagnostics available now; starts a check of the blocks that are missing. */
+  private derivationsNow(doc: Doc) {
+    if (!this.settings.derivations.enabled) return [];
+    const macros = scopeMacros(this.ws, doc);
+    const sig = macroSignature(macros);
+    const blocks = mathBlocks(doc, sig);
+    const { steps, missing } = this.derivations.current(blocks);
+    this.derivationSteps.set(doc.uri, { version: doc.version, steps });
+    if (missing.length) this.checkDerivations(doc.uri, doc.version, () => this.derivations.check(missing, macros, sig));
+    return derivationDiagnostics(doc, steps, this.settings.derivations);
+  }
+
+  /** One check per document at a time; when it ends, the current version is published again. */
+  private checkDerivations(uri: string, version: number, run: () => Promise<void>): void {
+    if (this.derivationRunning.has(uri)) { this.derivationAgain.add(uri); return; }
+    this.derivationRunning.add(uri);
+    run().then(() => {
+      this.derivationRunning.delete(uri);
+      const again = this.derivationAgain.delete(uri);
+      const doc = this.ws.get(uri);
+      if (doc && this.ws.isOpen(doc) && (again || doc.version === version)) this.publish(doc);
+    }, (e: unknown) => {
+      this.derivationRunning.delete(uri);
+      this.derivationAgain.delete(uri);
+      this.conn.console.error(`derivation check failed: ${(e as Error).stack ?? e}`);
+    });
   }
 
   /** Other open documents may be affected by a change (labels, includes): refresh them soon. */

@@ -1,0 +1,52 @@
+// The `mathsense/status` response as the client reads it. Every field is optional: servers
+// from other issues add fields (embeddings provider, derivation checker, index) over time.
+// Pure (unit-tested in test/client/status.test.mjs).
+
+export interface ServerStatus {
+  version?: string;
+  documents?: number;
+  blocks?: number;
+  rssBytes?: number;
+  embeddings?: {
+    state?: 'idle' | 'loading' | 'ready' | 'unavailable' | string;
+    provider?: string;
+    accelerator?: string;
+    modelVersion?: string;
+    message?: string;
+    fallbacks?: Array<{ provider: string; error: string }>;
+  };
+  [key: string]: unknown;
+}
+
+const PROVIDER_NAMES: Record<string, string> = { cpu: 'CPU', cuda: 'CUDA', webgpu: 'WebGPU', dml: 'DirectML', coreml: 'CoreML', tensorrt: 'TensorRT' };
+
+/** `cpu` → `CPU`, `webgpu` → `WebGPU`; unknown names are kept. */
+export function providerName(p: string): string {
+  return PROVIDER_NAMES[p.toLowerCase()] ?? p;
+}
+
+export interface StatusView { text: string; tooltip: string; final: boolean; warning: boolean }
+
+/** What the status bar item shows for a status response (or its absence). */
+export function statusView(s: ServerStatus | undefined, progress?: { message?: string; percentage?: number }): StatusView {
+  if (progress) {
+    const pct = progress.percentage !== undefined ? ` ${progress.percentage}%` : '';
+    return { text: `$(sync~spin) MathSense${pct}`, tooltip: `MathSense: indexing${progress.message ? ` — ${progress.message}` : ''}`, final: false, warning: false };
+  }
+  if (!s) return { text: '$(loading~spin) MathSense', tooltip: 'MathSense: starting the language server', final: false, warning: false };
+  const lines = [`MathSense ${s.version ?? ''}`.trim()];
+  if (s.documents !== undefined) lines.push(`${s.documents} documents indexed`);
+  const e = s.embeddings;
+  if (!e) return { text: '$(symbol-operator) MathSense', tooltip: lines.join('\n'), final: true, warning: false };
+  if (e.state === 'ready' && e.provider) {
+    lines.push(`Model ${e.modelVersion ?? ''} on ${providerName(e.provider)} (setting: ${e.accelerator ?? 'auto'})`.replace(/\s+/g, ' '));
+    for (const f of e.fallbacks ?? []) lines.push(`${providerName(f.provider)} skipped: ${f.error}`);
+    return { text: `$(symbol-operator) MathSense: ${providerName(e.provider)}`, tooltip: lines.join('\n'), final: true, warning: false };
+  }
+  if (e.state === 'unavailable') {
+    lines.push(`Model unavailable: ${e.message ?? 'unknown reason'}`);
+    return { text: '$(warning) MathSense', tooltip: lines.join('\n'), final: true, warning: true };
+  }
+  lines.push('Loading the model…');
+  return { text: '$(loading~spin) MathSense', tooltip: lines.join('\n'), final: false, warning: false };
+}

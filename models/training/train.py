@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Trains the MathSense text encoder from scratch and exports it to ONNX.
+
+Input: token ids written by scripts/export-training-data.mjs (the TypeScript tokenizer is the
+only tokenizer; nothing here splits text). Contrastive training with in-batch negatives
+(symmetric InfoNCE) on statement<->proof, statement<->reference/premise and
+definition<->title pairs; with probability --rename-p the statement side is replaced by its
+symbol-renamed variant. Uses CUDA when present, else CPU with 2 threads.
+
+    /usr/bin/python3 models/training/train.py --data .cache/train --out models/mathsense-encoder
+"""
+import argparse
+import json
+import math
+import os
+import random
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Encoder(nn.Module):
+    """Factorised embeddings (vocab x 128 -> d) keep the file small; mean pooling; L2 norm."""
+
+    def __init__(self, vocab, emb=128, d=128, layers=2, heads=4, ff=512, max_len=128, out=128, dropout=0.1):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, emb, padding_idx=0)
+        self.proj = nn.Linear(emb, d)
+        self.pos = nn.Embedding(max_len, d)
+        self.norm = nn.LayerNorm(d)
+        layer = nn.TransformerEncoderLayer(d, heads, ff, dropout, batch_first=True, norm_first=True, activation="gelu")
+        self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.final = nn.LayerNorm(d)
+        self.head = nn.Linear(d, out)
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, input_ids, attention_mask):
+        t = input_ids.shape[1]
+        pos = torch.arange(t, device=input_ids.device).unsqueeze(0)
+        x = self.drop(self.norm(self.proj(self.tok(input_ids)) + self.pos(pos)))
+        x = self.enc(x, src_key_padding_mask=attention_mask == 0)
+        x = self.final(x)
+        m = attention_mask.unsqueeze(-1).to(x.dtype)
+        pooled = (x * m).sum(1) / m.sum(1).clamp(min=1.0)
+        return F.normalize(self.head(pooled), dim=-1)
+
+
+def load_pairs(path, caps):
+    by_src = {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            by_src.setdefault(r["s"], []).append(r)
+    return by_src
+
+
+def epoch_items(by_src, caps, rng):
+    """One pass: every pair of each source, sources with a cap subsampled to it (balance)."""
+    items = []
+    for s, rows in sorted(by_src.items()):
+        rows = list(rows)
+        rng.shuffle(rows)
+        items.extend(rows[: caps.get(s, len(rows))])
+    rng.shuffle(items)
+    return items
+
+
+def pad(seqs, device):
+    t = max(len(s) for s in seqs)
+    ids = torch.zeros(len(seqs), t, dtype=torch.long)
+    for i, s in enumerate(seqs):
+        ids[i, : len(s)] = torch.tensor(s, dtype=torch.long)
+    return ids.to(device), (ids != 0).long().to(device)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=".cache/train")
+    ap.add_argument("--out", default="models/mathsense-encoder")
+    ap.add_argument("--steps", type=int, default=900)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--d", type=int, default=128)
+    ap.add_argument("--max-len", type=int, default=128, help="positions in the model")
+    ap.add_argument("--max-len-a", type=int, default=64, help="statement side truncation")
+    ap.add_argument("--max-len-b", type=int, default=64, help="proof/reference side truncation")
+    ap.add_argument("--rename-p", type=float, default=0.5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--log-every", type=int, default=25)
+    args = ap.parse_args()
+
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device.type == "cpu":
+        torch.set_num_threads(args.threads)
+    meta = json.load(open(os.path.join(args.data, "meta.json")))
+    caps = {"stacks-ref": 9000}
+    by_src = load_pairs(os.path.join(args.data, "pairs.jsonl"), caps)
+    model = Encoder(meta["vocabSize"], d=args.d, layers=args.layers, ff=4 * args.d, out=args.d, max_len=args.max_len).to(device)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"device {device}, {n_params/1e6:.2f}M parameters, sources { {s: len(r) for s, r in by_src.items()} }", flush=True)
+    logit_scale = nn.Parameter(torch.tensor(math.log(1 / 0.05), device=device))
+    opt = torch.optim.AdamW(list(model.parameters()) + [logit_scale], lr=args.lr, weight_decay=0.01)
+    warm = max(1, args.steps // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.02, 1 - s / args.steps))
+
+    rng = random.Random(args.seed)
+    items, pos, t0, epoch = [], 0, time.time(), 0
+    model.train()
+    running = 0.0
+    for step in range(args.steps):
+        if pos + args.batch > len(items):
+            items, pos, epoch = epoch_items(by_src, caps, rng), 0, epoch + 1
+        batch = items[pos: pos + args.batch]
+        pos += args.batch
+        a = [(r["r"] if "r" in r and rng.random() < args.rename_p else r["a"])[: args.max_len_a] for r in batch]
+        b = [r["b"][: args.max_len_b] for r in batch]
+        ea = model(*pad(a, device))
+        eb = model(*pad(b, device))
+        logits = logit_scale.exp().clamp(max=100) * ea @ eb.t()
+        # the same statement (or candidate) twice in a batch is not a negative of itself
+        ka = [hash(tuple(r["a"])) for r in batch]
+        kb = [hash(tuple(x)) for x in b]
+        same = torch.tensor([[i != j and (ka[i] == ka[j] or kb[i] == kb[j]) for j in range(len(batch))] for i in range(len(batch))], device=device)
+        logits = logits.masked_fill(same, -1e4)
+        target = torch.arange(len(batch), device=device)
+        loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.t(), target)) / 2
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        running = 0.9 * running + 0.1 * loss.item() if step else loss.item()
+        if step % args.log_every == 0 or step == args.steps - 1:
+            el = time.time() - t0
+            print(f"step {step+1}/{args.steps} epoch {epoch} loss {running:.3f} temp {1/logit_scale.exp().item():.4f} "
+                  f"{el:.0f}s ({(step+1)/el:.2f} steps/s)", flush=True)
+
+    train_seconds = time.time() - t0
+    os.makedirs(args.out, exist_ok=True)
+    model.eval().cpu()
+    export(model, args, meta, train_seconds, n_params, device.type)
+
+
+def export(model, args, meta, train_seconds, n_params, device):
+    onnx_path = os.path.join(args.out, "encoder.onnx")
+    ids = torch.tensor([[5, 9, 12, 0]], dtype=torch.long)
+    mask = torch.tensor([[1, 1, 1, 0]], dtype=torch.long)
+    # export outside no_grad (torch 1.13 + TransformerEncoder), dynamic batch and length
+    torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14,
+                      input_names=["input_ids", "attention_mask"], output_names=["embeddings"],
+                      dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
+                                    "embeddings": {0: "batch"}})
+    # reference vectors for the Node test: token ids written by the exporter, embedded by torch
+    ref_in = os.path.join(args.data, "reference_inputs.json")
+    refs = []
+    if os.path.exists(ref_in):
+        with torch.no_grad():
+            for r in json.load(open(ref_in)):
+                i, m = pad([r["ids"][: args.max_len]], "cpu")
+                refs.append({"text": r["text"], "ids": r["ids"], "embedding": [round(v, 7) for v in model(i, m)[0].tolist()]})
+    json.dump(refs, open(os.path.join(args.out, "reference.json"), "w"))
+    train_info = {"steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
+                  "renameP": args.rename_p, "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
+                  "parameters": n_params, "pairs": meta["counts"]}
+    json.dump(train_info, open(os.path.join(args.out, "training.json"), "w"), indent=1)
+    print(f"exported {onnx_path} ({os.path.getsize(onnx_path)/1e6:.1f} MB), trained {train_seconds:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+// BM25 over the math-aware tokenizer's ids (the LaTeX-aware lexical baseline, and half of the
+// fused score). Special tokens (unknowns, padding) are not terms.
+const FIRST_TERM_ID = 8;
+
+export class Bm25Index {
+  private readonly postings = new Map<number, { docs: number[]; tfs: number[] }>();
+  private readonly lengths: number[] = [];
+  private avgLength = 0;
+
+  constructor(private readonly k1 = 1.2, private readonly b = 0.75) {}
+
+  get size(): number { return this.lengths.length; }
+
+  /** Adds a document (token ids); returns its index. */
+  add(ids: readonly number[]): number {
+    const doc = this.lengths.length;
+    const tf = new Map<number, number>();
+    for (const id of ids) if (id >= FIRST_TERM_ID) tf.set(id, (tf.get(id) ?? 0) + 1);
+    for (const [term, n] of tf) {
+      let p = this.postings.get(term);
+      if (!p) this.postings.set(term, p = { docs: [], tfs: [] });
+      p.docs.push(doc);
+      p.tfs.push(n);
+    }
+    this.lengths.push(ids.length);
+    this.avgLength += (ids.length - this.avgLength) / this.lengths.length;
+    return doc;
+  }
+
+  /** Scores of every document for a query (each distinct query term counted once). */
+  scores(query: readonly number[]): Float32Array {
+    const out = new Float32Array(this.lengths.length);
+    const n = this.lengths.length;
+    for (const term of new Set(query)) {
+      const p = this.postings.get(term);
+      if (!p) continue;
+      const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5));
+      for (let i = 0; i < p.docs.length; i++) {
+        const d = p.docs[i];
+        const tf = p.tfs[i];
+        out[d] += idf * (tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + this.b * this.lengths[d] / this.avgLength));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,52 @@
+// The Stacks project (GNU FDL 1.2): labelled results, their proofs, and the results each
+// proof \ref's (NaturalProofs' Stacks setting). Macros of preamble.tex are returned so texts
+// can be tokenized with them expanded.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readMacroDefinitions, type MacroTable } from '../macroExpansion.js';
+import { isHeldOut } from './splits.js';
+
+export interface StacksResult {
+  label: string; // chapter-qualified, e.g. algebra-lemma-snake
+  env: string;
+  statement: string;
+  proof?: string;
+  refs: string[]; // labels of results \ref'd in the proof (resolved, without itself)
+  heldOut: boolean;
+}
+
+const ENVS = 'lemma|proposition|theorem|definition|remark|remarks|example|situation|exercise';
+const ENV_RE = new RegExp(`\\\\begin\\{(${ENVS})\\}([\\s\\S]*?)\\\\end\\{\\1\\}(\\s*\\\\begin\\{proof\\}([\\s\\S]*?)\\\\end\\{proof\\})?`, 'g');
+
+export function loadStacks(dataDir: string): { results: StacksResult[]; macros: MacroTable } {
+  const dir = path.join(dataDir, 'latex', 'stacks-project');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.tex')).sort();
+  const macros = readMacroDefinitions(fs.readFileSync(path.join(dir, 'preamble.tex'), 'utf8')).macros;
+  const raw: Array<StacksResult & { rawRefs: string[]; chapter: string }> = [];
+  for (const f of files) {
+    const chapter = f.slice(0, -4);
+    if (chapter === 'preamble' || chapter === 'fdl') continue;
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    ENV_RE.lastIndex = 0;
+    for (let m = ENV_RE.exec(text); m; m = ENV_RE.exec(text)) {
+      const lab = /\\label\{([^}]*)\}/.exec(m[2]);
+      if (!lab) continue;
+      const label = `${chapter}-${lab[1]}`;
+      const statement = m[2].replace(/\\begin\{reference\}[\s\S]*?\\end\{reference\}/g, '').trim();
+      const proof = m[4]?.trim();
+      const rawRefs: string[] = [];
+      if (proof) for (const r of proof.matchAll(/\\ref\{([^}]*)\}/g)) {
+        rawRefs.push(r[1].trim());
+      }
+      raw.push({ chapter, label, env: m[1], statement, proof, refs: [], rawRefs, heldOut: isHeldOut(`stacks:${label}`) });
+    }
+  }
+  const known = new Set(raw.map((r) => r.label));
+  // local labels first (`lemma-x` in algebra.tex is algebra-lemma-x), then chapter-qualified ones
+  const resolve = (chapter: string, id: string) => (known.has(`${chapter}-${id}`) ? `${chapter}-${id}` : known.has(id) ? id : undefined);
+  const results: StacksResult[] = raw.map(({ rawRefs, chapter, ...r }) => {
+    const refs = rawRefs.map((id) => resolve(chapter, id)).filter((x): x is string => !!x && x !== r.label);
+    return { ...r, refs: [...new Set(refs)] };
+  });
+  return { results, macros };
+}

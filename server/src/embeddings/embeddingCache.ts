@@ -1,0 +1,62 @@
+// On-disk embedding cache: one append-only file per model version, records of
+// [16-byte key][dim float32]. The key hashes the model version and the text, so a new model
+// never reads old vectors. Loaded once into memory; bounded by `maxEntries` (then reset).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+
+const KEY_BYTES = 16;
+
+export class EmbeddingCache {
+  private readonly mem = new Map<string, Float32Array>();
+  private readonly file: string | undefined;
+  private pending: Buffer[] = [];
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly modelVersion: string, readonly dim: number, dir?: string, private readonly maxEntries = 200_000) {
+    if (!dir) return;
+    this.file = path.join(dir, `embeddings-${modelVersion}-${dim}.bin`);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      if (fs.existsSync(this.file)) this.read(fs.readFileSync(this.file));
+    } catch {
+      this.mem.clear(); // unreadable cache: start empty, it is only a cache
+    }
+  }
+
+  key(text: string): string {
+    return createHash('sha256').update(`${this.modelVersion}\n${text}`).digest('hex').slice(0, KEY_BYTES * 2);
+  }
+
+  get(key: string): Float32Array | undefined {
+    const v = this.mem.get(key);
+    if (v) this.hits++; else this.misses++;
+    return v;
+  }
+
+  set(key: string, v: Float32Array): void {
+    if (v.length !== this.dim || this.mem.has(key)) return;
+    if (this.mem.size >= this.maxEntries) { this.mem.clear(); this.pending = []; if (this.file) fs.rmSync(this.file, { force: true }); }
+    this.mem.set(key, v);
+    if (this.file) this.pending.push(Buffer.from(key, 'hex'), Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  }
+
+  /** Appends new records to disk (called after each batch, not per vector). */
+  flush(): void {
+    if (!this.file || this.pending.length === 0) return;
+    try { fs.appendFileSync(this.file, Buffer.concat(this.pending)); } catch { /* read-only disk: memory only */ }
+    this.pending = [];
+  }
+
+  get size(): number { return this.mem.size; }
+
+  private read(buf: Buffer): void {
+    const rec = KEY_BYTES + this.dim * 4;
+    for (let o = 0; o + rec <= buf.length; o += rec) {
+      const v = new Float32Array(this.dim);
+      Buffer.from(v.buffer).set(buf.subarray(o + KEY_BYTES, o + rec));
+      this.mem.set(buf.toString('hex', o, o + KEY_BYTES), v);
+    }
+  }
+}

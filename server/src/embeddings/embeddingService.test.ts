@@ -1,0 +1,76 @@
+// The service end to end (worker thread, batching, disk cache), and what happens with missing
+// or corrupt model files: a clear error, status "unavailable", nothing thrown elsewhere.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EmbeddingService } from './embeddingService.js';
+import { EncoderSession } from './encoderSession.js';
+import { ENCODER_DIR, loadEncoderFiles, ModelError } from './modelFiles.js';
+import { modelsDir } from './testPaths.js';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-emb-'));
+
+/** A copy of models/ that a test may damage. */
+function copyModels(): string {
+  const dir = tmp();
+  fs.cpSync(modelsDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}training`) });
+  return dir;
+}
+
+test('embeds through the worker, batches, and answers repeats from the disk cache', async () => {
+  const cacheDir = tmp();
+  const svc = new EmbeddingService({ modelsDir, accelerator: 'cpu', cacheDir });
+  const texts = Array.from({ length: 70 }, (_, i) => `Let $x_${i}$ be a real number with $x_${i} > ${i}$.`);
+  const a = await svc.embed(texts);
+  assert.equal(a.length, 70);
+  assert.equal(a[0].length, loadEncoderFiles(modelsDir).config.dim);
+  const st = svc.status();
+  assert.equal(st.state, 'ready');
+  assert.equal(st.provider, 'cpu');
+  const again = await svc.embed([texts[3]]);
+  assert.deepEqual(Array.from(again[0]), Array.from(a[3]));
+  assert.ok(svc.status().cache!.hits >= 1);
+  await svc.dispose();
+  // a new service reads the vectors back from disk
+  const svc2 = new EmbeddingService({ modelsDir, accelerator: 'cpu', cacheDir });
+  await svc2.start();
+  const b = await svc2.embed([texts[5]]);
+  assert.equal(svc2.status().cache!.hits, 1);
+  assert.deepEqual(Array.from(b[0]), Array.from(a[5]));
+  await svc2.dispose();
+});
+
+test('a missing model gives a clear error and the service reports it', async () => {
+  const svc = new EmbeddingService({ modelsDir: tmp(), cacheDir: null });
+  await assert.rejects(svc.start(), /embeddings unavailable: model config .*config\.json is missing/);
+  assert.equal(svc.status().state, 'unavailable');
+  await assert.rejects(svc.embed(['x']), /missing/);
+  assert.throws(() => loadEncoderFiles(undefined), ModelError);
+});
+
+test('a corrupt .onnx (hash mismatch) and a corrupt config are reported, not thrown elsewhere', async () => {
+  const dir = copyModels();
+  const onnx = path.join(dir, ENCODER_DIR, 'encoder.onnx');
+  const bytes = fs.readFileSync(onnx);
+  bytes[bytes.length >> 1] ^= 0xff;
+  fs.writeFileSync(onnx, bytes);
+  await assert.rejects(EncoderSession.load(dir), (e: Error) => e instanceof ModelError && /is corrupt/.test(e.message));
+  const svc = new EmbeddingService({ modelsDir: dir, cacheDir: null });
+  await assert.rejects(svc.start(), /is corrupt/);
+  assert.match(svc.status().message ?? '', /is corrupt/);
+
+  fs.writeFileSync(path.join(dir, ENCODER_DIR, 'config.json'), '{ not json');
+  assert.throws(() => loadEncoderFiles(dir), /not valid JSON/);
+});
+
+test('an unreadable .onnx whose hash matches (bad export) fails to load with a clear error', async () => {
+  const dir = copyModels();
+  const cfgFile = path.join(dir, ENCODER_DIR, 'config.json');
+  fs.writeFileSync(path.join(dir, ENCODER_DIR, 'encoder.onnx'), 'not an onnx file');
+  const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8'));
+  cfg.onnxSha256 = (await import('node:crypto')).createHash('sha256').update('not an onnx file').digest('hex');
+  fs.writeFileSync(cfgFile, JSON.stringify(cfg));
+  await assert.rejects(EncoderSession.load(dir, { accelerator: 'cpu' }), (e: Error) => e instanceof ModelError && /cannot be loaded/.test(e.message));
+});

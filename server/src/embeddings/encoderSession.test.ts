@@ -1,0 +1,54 @@
+// The shipped model, run for real with onnxruntime-node: its outputs match the reference
+// vectors PyTorch computed at export time, and the token ids the exporter gave Python match
+// what the server's tokenizer produces now.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EncoderSession } from './encoderSession.js';
+import { ENCODER_DIR } from './modelFiles.js';
+import { selectProvider, providerOrder } from './providers.js';
+import { modelsDir } from './testPaths.js';
+
+const reference = JSON.parse(fs.readFileSync(path.join(modelsDir, ENCODER_DIR, 'reference.json'), 'utf8')) as Array<{ text: string; ids: number[]; embedding: number[] }>;
+
+test('each shipped model reproduces its stored reference vectors (onnxruntime-node, CPU)', async () => {
+  const enc = await EncoderSession.load(modelsDir, { accelerator: 'cpu' });
+  assert.equal(enc.info.provider, 'cpu');
+  assert.ok(reference.length >= 3);
+  for (const r of reference) {
+    assert.deepEqual(enc.encode(r.text), r.ids, 'tokenizer ids differ from the ids the model was exported with');
+    const [v] = await enc.embedTexts([r.text]);
+    assert.equal(v.length, r.embedding.length);
+    const maxDiff = Math.max(...r.embedding.map((x, i) => Math.abs(x - v[i])));
+    assert.ok(maxDiff < 1e-4, `max difference ${maxDiff}`);
+  }
+  // batching pads; padded rows must embed exactly like single rows
+  const batch = await enc.embedTexts(reference.map((r) => r.text));
+  const single = await enc.embedTexts([reference[0].text]);
+  assert.ok(Math.max(...single[0].map((x, i) => Math.abs(x - batch[0][i]))) < 1e-4);
+  await enc.release();
+});
+
+test('asking for CUDA where it is absent ends on CPU with a logged reason', async () => {
+  const logs: string[] = [];
+  const enc = await EncoderSession.load(modelsDir, { accelerator: 'cuda', log: (m) => logs.push(m) });
+  if (enc.info.provider === 'cuda') { await enc.release(); return; } // a machine with CUDA libraries
+  assert.equal(enc.info.provider, 'cpu');
+  assert.equal(enc.info.fallbacks[0].provider, 'cuda');
+  assert.ok(enc.info.fallbacks[0].error.length > 0);
+  assert.match(logs.join('\n'), /using cpu \(cuda unavailable: .+\)/);
+  await enc.release();
+});
+
+test('provider order and fallback logic (simulated failures)', async () => {
+  assert.deepEqual(providerOrder('auto'), ['cuda', 'webgpu', 'cpu']);
+  assert.deepEqual(providerOrder('webgpu'), ['webgpu', 'cpu']);
+  assert.deepEqual(providerOrder('cpu'), ['cpu']);
+  const logs: string[] = [];
+  const sel = await selectProvider('auto', async (p) => { if (p !== 'cpu') throw new Error(`no ${p} here\nstack`); return p; }, (m) => logs.push(m));
+  assert.equal(sel.provider, 'cpu');
+  assert.deepEqual(sel.fallbacks, [{ provider: 'cuda', error: 'no cuda here' }, { provider: 'webgpu', error: 'no webgpu here' }]);
+  assert.deepEqual(logs, ['embeddings: using cpu (cuda unavailable: no cuda here; webgpu unavailable: no webgpu here)']);
+  await assert.rejects(selectProvider('cpu', async () => { throw new Error('broken'); }), /no execution provider could load the model: cpu: broken/);
+});

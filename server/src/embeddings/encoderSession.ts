@@ -1,0 +1,101 @@
+// One loaded encoder: the tokenizer plus an onnxruntime-node session on the selected provider.
+// Runs wherever it is created (the embedding worker, or the eval script directly).
+import { MathTokenizer, type EncodeOptions } from './tokenizer.js';
+import { loadEncoderFiles, ModelError, type EncoderFiles } from './modelFiles.js';
+import { selectProvider, type Accelerator, type Provider, type ProviderAttempt } from './providers.js';
+import { PAD_ID } from './vocabulary.js';
+
+type Ort = typeof import('onnxruntime-node');
+type Session = import('onnxruntime-node').InferenceSession;
+
+export interface EncoderInfo {
+  version: string;
+  dim: number;
+  provider: Provider;
+  fallbacks: ProviderAttempt[];
+  loadMs: number;
+  onnxPath: string;
+}
+
+export interface EncoderOptions {
+  accelerator?: Accelerator;
+  log?: (msg: string) => void;
+  /** Threads for the CPU provider (the language server should leave cores to the editor). */
+  threads?: number;
+  /** For tests: replaces onnxruntime's session factory. */
+  createSession?: (ort: Ort, onnxPath: string, provider: Provider) => Promise<Session>;
+}
+
+export class EncoderSession {
+  private constructor(
+    private readonly ort: Ort,
+    private readonly session: Session,
+    readonly tokenizer: MathTokenizer,
+    readonly files: EncoderFiles,
+    readonly info: EncoderInfo,
+  ) {}
+
+  static async load(modelsDir: string | undefined, opts: EncoderOptions = {}): Promise<EncoderSession> {
+    const t0 = performance.now();
+    const files = loadEncoderFiles(modelsDir);
+    const tokenizer = MathTokenizer.load(files.vocabPath);
+    if (tokenizer.vocab.hash !== files.config.vocabHash) {
+      throw new ModelError(`vocabulary ${files.vocabPath} (hash ${tokenizer.vocab.hash}) is not the one the model was trained with (${files.config.vocabHash})`);
+    }
+    let ort: Ort;
+    try {
+      ort = await import('onnxruntime-node');
+    } catch (e) {
+      throw new ModelError(`onnxruntime-node cannot be loaded: ${(e as Error).message}`);
+    }
+    // a provider that cannot load is reported by us (with the reason); onnxruntime's own stderr
+    // dump of the same failure is noise in an editor's server log
+    if (!process.env.MATHSENSE_ORT_VERBOSE) ort.env.logLevel = 'fatal';
+    const create = opts.createSession ?? ((o: Ort, p: string, provider: Provider) => o.InferenceSession.create(p, {
+      executionProviders: [provider],
+      intraOpNumThreads: opts.threads ?? 2,
+      graphOptimizationLevel: 'all',
+    }));
+    let sel;
+    try {
+      sel = await selectProvider(opts.accelerator ?? 'auto', (p) => create(ort, files.onnxPath, p), opts.log);
+    } catch (e) {
+      throw new ModelError(`model ${files.onnxPath} cannot be loaded (${(e as Error).message})`);
+    }
+    const info: EncoderInfo = {
+      version: files.config.version, dim: files.config.dim, provider: sel.provider, fallbacks: sel.fallbacks,
+      loadMs: performance.now() - t0, onnxPath: files.onnxPath,
+    };
+    return new EncoderSession(ort, sel.session, tokenizer, files, info);
+  }
+
+  encode(text: string, opts: EncodeOptions = {}): number[] {
+    const ids = this.tokenizer.encode(text, { maxTokens: this.files.config.maxTokens, ...opts });
+    return ids.length ? ids : [PAD_ID + 1]; // an empty text embeds as [UNK], not as nothing
+  }
+
+  /** Embeds token id sequences (one batch, padded to the longest); L2-normalised vectors. */
+  async embedIds(batch: number[][]): Promise<Float32Array[]> {
+    if (batch.length === 0) return [];
+    const max = this.files.config.maxTokens;
+    const t = Math.min(max, Math.max(...batch.map((b) => b.length)));
+    const ids = new BigInt64Array(batch.length * t);
+    const mask = new BigInt64Array(batch.length * t);
+    batch.forEach((b, i) => { for (let j = 0; j < Math.min(t, b.length); j++) { ids[i * t + j] = BigInt(b[j]); mask[i * t + j] = 1n; } });
+    const out = await this.session.run({
+      input_ids: new this.ort.Tensor('int64', ids, [batch.length, t]),
+      attention_mask: new this.ort.Tensor('int64', mask, [batch.length, t]),
+    });
+    const data = out.embeddings.data as Float32Array;
+    const dim = data.length / batch.length;
+    return batch.map((_, i) => data.slice(i * dim, (i + 1) * dim));
+  }
+
+  async embedTexts(texts: string[], opts: EncodeOptions = {}): Promise<Float32Array[]> {
+    return this.embedIds(texts.map((x) => this.encode(x, opts)));
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}

@@ -1,0 +1,263 @@
+// The model evaluation behind `npm run eval` (scripts/eval-models.mjs): BM25 over the same
+// tokenizer, the encoder, and their fusion, side by side on held-out data only, with the
+// published anchor figures. `slice` runs a small subset (used by `npm test`).
+import * as path from 'node:path';
+import { Bm25Index } from '../bm25.js';
+import { EmbeddingCache } from '../embeddingCache.js';
+import { EncoderSession } from '../encoderSession.js';
+import type { MacroTable } from '../macroExpansion.js';
+import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
+import { MathTokenizer } from '../tokenizer.js';
+import { loadMathD2, titleText, type MathD2Split } from '../data/mathd2.js';
+import { loadProofWiki } from '../data/proofwiki.js';
+import { loadPsProofWiki } from '../data/psProofwiki.js';
+import { loadStacks } from '../data/stacks.js';
+import { accuracyMacroF1, assignTopK, averagePrecision, fuseZ, goldRank, recallAt } from './metrics.js';
+
+export interface EvalRow {
+  task: string;
+  metric: string;
+  n: number;
+  bm25?: number;
+  encoder?: number;
+  fused?: number;
+  anchor?: string;
+}
+
+export interface EvalOptions {
+  dataDir: string;
+  modelsDir: string;
+  /** Queries per task in a quick run (npm test); undefined: the full held-out sets. */
+  slice?: number;
+  cacheDir?: string;
+  log?: (msg: string) => void;
+  /** Skip the encoder (zero vectors): checks the BM25 protocol quickly. */
+  bm25Only?: boolean;
+}
+
+export interface EvalResult {
+  rows: EvalRow[];
+  perf: { loadMs: number; provider: string; batch1PerSec: number; batch64PerSec: number };
+  modelVersion: string;
+}
+
+type Method = 'bm25' | 'encoder' | 'fused';
+const METHODS: Method[] = ['bm25', 'encoder', 'fused'];
+const TOP_K = 10;
+
+interface Item { text: string; macros?: MacroTable }
+
+class Scorer {
+  private bm25 = new Bm25Index();
+  private vecs: Float32Array[] = [];
+  constructor(private readonly ctx: Ctx) {}
+
+  async index(items: Item[]): Promise<void> {
+    for (const it of items) this.bm25.add(this.ctx.tok.encode(it.text, { macros: it.macros }));
+    this.vecs = await this.ctx.embed(items);
+  }
+
+  /** Scores of every indexed candidate for each query, per method. */
+  async score(queries: Item[]): Promise<Record<Method, Float32Array[]>> {
+    const qv = await this.ctx.embed(queries);
+    const out: Record<Method, Float32Array[]> = { bm25: [], encoder: [], fused: [] };
+    queries.forEach((q, i) => {
+      const b = this.bm25.scores(this.ctx.tok.encode(q.text, { macros: q.macros }));
+      const e = new Float32Array(this.vecs.length);
+      const v = qv[i];
+      this.vecs.forEach((c, j) => { let s = 0; for (let d = 0; d < v.length; d++) s += v[d] * c[d]; e[j] = s; });
+      out.bm25.push(b); out.encoder.push(e); out.fused.push(fuseZ(b, e));
+    });
+    return out;
+  }
+}
+
+interface Ctx {
+  methods: Method[];
+  tok: MathTokenizer;
+  enc: EncoderSession;
+  embed(items: Item[]): Promise<Float32Array[]>;
+  log(msg: string): void;
+}
+
+const pct = (x: number) => Math.round(x * 1000) / 10;
+
+/** Statement -> proof matching (1-1 pools): local and global decoding, kept and renamed symbols. */
+async function statementProof(ctx: Ctx, name: string, pairs: Array<{ statement: string; proof: string; macros?: MacroTable }>, rows: EvalRow[]): Promise<void> {
+  const scorer = new Scorer(ctx);
+  await scorer.index(pairs.map((p) => ({ text: p.proof, macros: p.macros })));
+  for (const level of ['kept', 'renamed'] as const) {
+    const rnd = seededRandom(7);
+    const queries = pairs.map((p) => ({ text: level === 'kept' ? p.statement : renameSharedSymbols(p.statement, p.proof, rnd), macros: p.macros }));
+    const scores = await scorer.score(queries);
+    const res: Record<string, Partial<Record<Method, number>>> = {};
+    for (const m of ctx.methods) {
+      const ranks = scores[m].map((s, i) => goldRank(s, new Set([i])));
+      const assign = assignTopK(scores[m], TOP_K);
+      // global MRR: the assigned proof first, then the local order
+      const gRanks = ranks.map((r, i) => (assign[i] === i ? 1 : r < goldRank(scores[m][i], new Set([assign[i]])) ? r + 1 : r));
+      const set = (k: string, v: number) => { (res[k] ??= {})[m] = v; };
+      set('MRR local', pct(ranks.reduce((a, r) => a + 1 / r, 0) / ranks.length));
+      set('acc@1 local', pct(ranks.filter((r) => r === 1).length / ranks.length));
+      set('MRR global', pct(gRanks.reduce((a, r) => a + 1 / r, 0) / gRanks.length));
+      set('acc@1 global', pct(assign.filter((a, i) => a === i).length / assign.length));
+    }
+    const anchor: Record<string, string> = { 'MRR local': level === 'kept' ? '73.7' : '60.7', 'acc@1 local': level === 'kept' ? '67.1' : '52.5' };
+    for (const [metric, v] of Object.entries(res)) rows.push({ task: `${name} statement→proof (${level})`, metric, n: pairs.length, ...v, anchor: anchor[metric] });
+  }
+}
+
+/** Reference retrieval: mAP and R@10 of the gold references among all candidates (query excluded). */
+async function references(ctx: Ctx, name: string, candidates: Item[], queries: Array<{ item: Item; self: number; gold: number[] }>, anchors: { map: string; r10?: string }, rows: EvalRow[]): Promise<void> {
+  const scorer = new Scorer(ctx);
+  await scorer.index(candidates);
+  const scores = await scorer.score(queries.map((q) => q.item));
+  const res: Record<string, Partial<Record<Method, number>>> = { mAP: {}, 'R@10': {} };
+  for (const m of ctx.methods) {
+    let ap = 0, r10 = 0;
+    scores[m].forEach((s, i) => {
+      if (queries[i].self >= 0) s[queries[i].self] = -Infinity; // a query never retrieves itself
+      const gold = new Set(queries[i].gold);
+      ap += averagePrecision(s, gold);
+      r10 += recallAt(s, gold, 10);
+    });
+    res.mAP[m] = pct(ap / queries.length);
+    res['R@10'][m] = pct(r10 / queries.length);
+  }
+  rows.push({ task: `${name} references`, metric: 'mAP', n: queries.length, ...res.mAP, anchor: anchors.map });
+  rows.push({ task: `${name} references`, metric: 'R@10', n: queries.length, ...res['R@10'], anchor: anchors.r10 });
+}
+
+/** MathD2: pick the right title among the titles sharing the definition's term. */
+async function mathD2(ctx: Ctx, dataDir: string, split: MathD2Split, slice: number | undefined, rows: EvalRow[]): Promise<void> {
+  let data = loadMathD2(dataDir, split);
+  if (slice) { const terms = new Set(data.slice(0, slice).map((r) => r.term)); data = data.filter((r) => terms.has(r.term)).slice(0, slice * 2); }
+  const titles = [...new Set(data.map((r) => `${r.term}\u0000${r.title}`))];
+  const titleIndex = new Map(titles.map((t, i) => [t, i]));
+  const scorer = new Scorer(ctx);
+  // candidates are titles only: the definition being disambiguated is never among them
+  await scorer.index(titles.map((t) => { const [term, title] = t.split('\u0000'); return { text: `${term}: ${titleText(title)}` }; }));
+  const scores = await scorer.score(data.map((r) => ({ text: r.definition })));
+  const gold = data.map((r) => r.title);
+  for (const m of ctx.methods) {
+    const pred = data.map((r, i) => {
+      let best = -Infinity, title = '';
+      for (const [t, j] of titleIndex) if (t.startsWith(`${r.term}\u0000`) && scores[m][i][j] > best) { best = scores[m][i][j]; title = t.slice(r.term.length + 1); }
+      return title;
+    });
+    const { accuracy, macroF1 } = accuracyMacroF1(gold, pred);
+    const find = (metric: string) => rows.find((x) => x.task === `MathD2 ${split}` && x.metric === metric);
+    for (const [metric, v, anchor] of [['accuracy', accuracy, '93.8'], ['macro-F1', macroF1, '92.1']] as const) {
+      const row = find(metric) ?? (rows.push({ task: `MathD2 ${split}`, metric, n: data.length, anchor }), find(metric)!);
+      row[m] = pct(v);
+    }
+  }
+}
+
+/** The orientation figure of the issue: BM25, 2,000 sampled ProofWiki theorems vs every proof section. */
+function bm25SanityProofWiki(ctx: Ctx, theorems: ReturnType<typeof loadProofWiki>, rows: EvalRow[]): void {
+  const idx = new Bm25Index();
+  const owner: number[] = [];
+  theorems.forEach((t, i) => t.proofs.forEach((p) => { idx.add(ctx.tok.encode(p)); owner.push(i); }));
+  const rnd = seededRandom(11);
+  const sample = new Set<number>();
+  while (sample.size < Math.min(2000, theorems.length)) sample.add(Math.floor(rnd() * theorems.length));
+  for (const level of ['kept', 'renamed'] as const) {
+    let rr = 0;
+    const r2 = seededRandom(7);
+    for (const i of sample) {
+      const t = theorems[i];
+      const q = level === 'kept' ? t.statement : renameSharedSymbols(t.statement, t.proofs.join('\n'), r2);
+      const s = idx.scores(ctx.tok.encode(q));
+      const gold = new Set(owner.flatMap((o, j) => (o === i ? [j] : [])));
+      rr += 1 / goldRank(s, gold);
+    }
+    rows.push({ task: `ProofWiki all proofs, 2000 sampled (${level})`, metric: 'MRR local', n: sample.size, bm25: pct(rr / sample.size), anchor: level === 'kept' ? 'BM25 40.8' : 'BM25 21.9' });
+  }
+}
+
+export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
+  const log = o.log ?? (() => {});
+  const enc = await EncoderSession.load(o.modelsDir, { accelerator: 'cpu', threads: 2 });
+  const cache = o.cacheDir ? new EmbeddingCache(enc.info.version, enc.info.dim, o.cacheDir) : undefined;
+  const ctx: Ctx = {
+    methods: o.bm25Only ? ['bm25'] : METHODS, tok: enc.tokenizer, enc, log,
+    async embed(items) {
+      const out: Float32Array[] = new Array(items.length);
+      if (o.bm25Only) return items.map(() => new Float32Array(enc.info.dim));
+      const todo: number[] = [];
+      const keys = items.map((it) => cache?.key(`${it.macros ? 'stacks\u0000' : ''}${it.text}`));
+      items.forEach((_, i) => { const v = keys[i] ? cache!.get(keys[i]!) : undefined; if (v) out[i] = v; else todo.push(i); });
+      for (let s = 0; s < todo.length; s += 64) {
+        const part = todo.slice(s, s + 64);
+        const vs = await enc.embedIds(part.map((i) => enc.encode(items[i].text, { macros: items[i].macros })));
+        part.forEach((i, j) => { out[i] = vs[j]; if (keys[i]) cache!.set(keys[i]!, vs[j]); });
+        if (s % 6400 === 0 && todo.length > 6400) log(`  embedded ${s}/${todo.length}`);
+      }
+      cache?.flush();
+      return out;
+    },
+  };
+  const rows: EvalRow[] = [];
+  const n = o.slice;
+  const cut = <T>(xs: T[]) => (n ? xs.slice(0, n) : xs);
+
+  log('statement→proof: ProofWiki and Stacks held-out');
+  const pwAll = loadProofWiki(o.dataDir);
+  await statementProof(ctx, 'ProofWiki test', cut(pwAll.filter((t) => t.heldOut)).map((t) => ({ statement: t.statement, proof: t.proofs[0] })), rows);
+  const stacks = loadStacks(o.dataDir);
+  await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), rows);
+
+  log('reference retrieval: PS-ProofWiki test, Stacks held-out');
+  const ps = loadPsProofWiki(o.dataDir);
+  {
+    const queries = cut(ps.test);
+    let ids = [...ps.texts.keys()];
+    if (n) { const keep = new Set([...queries.flatMap((q) => [q.id, ...q.premises]), ...ids.slice(0, 150)]); ids = ids.filter((x) => keep.has(x)); }
+    const at = new Map(ids.map((x, i) => [x, i]));
+    await references(ctx, 'PS-ProofWiki test', ids.map((x) => ({ text: ps.texts.get(x)! })),
+      queries.map((q) => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.map((p) => at.get(p)!) })),
+      { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
+  }
+  {
+    const queries = cut(stacks.results.filter((r) => r.heldOut && r.refs.length > 0));
+    let cands = stacks.results;
+    if (n) { const keep = new Set([...queries.flatMap((q) => [q.label, ...q.refs]), ...cands.slice(0, 150).map((c) => c.label)]); cands = cands.filter((c) => keep.has(c.label)); }
+    const at = new Map(cands.map((c, i) => [c.label, i]));
+    await references(ctx, 'Stacks test', cands.map((c) => ({ text: c.statement, macros: stacks.macros })),
+      queries.map((q) => ({ item: { text: q.statement, macros: stacks.macros }, self: at.get(q.label) ?? -1, gold: q.refs.map((r) => at.get(r)!) })),
+      { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows);
+  }
+
+  log('MathD2 test splits');
+  await mathD2(ctx, o.dataDir, 'test_new_candi', n, rows);
+  await mathD2(ctx, o.dataDir, 'test_new_term', n, rows);
+
+  if (!n) { log('BM25 orientation figure (2,000 ProofWiki theorems vs all proofs)'); bm25SanityProofWiki(ctx, pwAll, rows); }
+
+  log('throughput');
+  const sample = pwAll.slice(0, n ? 16 : 256).map((t) => enc.encode(t.proofs[0]));
+  let t0 = performance.now();
+  for (const ids of sample.slice(0, n ? 8 : 64)) await enc.embedIds([ids]);
+  const batch1PerSec = (n ? 8 : 64) / ((performance.now() - t0) / 1000);
+  t0 = performance.now();
+  for (let s = 0; s < sample.length; s += 64) await enc.embedIds(sample.slice(s, s + 64));
+  const batch64PerSec = sample.length / ((performance.now() - t0) / 1000);
+  await enc.release();
+  return { rows, perf: { loadMs: enc.info.loadMs, provider: enc.info.provider, batch1PerSec, batch64PerSec }, modelVersion: enc.info.version };
+}
+
+/** The one table `npm run eval` prints. */
+export function formatEvalTable(r: EvalResult): string {
+  const f = (x?: number) => (x === undefined ? '—' : x.toFixed(1));
+  const head = ['task', 'metric', 'n', 'BM25', 'encoder', 'BM25+enc', 'published anchor'];
+  const body = r.rows.map((x) => [x.task, x.metric, String(x.n), f(x.bm25), f(x.encoder), f(x.fused), x.anchor ?? '']);
+  body.push(['encoder throughput (CPU, batch 1)', 'items/s', '', '', r.perf.batch1PerSec.toFixed(1), '', '']);
+  body.push(['encoder throughput (CPU, batch 64)', 'items/s', '', '', r.perf.batch64PerSec.toFixed(1), '', '']);
+  body.push(['model load time', 'ms', '', '', r.perf.loadMs.toFixed(0), '', '']);
+  const lines = [head, ...body].map((row) => `| ${row.join(' | ')} |`);
+  lines.splice(1, 0, `|${head.map(() => '---').join('|')}|`);
+  return `Model ${r.modelVersion} (provider ${r.perf.provider}); all figures on held-out/test data, %.\n${lines.join('\n')}`;
+}
+
+export const defaultDataDir = (root: string) => path.join(root, '..', 'shared', 'data');

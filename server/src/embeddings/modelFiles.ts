@@ -1,0 +1,74 @@
+// Finds and validates the encoder's files (models/mathsense-encoder + models/tokenizer). A
+// missing or corrupt file is a ModelError with a message that says what to do; callers switch
+// the model features off instead of failing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+export const ENCODER_DIR = 'mathsense-encoder';
+
+export interface EncoderConfig {
+  format: 'mathsense-encoder';
+  /** Short hash of the .onnx bytes: part of every embedding cache key. */
+  version: string;
+  onnx: string;
+  onnxSha256: string;
+  vocab: string;
+  vocabHash: string;
+  dim: number;
+  maxTokens: number;
+}
+
+export interface EncoderFiles {
+  dir: string;
+  config: EncoderConfig;
+  onnxPath: string;
+  vocabPath: string;
+}
+
+export class ModelError extends Error {
+  override name = 'ModelError';
+}
+
+/** The `models` folder: an explicit setting, else the first `models/` above this module. */
+export function findModelsDir(explicit?: string, from: string = moduleDir()): string | undefined {
+  if (explicit) return path.resolve(explicit);
+  for (let d = from, i = 0; i < 6; i++, d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, 'models', ENCODER_DIR, 'config.json'))) return path.join(d, 'models');
+  }
+  return undefined;
+}
+
+/** This module's folder: __dirname in the CommonJS bundle, import.meta.url in the ESM build. */
+export function moduleDir(): string {
+  if (typeof __dirname !== 'undefined') return __dirname;
+  try {
+    return path.dirname(fileURLToPath(import.meta.url));
+  } catch { /* bundled as CommonJS */ }
+  return process.cwd();
+}
+
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** Reads config.json and checks that the .onnx and vocabulary are there and intact. */
+export function loadEncoderFiles(modelsDir: string | undefined, opts: { verifyHash?: boolean } = {}): EncoderFiles {
+  if (!modelsDir) throw new ModelError('no models folder found: set mathsense.models.path or run `npm run train` to build models/');
+  const dir = path.join(modelsDir, ENCODER_DIR);
+  const cfgPath = path.join(dir, 'config.json');
+  if (!fs.existsSync(cfgPath)) throw new ModelError(`model config ${cfgPath} is missing`);
+  let config: EncoderConfig;
+  try {
+    config = JSON.parse(fs.readFileSync(cfgPath, 'utf8'));
+  } catch (e) {
+    throw new ModelError(`model config ${cfgPath} is not valid JSON (${(e as Error).message})`);
+  }
+  if (config.format !== 'mathsense-encoder') throw new ModelError(`${cfgPath} is not a MathSense encoder config`);
+  const onnxPath = path.resolve(dir, config.onnx);
+  const vocabPath = path.resolve(dir, config.vocab);
+  for (const f of [onnxPath, vocabPath]) if (!fs.existsSync(f)) throw new ModelError(`model file ${f} is missing`);
+  if (opts.verifyHash !== false && sha256(onnxPath) !== config.onnxSha256) {
+    throw new ModelError(`model file ${onnxPath} is corrupt (its SHA-256 does not match config.json); restore it from git or run \`npm run train\``);
+  }
+  return { dir, config, onnxPath, vocabPath };
+}

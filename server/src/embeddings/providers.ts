@@ -1,0 +1,59 @@
+// Execution provider selection for onnxruntime-node. It throws instead of falling back when a
+// provider's libraries or device are missing, so each candidate is tried in turn and every
+// failure is kept as a logged reason. `auto` tries CUDA, then WebGPU, then CPU.
+export type Accelerator = 'auto' | 'cpu' | 'cuda' | 'webgpu';
+export type Provider = 'cuda' | 'webgpu' | 'cpu';
+
+export const ACCELERATORS: readonly Accelerator[] = ['auto', 'cpu', 'cuda', 'webgpu'];
+
+export interface ProviderAttempt { provider: Provider; error: string }
+
+export interface Selected<S> {
+  session: S;
+  provider: Provider;
+  /** Providers tried before the one in use, with why they failed. */
+  fallbacks: ProviderAttempt[];
+}
+
+export function parseAccelerator(v: unknown): Accelerator {
+  return typeof v === 'string' && (ACCELERATORS as readonly string[]).includes(v) ? (v as Accelerator) : 'auto';
+}
+
+/** Candidates in order: the asked-for one first, CPU always last. */
+export function providerOrder(a: Accelerator): Provider[] {
+  switch (a) {
+    case 'cpu': return ['cpu'];
+    case 'cuda': return ['cuda', 'cpu'];
+    case 'webgpu': return ['webgpu', 'cpu'];
+    default: return ['cuda', 'webgpu', 'cpu'];
+  }
+}
+
+/** Creates a session with the first provider that works; throws only when CPU fails too. */
+export async function selectProvider<S>(
+  accelerator: Accelerator,
+  create: (p: Provider) => Promise<S>,
+  log: (msg: string) => void = () => {},
+): Promise<Selected<S>> {
+  const fallbacks: ProviderAttempt[] = [];
+  for (const provider of providerOrder(accelerator)) {
+    try {
+      const session = await create(provider);
+      if (fallbacks.length) log(`embeddings: using ${provider} (${fallbacks.map((f) => `${f.provider} unavailable: ${f.error}`).join('; ')})`);
+      else log(`embeddings: using ${provider}`);
+      return { session, provider, fallbacks };
+    } catch (e) {
+      const error = firstLine((e as Error)?.message ?? String(e));
+      fallbacks.push({ provider, error });
+      if (provider === 'cpu') throw Object.assign(new Error(`no execution provider could load the model: ${fallbacks.map((f) => `${f.provider}: ${f.error}`).join('; ')}`), { fallbacks });
+    }
+  }
+  throw new Error('unreachable');
+}
+
+function firstLine(s: string): string {
+  // onnxruntime prefixes source locations; the "Failed to …" clause is the part a user can act on
+  const failed = /Failed to [^\n]*/.exec(s);
+  const l = failed ? failed[0] : s.split('\n').find((x) => x.trim()) ?? s;
+  return l.length > 300 ? `${l.slice(0, 300)}…` : l;
+}

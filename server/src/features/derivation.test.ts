@@ -1,0 +1,167 @@
+// Derivation steps end to end: the feature functions on a fixture, the CLI (`mathsense check
+// --format json` reports planted wrong steps with code derivation-step), and the language
+// server over stdio (diagnostic published again for the same version once the worker is
+// done, hover with both sides at the counterexample, "Ignore this step" code action).
+import { after, before, describe, it, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, PublishDiagnosticsNotification, ConfigurationRequest,
+  InitializeRequest, InitializedNotification, DidOpenTextDocumentNotification, HoverRequest, CodeActionRequest,
+  type PublishDiagnosticsParams, type MarkupContent, type CodeAction,
+} from 'vscode-languageserver-protocol/node';
+import { fixture } from '../testing/fixture.js';
+import { derivationCodeActions, derivationDiagnostics, derivationHover, DERIVATION_CODE } from './derivation.js';
+import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
+import { DerivationChecker } from '../math/checker.js';
+import { checkDocumentSync, DerivationService, inProcessRunner } from '../math/service.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bundle = path.resolve(here, '..', '..', 'dist', 'mathsense.cjs');
+
+const DOC = [
+  '\\documentclass{article}',
+  '\\newcommand{\\sq}[1]{{#1}^2}',
+  '\\begin{document}',
+  'For real $x$:',
+  '\\begin{align}',
+  '\\sq{x+1} &= x^2 + 2x + 1 \\\\',
+  '         &= x^2 + 3x + 1 \\label{eq:bad}',
+  '\\end{align}',
+  '\\[ \\sin^2 t + \\cos^2 t = 1, \\qquad \\frac{t^2 - 1}{t - 1} = t + 1 \\]',
+  '\\begin{equation}',
+  '(a - b)(a + b) = a^2 + b^2 % a planted sign mistake',
+  '\\end{equation}',
+  '\\begin{align*}',
+  'y &= 2y - y \\\\',
+  '  &= 3y % mathsense-ignore-step',
+  '\\end{align*}',
+  '\\end{document}',
+  '',
+].join('\n');
+
+test('diagnostics, hover and code action on flagged steps (in process)', () => {
+  const fx = fixture(`%! main.tex\n${DOC}`);
+  try {
+    const doc = fx.doc('main.tex');
+    const macros = scopeMacros(fx.ws, doc);
+    const sig = macroSignature(macros);
+    const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, new DerivationChecker());
+    const diags = derivationDiagnostics(doc, steps);
+    assert.deepEqual(diags.map((d) => [d.code, d.range.start.line, doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))]), [
+      [DERIVATION_CODE, 6, 'x^2 + 3x + 1'],
+      [DERIVATION_CODE, 10, 'a^2 + b^2'],
+    ]);
+    assert.match(diags[0].message as string, /^does not follow: at x = [\d.]+ left side [\d.]+, right side [\d.]+$/);
+    const at = doc.text.indexOf('3x + 1');
+    const h = derivationHover(doc, steps, at);
+    assert.ok(h);
+    const md = (h!.contents as MarkupContent).value;
+    assert.match(md, /\| left \| [\d.]+ \|/);
+    assert.match(md, /\| right \| [\d.]+ \|/);
+    assert.match(md, /\| `x` \| [\d.]+ \|/);
+    assert.equal(derivationHover(doc, steps, doc.text.indexOf('\\sin^2')), null);
+    const actions = derivationCodeActions(doc, steps, diags[0].range);
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].title, 'Ignore this step');
+    const edits = actions[0].edit!.changes![doc.uri];
+    assert.deepEqual(edits.map((e) => [e.range.start, e.newText]), [[{ line: 6, character: doc.text.split('\n')[6].length }, ' % mathsense-ignore-step']]);
+    // unknown steps are silent unless asked for
+    assert.ok(derivationDiagnostics(doc, steps, { enabled: true, showUnknown: true }).length >= diags.length);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('only changed blocks are checked again after an edit', async () => {
+  const fx = fixture(`%! main.tex\n${DOC}`);
+  try {
+    const doc = fx.doc('main.tex');
+    const checker = new DerivationChecker();
+    const service = new DerivationService(inProcessRunner(checker));
+    const blocks = mathBlocks(doc);
+    await service.steps(blocks, [], '');
+    const before = checker.checked;
+    const edited = (doc.text as string).replace('a^2 + b^2', 'a^2 - b^2');
+    fx.ws.change(doc.uri, [{ text: edited }], 2);
+    const blocks2 = mathBlocks(doc);
+    const { missing } = service.current(blocks2);
+    assert.equal(missing.length, 1);
+    const steps = await service.steps(blocks2, [], '');
+    assert.equal(checker.checked - before, 1);
+    assert.equal(steps.filter((s) => s.verdict.kind === 'refuted' && !s.ignored).length, 1);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('mathsense check --format json reports planted wrong steps with code derivation-step', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-deriv-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'main.tex'), DOC);
+    const r = spawnSync(process.execPath, [bundle, 'check', '--format', 'json', 'main.tex'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Array<{ code: string; file: string; range: { start: { line: number } }; message: string }>;
+    const d = out.filter((x) => x.code === 'derivation-step');
+    assert.deepEqual(d.map((x) => [x.file, x.range.start.line]), [['main.tex', 6], ['main.tex', 10]]);
+    const off = spawnSync(process.execPath, [bundle, 'check', '--format', 'json', '--no-derivations', 'main.tex'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(JSON.parse(off.stdout).filter((x: { code: string }) => x.code === 'derivation-step').length, 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('derivation steps over the language server protocol', { timeout: 60_000 }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-deriv-lsp-'));
+  const file = path.join(dir, 'main.tex');
+  const uri = pathToFileURL(file).href;
+  const child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
+  conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => ({})));
+  conn.listen();
+
+  before(async () => {
+    fs.writeFileSync(file, DOC);
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
+    await conn.sendNotification(InitializedNotification.type, {});
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: DOC } });
+  });
+  after(() => {
+    try { conn.dispose(); } catch { /* closed */ }
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes derivation warnings for the same version once the worker is done', async () => {
+    const deadline = Date.now() + 30_000;
+    let got: PublishDiagnosticsParams | undefined;
+    while (Date.now() < deadline) {
+      got = published.find((p) => p.uri === uri && p.version === 1 && p.diagnostics.some((d) => d.code === DERIVATION_CODE));
+      if (got) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(got, 'no derivation diagnostics published');
+    // the first publication for the version came at once (without waiting for the worker)
+    assert.ok(published.findIndex((p) => p.uri === uri && p.version === 1) <= published.indexOf(got!));
+    assert.deepEqual(got!.diagnostics.filter((d) => d.code === DERIVATION_CODE).map((d) => d.range.start.line), [6, 10]);
+  });
+
+  it('hover shows both sides at the counterexample; the code action inserts the ignore comment', async () => {
+    const line = DOC.split('\n')[6];
+    const h = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 6, character: line.indexOf('3x') } });
+    assert.ok(h);
+    assert.match((h!.contents as MarkupContent).value as string, /Step does not follow[\s\S]*\| left \|[\s\S]*\| right \|/);
+    const actions = (await conn.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: { start: { line: 6, character: 0 }, end: { line: 6, character: 1 } }, context: { diagnostics: [] },
+    })) as CodeAction[];
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].title, 'Ignore this step');
+    assert.equal(actions[0].edit!.changes![uri][0].newText, ' % mathsense-ignore-step');
+  });
+});

@@ -1,0 +1,84 @@
+// Derivation steps as LSP results: a warning on each refuted step (range: its right-hand
+// side), information on unknown steps when asked for, a hover with both sides evaluated at
+// the counterexample, and the "Ignore this step" code action (the only edit it makes is the
+// `% mathsense-ignore-step` comment, and only on request).
+import { CodeActionKind, DiagnosticSeverity, MarkupKind, type CodeAction, type Diagnostic, type Hover, type Range } from 'vscode-languageserver';
+import type { Doc } from '../project/workspace.js';
+import type { DocStep } from '../math/service.js';
+import { IGNORE_MARK } from '../math/steps.js';
+import { displayVar, formatNumber, verdictMessage } from '../math/verdict.js';
+import { SOURCE } from './diagnostics.js';
+
+export const DERIVATION_CODE = 'derivation-step';
+export const DERIVATION_UNKNOWN_CODE = 'derivation-unknown';
+
+export interface DerivationSettings { enabled: boolean; showUnknown: boolean }
+export const defaultDerivationSettings: DerivationSettings = { enabled: true, showUnknown: false };
+
+function flagged(s: DocStep): boolean {
+  return s.verdict.kind === 'refuted' && !s.ignored;
+}
+
+export function derivationDiagnostics(doc: Doc, steps: readonly DocStep[], settings: DerivationSettings = defaultDerivationSettings): Diagnostic[] {
+  if (!settings.enabled) return [];
+  const out: Diagnostic[] = [];
+  for (const s of steps) {
+    if (flagged(s)) {
+      out.push({
+        range: doc.range(s.rhsStart, s.rhsEnd), severity: DiagnosticSeverity.Warning, source: SOURCE,
+        code: DERIVATION_CODE, message: verdictMessage(s.verdict, s.rel),
+      });
+    } else if (settings.showUnknown && s.verdict.kind === 'unknown' && !s.ignored) {
+      out.push({
+        range: doc.range(s.rhsStart, s.rhsEnd), severity: DiagnosticSeverity.Information, source: SOURCE,
+        code: DERIVATION_UNKNOWN_CODE, message: `step not checked: ${s.verdict.reason}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The flagged step whose left side, relation or right side contains `offset`. */
+export function flaggedStepAt(steps: readonly DocStep[], offset: number): DocStep | undefined {
+  return steps.find((s) => flagged(s) && offset >= s.lhsStart && offset <= s.rhsEnd);
+}
+
+export function derivationHover(doc: Doc, steps: readonly DocStep[], offset: number): Hover | null {
+  const s = flaggedStepAt(steps, offset);
+  if (!s) return null;
+  const v = s.verdict;
+  const rows = (v.point ?? []).map(([k, x]) => `| \`${displayVar(k)}\` | ${formatNumber(x)} |`);
+  const value = [
+    `**Step does not follow** (\`${s.rel}\`)`,
+    '',
+    `\`${s.lhs}\` ${s.rel} \`${s.rhs}\``,
+    '',
+    ...(rows.length ? ['Counterexample:', '', '| variable | value |', '|---|---|', ...rows, ''] : []),
+    `| side | value |`, `|---|---|`,
+    `| left | ${formatNumber(v.left!)} |`,
+    `| right | ${formatNumber(v.right!)} |`,
+    '',
+    `*${v.reason}*`,
+  ].join('\n');
+  return { range: doc.range(s.rhsStart, s.rhsEnd), contents: { kind: MarkupKind.Markdown, value } };
+}
+
+/** "Ignore this step" for each flagged step overlapping `range`. */
+export function derivationCodeActions(doc: Doc, steps: readonly DocStep[], range: Range): CodeAction[] {
+  const a = doc.offsetAt(range.start);
+  const b = doc.offsetAt(range.end);
+  const out: CodeAction[] = [];
+  for (const s of steps) {
+    if (!flagged(s) || s.rhsEnd < a || s.lhsStart > b) continue;
+    const line = doc.positionAt(s.rhsEnd).line;
+    const lineText = doc.text.slice(doc.offsetAt({ line, character: 0 }), doc.offsetAt({ line: line + 1, character: 0 })).replace(/\r?\n$/, '');
+    const at = { line, character: lineText.length };
+    out.push({
+      title: 'Ignore this step',
+      kind: CodeActionKind.QuickFix,
+      diagnostics: derivationDiagnostics(doc, [s]),
+      edit: { changes: { [doc.uri]: [{ range: { start: at, end: at }, newText: `${lineText.endsWith(' ') || lineText === '' ? '' : ' '}% ${IGNORE_MARK}` }] } },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+// Simple domain statements read from the text around a step: "(t > 0)", "0 < x < 1",
+// "x \ge 1", "for negative x", "x \in (0, 1)", "|x| < 1". They narrow the interval a
+// variable is sampled from; anything not understood leaves the default (positive reals first).
+
+export interface Interval { lo: number; hi: number }
+
+export type Domains = Map<string, Interval>;
+
+const V = String.raw`([A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|psi|omega|epsilon|varepsilon|xi|eta|zeta|rho))`;
+const NUM = String.raw`(-?\d+(?:\.\d+)?|\\pi|\\frac\{\d+\}\{\d+\}|\\tfrac\{\d+\}\{\d+\}|\\dfrac\{\d+\}\{\d+\})`;
+const LT = String.raw`(<|\\lt|\\le|\\leq|\\leqslant)`;
+const GT = String.raw`(>|\\gt|\\ge|\\geq|\\geqslant)`;
+
+function numValue(s: string): number {
+  if (s === '\\pi') return Math.PI;
+  const f = /\\[dt]?frac\{(\d+)\}\{(\d+)\}/.exec(s);
+  if (f) return Number(f[1]) / Number(f[2]);
+  return Number(s);
+}
+
+function varName(s: string): string {
+  return s.startsWith('\\') ? s.slice(1) : s;
+}
+
+function narrow(d: Domains, v: string, lo: number, hi: number): void {
+  const cur = d.get(v) ?? { lo: -Infinity, hi: Infinity };
+  const next = { lo: Math.max(cur.lo, lo), hi: Math.min(cur.hi, hi) };
+  if (next.lo < next.hi) d.set(v, next);
+}
+
+/** Reads domain statements from text (annotation of the step, then prose before the display). */
+export function readDomains(text: string): Domains {
+  const d: Domains = new Map();
+  if (!text) return d;
+  const t = text.replace(/\s+/g, ' ');
+  let m: RegExpExecArray | null;
+  const between = new RegExp(String.raw`${NUM}\s*${LT}\s*${V}\s*${LT}\s*${NUM}`, 'g');
+  while ((m = between.exec(t))) narrow(d, varName(m[3]), numValue(m[1]), numValue(m[5]));
+  const betweenRev = new RegExp(String.raw`${NUM}\s*${GT}\s*${V}\s*${GT}\s*${NUM}`, 'g');
+  while ((m = betweenRev.exec(t))) narrow(d, varName(m[3]), numValue(m[5]), numValue(m[1]));
+  const gt = new RegExp(String.raw`${V}\s*${GT}\s*${NUM}(?!\s*${LT})`, 'g');
+  while ((m = gt.exec(t))) narrow(d, varName(m[1]), numValue(m[3]), Infinity);
+  const lt = new RegExp(String.raw`(?<![<>=]\s*)${V}\s*${LT}\s*${NUM}`, 'g');
+  while ((m = lt.exec(t))) narrow(d, varName(m[1]), -Infinity, numValue(m[3]));
+  const abs = new RegExp(String.raw`\|\s*${V}\s*\|\s*${LT}\s*${NUM}`, 'g');
+  while ((m = abs.exec(t))) { const r = numValue(m[3]); narrow(d, varName(m[1]), -r, r); }
+  const inInt = new RegExp(String.raw`${V}\s*\\in\s*(?:\\left)?[(\[]\s*${NUM}\s*,\s*${NUM}\s*(?:\\right)?[)\]]`, 'g');
+  while ((m = inInt.exec(t))) narrow(d, varName(m[1]), numValue(m[2]), numValue(m[3]));
+  const neg = /\bnegative (?:real )?(?:numbers? |reals? )?\$?([A-Za-z])\b/g;
+  while ((m = neg.exec(t))) narrow(d, m[1], -Infinity, 0);
+  return d;
+}
