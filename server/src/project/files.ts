@@ -56,6 +56,17 @@ export function readTextFile(p: string): ReadResult {
   }
 }
 
+export async function readTextFileAsync(p: string): Promise<ReadResult> {
+  try {
+    const st = await fs.promises.stat(p);
+    if (!st.isFile()) return { error: 'not a file' };
+    if (st.size > MAX_FILE_BYTES) return { error: `file too large (${st.size} bytes)` };
+    return decodeText(await fs.promises.readFile(p));
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
 export function isFile(p: string): boolean {
   try {
     return fs.statSync(p).isFile();

@@ -254,11 +254,51 @@ export class Workspace {
     return kids;
   }
 
-  /** Resolves an include to a document, loading it from disk if needed. */
+  /**
+   * When false, resolving an include never reads the disk: files not yet loaded are only
+   * recorded (see pendingIncludes) so a server can load them asynchronously instead of
+   * blocking a request. The CLI keeps the default (read synchronously).
+   */
+  loadIncludesSynchronously = true;
+  private readonly pending = new Set<string>();
+
+  /** Resolves an include to a document, loading it from disk if allowed. */
   resolveInclude(doc: Doc, inc: DocInclude): Doc | undefined {
     const p = this.resolveIncludePath(doc, inc);
     if (!p) return undefined;
-    return this.docs.get(pathToUri(p)) ?? this.loadFile(p);
+    const known = this.docs.get(pathToUri(p));
+    if (known) return known;
+    if (this.loadIncludesSynchronously) return this.loadFile(p);
+    if (!this.failed.has(pathToUri(p))) this.pending.add(p);
+    return undefined;
+  }
+
+  /** Included files found on disk but not loaded yet (cleared by the call). */
+  takePendingIncludes(): string[] {
+    const out = [...this.pending];
+    this.pending.clear();
+    return out;
+  }
+
+  /** Forces the include graph to be (re)built, which records pending includes. */
+  refreshGraph(): void {
+    this.graph();
+    for (const d of this.docs.values()) this.externals(d);
+  }
+
+  /** Adds a document whose text was read elsewhere (asynchronously). */
+  addLoaded(p: string, text: string): Doc {
+    const uri = pathToUri(p);
+    const existing = this.docs.get(uri);
+    if (existing && this.openUris.has(uri)) return existing;
+    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, text);
+  }
+
+  /** Records that a file could not be read (so it is not retried on every graph build). */
+  markUnreadable(p: string, reason: string): void {
+    const uri = pathToUri(p);
+    this.failed.set(uri, reason);
+    this.onReadError(uri, reason);
   }
 
   /** The file an include points at, if it exists (relative to the file, then its ancestors). */

@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver/node';
 import * as path from 'node:path';
 import { Workspace, type Doc } from '../project/workspace.js';
-import { findDocumentFiles, isDocumentPath, uriToPath } from '../project/files.js';
+import { findDocumentFiles, isDocumentPath, readTextFileAsync, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
@@ -52,6 +52,8 @@ export class MathSenseServer {
 
   constructor(private readonly conn: Connection) {
     this.ws.onReadError = (uri, reason) => this.log(`cannot read ${uri}: ${reason}`);
+    // included files are read off the request path (loadPendingIncludes)
+    this.ws.loadIncludesSynchronously = false;
     this.register();
   }
 
@@ -135,12 +137,14 @@ export class MathSenseServer {
       const doc = this.ws.open(p.textDocument.uri, p.textDocument.languageId, p.textDocument.version, p.textDocument.text);
       this.publish(doc);
       this.scheduleRevalidate(doc);
+      void this.loadPendingIncludes();
     }));
     c.onDidChangeTextDocument((p) => this.guard('didChange', undefined, () => {
       const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
       if (!doc) return;
       this.publish(doc);
       this.scheduleRevalidate(doc);
+      if (doc.kind === 'latex' && doc.lastEdit.touchedProject) void this.loadPendingIncludes();
     }));
     c.onDidCloseTextDocument((p) => this.guard('didClose', undefined, () => {
       this.ws.close(p.textDocument.uri);
@@ -199,6 +203,7 @@ export class MathSenseServer {
     }));
     c.onRequest('mathsense/status', async () => {
       await this.scanning;
+      await this.includeLoading;
       const docs = this.ws.all();
       return {
         version: VERSION,
@@ -274,6 +279,42 @@ export class MathSenseServer {
   }
 
   /** Loads every document under the folders, reporting `$/progress`, yielding between files. */
+  private includeLoading: Promise<void> = Promise.resolve();
+
+  /**
+   * Reads included / xr-external files that are not loaded yet, asynchronously and with
+   * progress, then re-validates. Opening one Stacks chapter alone pulls in ~120 chapters
+   * through `\externaldocument`; reading them inside didOpen blocked the server for seconds.
+   */
+  private loadPendingIncludes(): Promise<void> {
+    this.includeLoading = this.includeLoading.then(async () => {
+      let progress: Awaited<ReturnType<Connection['window']['createWorkDoneProgress']>> | undefined;
+      let loaded = 0;
+      for (;;) {
+        this.guard('includes', undefined, () => this.ws.refreshGraph());
+        const pending = this.ws.takePendingIncludes();
+        if (pending.length === 0) break;
+        if (!progress) {
+          progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
+          progress?.begin('MathSense: loading included files', 0, `${pending.length} files`, false);
+        }
+        for (const file of pending) {
+          const r = await readTextFileAsync(file);
+          if ('error' in r) this.ws.markUnreadable(file, r.error);
+          else this.guard('includes', undefined, () => this.ws.addLoaded(file, r.text));
+          loaded++;
+          progress?.report(`${loaded} files: ${path.basename(file)}`);
+        }
+      }
+      if (progress) {
+        progress.done();
+        this.log(`loaded ${loaded} included files`);
+        this.revalidateAll();
+      }
+    }).catch((e) => this.conn.console.error(`loading includes failed: ${(e as Error).stack ?? e}`));
+    return this.includeLoading;
+  }
+
   private async scanFolders(folders: string[]): Promise<void> {
     if (folders.length === 0) return;
     const progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
@@ -292,6 +333,7 @@ export class MathSenseServer {
     progress?.done();
     this.log(`indexed ${files.length} files in ${Date.now() - started} ms`);
     this.revalidateAll();
+    await this.loadPendingIncludes();
   }
 }
 

@@ -1,0 +1,51 @@
+// Single-file mode over real stdio: a document opened without workspace folders gets its
+// \input and xr \externaldocument files loaded asynchronously (with $/progress), after which
+// its references resolve and diagnostics are republished.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
+  DidOpenTextDocumentNotification, PublishDiagnosticsNotification, WorkDoneProgressCreateRequest,
+  ShutdownRequest, ExitNotification, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+test('includes and external documents are loaded off the request path, then refs resolve', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-inc-'));
+  fs.writeFileSync(path.join(dir, 'main.tex'), '\\documentclass{article}\n\\externaldocument[alg-]{algebra}\n\\begin{document}\n\\input{part}\nSee \\ref{sec:part} and \\ref{alg-lemma-one}.\n\\end{document}\n');
+  fs.writeFileSync(path.join(dir, 'part.tex'), '\\section{Part}\\label{sec:part}\n');
+  fs.writeFileSync(path.join(dir, 'algebra.tex'), '\\documentclass{article}\n\\begin{document}\n\\begin{lemma}\\label{lemma-one}x\\end{lemma}\n\\end{document}\n');
+  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
+  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  const progressKinds: string[] = [];
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
+  conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  conn.onNotification('$/progress', (p: { value: { kind: string } }) => { progressKinds.push(p.value.kind); });
+  conn.listen();
+  try {
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { window: { workDoneProgress: true } } });
+    await conn.sendNotification(InitializedNotification.type, {});
+    const uri = pathToFileURL(path.join(dir, 'main.tex')).href;
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'latex', version: 1, text: fs.readFileSync(path.join(dir, 'main.tex'), 'utf8') },
+    });
+    const deadline = Date.now() + 20_000;
+    const clean = (): boolean => published.some((p) => p.uri === uri && p.diagnostics.length === 0);
+    while (!clean() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(clean(), `diagnostics never became clean: ${JSON.stringify(published.map((p) => p.diagnostics.map((d) => d.message)))}`);
+    assert.ok(progressKinds.includes('begin') && progressKinds.includes('end'), `progress: ${progressKinds}`);
+    await conn.sendRequest(ShutdownRequest.type);
+    await conn.sendNotification(ExitNotification.type);
+  } finally {
+    conn.dispose();
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
