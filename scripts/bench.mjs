@@ -16,7 +16,7 @@
 // "--cpu-prof --cpu-prof-dir=test-output/prof" to profile them.
 // Writes test-output/bench.json. Exit status: 0 ok, 1 error (timeout, crash, mismatch),
 // 3 a hard target was missed (keystroke ratio < 300x or server RSS >= 300 MB).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -515,6 +515,9 @@ async function main() {
   }
   if (QUICK) console.log('\nNote: --quick: the baseline is the first 100 KB parsed and scaled linearly to the whole file.');
   console.log('\nJSON: test-output/bench.json');
+  // the derivation checker's own table (steps/s over Stacks + HoTT, incremental re-check)
+  const derivations = spawnSync(process.execPath, [path.join(root, 'scripts', 'bench-derivations.mjs')], { stdio: 'inherit' });
+  if (derivations.status !== 0) results.errors.push(`bench-derivations exited with ${derivations.status ?? derivations.signal}`);
   if (results.errors.length) {
     console.log(`\nFAILED:\n${results.errors.map((e) => `  - ${e}`).join('\n')}`);
     process.exit(1);

@@ -1,5 +1,20 @@
 // Bundles the language server/CLI and the VS Code client with esbuild.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+
+// webview assets: KaTeX (pinned in client/package.json) copied from the npm package into
+// dist/media/katex (script, stylesheet, woff2 fonts); the panel loads nothing from the network
+const require = createRequire(import.meta.url);
+const katexDist = path.join(path.dirname(require.resolve('katex/package.json', { paths: ['client'] })), 'dist');
+fs.rmSync('dist/media/katex', { recursive: true, force: true });
+fs.mkdirSync('dist/media/katex/fonts', { recursive: true });
+for (const f of ['katex.min.js', 'katex.min.css']) fs.copyFileSync(path.join(katexDist, f), path.join('dist/media/katex', f));
+for (const f of fs.readdirSync(path.join(katexDist, 'fonts'))) {
+  if (f.endsWith('.woff2')) fs.copyFileSync(path.join(katexDist, 'fonts', f), path.join('dist/media/katex/fonts', f));
+}
+fs.copyFileSync(path.join(katexDist, '..', 'LICENSE'), 'dist/media/katex/LICENSE');
 
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 

@@ -204,12 +204,13 @@ function synthetic() {
       if (e === cl.exprs[0] || relation(e, cl.exprs[0]) === 'same') chosen.push(e); else dropped++;
     }
     if (chosen.length < 3) continue;
-    // mistakes: each expression after the first is replaced by a mutated one with p = 0.08;
+    // mistakes: each expression after the first is replaced by a mutated one with p = 0.115;
     // a step is wrong iff exactly one of its two expressions is mutated (both the step into
-    // and the step out of a mutated expression are wrong), which gives ~15% wrong steps
+    // and the step out of a mutated expression are wrong; some mutations find no place or
+    // leave the value unchanged), which gives ~15% wrong steps
     const mutated = chosen.map(() => undefined);
     for (let k = 1; k < chosen.length; k++) {
-      if (r() >= 0.08) continue;
+      if (r() >= 0.115) continue;
       const kind = KINDS[Math.floor(r() * KINDS.length)];
       const m = mutate(chosen[k], kind, r);
       if (m && differs(m, chosen[k])) mutated[k] = { kind, e: m };
@@ -301,14 +302,25 @@ const PW_FRAGMENT = /^\\\((.*)\\\)$/;
  * as plain text. They become align rows `l & rel & r \quad \text{comment}`, one per
  * relation column, so the extractor sees the same chains as in LaTeX.
  */
+/** The comment column as `\\text{…}` content: its inline math (`$r = t_1 + s$`) kept when it is balanced. */
+function commentText(c) {
+  const t = c.slice(0, 400);
+  let depth = 0;
+  for (const ch of t.replace(/\\[{}$]/g, '')) { if (ch === '{') depth++; else if (ch === '}' && --depth < 0) break; }
+  const dollars = (t.match(/(?<!\\)\$/g) ?? []).length;
+  return depth === 0 && dollars % 2 === 0 ? t : t.replace(/[{}\\$]/g, ' ');
+}
+
 function proofwikiBlocks(sectionText) {
   const lines = sectionText.split('\n').map((l) => l.trim()).filter((l) => l);
-  const rowTexts = [];
+  const tables = [[]];
   let cur = [];
   let comment = [];
   let afterRel = 0;
   const flush = () => {
-    if (cur.length) rowTexts.push(cur.join(' ') + (comment.length ? ` \\quad \\text{${comment.join(' ').replace(/[{}\\$]/g, ' ').slice(0, 200)}}` : ''));
+    if (cur.length) tables[tables.length - 1].push(cur.join(' ') + (comment.length ? ` \\quad \\text{${commentText(comment.join(' '))}}` : ''));
+    // prose ending in a colon ("Therefore:") introduces the next table: its chains start afresh
+    if (cur.length && /:\s*$/.test(comment.join(' '))) tables.push([]);
     cur = [];
     comment = [];
   };
@@ -316,9 +328,19 @@ function proofwikiBlocks(sectionText) {
   for (const line of lines) {
     const f = PW_FRAGMENT.exec(line);
     if (!f) { if (inTable) comment.push(line); continue; }
-    let frag = f[1].replace(/\\ds\b/g, ' ').replace(/\\[,;:! ]/g, ' ').trim();
+    // spacing commands go, except thin spaces between digit groups (`3 \, 628 \, 800`)
+    let frag = f[1].replace(/\\ds\b/g, ' ').replace(/(?<!\d\s*)\\[,;:! ]|\\[,;:! ](?!\s*\d{3}(?!\d))/g, ' ').trim();
     if (/^\\text\s*\{\s*\(\w+\)\s*\}\s*:?\s*\\quad$/.test(frag)) { flush(); continue; } // row tag "(1):"
-    if (afterRel === 1) { cur.push(frag); afterRel = 0; continue; } // right column
+    // right column; an operator alone there (`o = +` rows) takes the next fragment with it
+    // (`= \(\, - \,\) term` after a relation: the row continues the right side above, the
+    // relation column only repeats the row's alignment)
+    if (afterRel === 1) {
+      const op = /^([+-]|\\(times|cdot|pm|mp))$/.test(frag);
+      if (op && /^&.+&$/.test(cur[cur.length - 1]) && f[1].includes('\\ds')) cur[cur.length - 1] = '&&';
+      cur.push(frag);
+      afterRel = op ? 1 : 0;
+      continue;
+    }
     const isRel = f[1].trim() === '' || (!/\\ds\b/.test(f[1]) && frag !== '' && PW_REL.test(frag));
     if (isRel && cur.length) {
       // a relation column: a new row starts here unless the row so far is only a left column
@@ -327,22 +349,47 @@ function proofwikiBlocks(sectionText) {
       inTable = true;
       continue;
     }
+    // a further column that starts with a relation (`\(\ds = 41\)`) continues the row's chain
+    if (cur.some((c) => c.startsWith('&')) && /^(=|<|>|\\(le|ge|leq|geq|ne|neq|lt|gt)(?![A-Za-z]))/.test(frag)) { cur.push(frag); continue; }
     if (cur.some((c) => c.startsWith('&'))) flush();
     cur.push(frag);
   }
   flush();
-  if (!inTable || rowTexts.length === 0) return undefined;
-  let text = '';
-  const spans = [];
-  const rowIndex = [];
-  for (const r of rowTexts) {
-    const s = text.length;
-    text += r;
-    spans.push({ start: s, end: text.length });
-    rowIndex.push(s);
-    text += ' \\\\\n';
+  if (!inTable) return [];
+  return tables.filter((t) => t.length).map((rowTexts) => {
+    let text = '';
+    const spans = [];
+    const rowIndex = [];
+    for (const r of rowTexts) {
+      const s = text.length;
+      text += r;
+      spans.push({ start: s, end: text.length });
+      rowIndex.push(s);
+      text += ' \\\\\n';
+    }
+    return { text, rows: spans, rowIndex };
+  });
+}
+
+/** Prose of a page section with its eqn tables turned back into inline math (`$l = r$`). */
+function prose(text) {
+  const out = [];
+  let math = [];
+  for (const line of text.split('\n')) {
+    const f = PW_FRAGMENT.exec(line.trim());
+    if (f) {
+      const frag = f[1].replace(/\\ds\b/g, ' ').trim();
+      // one `$l rel r$` per table row
+      if (math.length >= 2 && PW_REL.test(math[math.length - 1]) && !PW_REL.test(math[math.length - 2])) { out.push(`$${[...math, frag].join(' ')}$`); math = []; continue; }
+      math.push(frag);
+      continue;
+    }
+    if (line.trim() === '') continue;
+    if (math.length) { out.push(`$${math.join(' ')}$`); math = []; }
+    out.push(line.trim());
   }
-  return { text, rows: spans, rowIndex };
+  if (math.length) out.push(`$${math.join(' ')}$`);
+  return out.join('\n');
 }
 
 function realProofWiki(checker, refuted, counts) {
@@ -357,22 +404,32 @@ function realProofWiki(checker, refuted, counts) {
     if (pages >= limit) break;
     const page = JSON.parse(line);
     let any = false;
+    let before = '';
     for (const sec of page.sections) {
+      const earlier = before;
+      before += `\n${prose(sec.text)}`;
       if (!/^Proof/.test(sec.heading)) continue;
-      const b = proofwikiBlocks(sec.text);
-      if (!b) continue;
+      const tables = proofwikiBlocks(sec.text);
+      let rowBase = 0;
+      for (const b of tables) {
       any = true;
       blocks++;
       if (process.env.EVAL_DEBUG) console.log(b.text);
-      // the page title and the prose before the table stand for "the text around the display"
-      const context = `${page.title}. ${sec.text.slice(0, 300)}`;
+      // the page title, the statement and the prose before the table stand for "the text
+      // around the display" (where a proof states its hypotheses: "where $q = 1 - p$")
+      const head = sec.text.split('\n').findIndex((l) => PW_FRAGMENT.test(l.trim()));
+      const lead = prose(sec.text.split('\n').slice(0, Math.max(0, head)).join('\n'));
+      const context = `${page.title}. ${earlier.slice(-1500)}\n${lead.slice(-1000)}`;
       for (const s of checker.checkBlock({ key: '', start: 0, text: b.text, rows: b.rows, context }).steps) {
         steps++;
         c[s.verdict.kind]++;
         if (s.verdict.kind === 'refuted') {
-          const row = b.rowIndex.filter((x) => x <= s.rhsStart).length;
+          const row = rowBase + b.rowIndex.filter((x) => x <= s.rhsStart).length;
           refuted.push(`ProofWiki ${page.url} (${sec.heading}, eqn row ${row}): \`${s.lhs}\` ${s.rel} \`${s.rhs}\` — ${verdictMessage(s.verdict, s.rel)}`);
+          if (process.env.EVAL_DUMP) fs.appendFileSync(process.env.EVAL_DUMP, `\n=== ${page.url} (${sec.heading}, eqn row ${row}): ${s.lhs}  ${s.rel}  ${s.rhs}\n--- ${verdictMessage(s.verdict, s.rel)}\n${b.text}\n`);
         }
+      }
+      rowBase += b.rows.length;
       }
     }
     if (any) pages++;
@@ -385,8 +442,10 @@ function real() {
   const refuted = [];
   const counts = [];
   const started = Date.now();
-  realLatex('Stacks', path.join(data, 'latex', 'stacks-project'), checker, refuted, counts);
-  realLatex('HoTT', path.join(data, 'latex', 'hott-book'), checker, refuted, counts);
+  if (!process.env.EVAL_SKIP_LATEX) {
+    realLatex('Stacks', path.join(data, 'latex', 'stacks-project'), checker, refuted, counts);
+    realLatex('HoTT', path.join(data, 'latex', 'hott-book'), checker, refuted, counts);
+  }
   realProofWiki(checker, refuted, counts);
   const ms = Date.now() - started;
   console.log(`\n## Derivation checker: real derivations (${ms} ms)\n`);
@@ -399,6 +458,9 @@ function real() {
   console.log(`\n(unknown rate = unknown / (proven + equal + refuted + unknown); skipped = ≈, ∼, ∈, →, …, and equations introduced by ⇒/⇔/"hence")`);
   console.log(`\nRefuted steps (${refuted.length}):`);
   for (const s of refuted) console.log(`- ${s}`);
+  // the list also goes to a file (test-output is not committed): read it after each run
+  fs.mkdirSync(path.join(root, 'test-output'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'test-output', 'eval-derivations-real.txt'), `${refuted.length} refuted real steps\n\n${refuted.map((s) => `- ${s}`).join('\n')}\n`);
 }
 
 if (only('synthetic')) synthetic();

@@ -8,6 +8,7 @@
 // Options:
 //   --force-install   run `npm ci` even when node_modules looks up to date
 //   --skip-build      stop after installing dependencies
+//   --rebuild-index   rebuild build/index even when it matches the committed model
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -124,6 +125,25 @@ const STEPS = [
     skip: () => (args.has('--skip-build') ? '--skip-build given' : undefined),
     run() {
       run(process.execPath, ['server/dist/mathsense.cjs', 'models', 'info', '--accelerator', 'cpu']);
+    },
+  },
+  {
+    // the bundled ProofWiki/MathD2/PlanetMath index (build/index, gitignored) from ../shared/data;
+    // ~4 min on 2 busy cores the first time (encoding ~46k texts), far less again (the embeddings
+    // are cached in .cache/index-embeddings)
+    name: 'build index',
+    skip: () => {
+      if (args.has('--skip-build')) return '--skip-build given';
+      if (args.has('--rebuild-index')) return undefined;
+      try {
+        const h = JSON.parse(fs.readFileSync('build/index/index.json', 'utf8'));
+        const model = JSON.parse(fs.readFileSync('models/mathsense-encoder/config.json', 'utf8'));
+        if (h.modelVersion === model.version && h.stats?.slice == null) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
+      } catch { /* missing or unreadable: build */ }
+      return undefined;
+    },
+    run() {
+      run(process.execPath, ['server/dist/mathsense.cjs', 'index', 'build', '--data', dataDir]);
     },
   },
 ];

@@ -16,6 +16,7 @@ run('npx', ['tsc', '-b', 'server', 'client']);
 run(process.execPath, ['scripts/build.mjs']);
 
 fs.mkdirSync('test-output', { recursive: true });
+const tapFile = `test-output/tap-${process.pid}.txt`;
 const only = process.argv.slice(2);
 const files = [];
 const walk = (dir) => {
@@ -33,11 +34,11 @@ if (selected.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=test-output/tap.txt', ...selected], {
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...selected], {
   stdio: 'inherit',
   env: { ...process.env },
 });
-const tap = fs.existsSync('test-output/tap.txt') ? fs.readFileSync('test-output/tap.txt', 'utf8') : '';
+const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '';
 const count = (k) => Number((new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap) ?? [])[1] ?? 0);
 const pass = count('pass');
 const fail = count('fail');

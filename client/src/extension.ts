@@ -1,37 +1,65 @@
-// VS Code client: starts the bundled MathSense language server for LaTeX and Markdown.
+// VS Code client: starts the bundled MathSense language server for LaTeX and Markdown, and adds
+// the status bar item, the results panel, palette commands and workspace-trust handling.
+// Works alone and alongside LaTeX Workshop (it only adds language features; no build, no viewer).
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { DidChangeConfigurationNotification, State, type LanguageClient } from 'vscode-languageclient/node';
+import { registerCommands } from './commands.js';
+import { createClient } from './languageClient.js';
+import { ProgressTracker } from './progress.js';
+import { ResultsPanel } from './resultsPanel.js';
+import type { ServerStatus } from './status.js';
+import { StatusBar } from './statusBar.js';
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const module = context.asAbsolutePath('server/dist/mathsense.cjs');
-  const serverOptions: ServerOptions = {
-    run: { module, args: ['lsp'], transport: TransportKind.ipc },
-    debug: { module, args: ['lsp'], transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-  };
+export interface MathSenseApi {
+  /** Shows items in the results panel (for other extensions and tests). */
+  showResults: ResultsPanel['show'];
+  status(): Promise<ServerStatus | undefined>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<MathSenseApi> {
   const output = vscode.window.createOutputChannel('MathSense', { log: true });
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'latex' },
-      { scheme: 'file', language: 'tex' },
-      { scheme: 'file', language: 'markdown' },
-      { scheme: 'untitled', language: 'latex' },
-    ],
-    synchronize: {
-      configurationSection: 'mathsense',
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md}'),
-    },
-    outputChannel: output,
-  };
-  client = new LanguageClient('mathsense', 'MathSense', serverOptions, clientOptions);
-  context.subscriptions.push(
-    vscode.commands.registerCommand('mathsense.restartServer', async () => {
-      await client?.restart();
-      output.appendLine('MathSense server restarted');
-    }),
-  );
-  await client.start();
+  context.subscriptions.push(output);
+  output.info(`MathSense ${context.extension.packageJSON.version} activating (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted'})`);
+
+  const c = createClient(context, output);
+  client = c;
+  const progress = new ProgressTracker(c);
+  c.registerFeature(progress);
+
+  const fetchStatus = async (): Promise<ServerStatus | undefined> => (c.state === State.Running ? c.sendRequest<ServerStatus>('mathsense/status') : undefined);
+  const statusBar = new StatusBar(fetchStatus, (m) => output.warn(m));
+  const panel = new ResultsPanel(context.extensionUri, (m) => output.warn(m));
+  context.subscriptions.push(statusBar, panel, progress.onDidChange((p) => statusBar.setProgress(p)));
+  context.subscriptions.push(c.onDidChangeState((e) => {
+    output.info(`language server ${State[e.newState].toLowerCase()}`);
+    if (e.newState === State.Running) statusBar.restart();
+    else progress.clear();
+  }));
+
+  // settings and trust: re-send settings when trust is granted (path settings become usable)
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    output.info('workspace trusted: model/index path settings are now honoured');
+    if (c.state === State.Running) void c.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+  }));
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('mathsense')) statusBar.restart();
+  }));
+
+  registerCommands(context, {
+    client: () => client,
+    restart: async () => { output.info('restarting the language server'); await c.restart(); },
+    output, panel, statusBar,
+  });
+
+  try {
+    await c.start();
+  } catch (e) {
+    output.error(`the language server did not start: ${(e as Error).message}`);
+    void vscode.window.showErrorMessage(`MathSense: the language server did not start (${(e as Error).message}).`, 'Show Log').then((p) => p && output.show());
+  }
+  return { showResults: (h, items) => panel.show(h, items), status: fetchStatus };
 }
 
 export async function deactivate(): Promise<void> {

@@ -15,6 +15,7 @@ export interface ServerStatus {
     message?: string;
     fallbacks?: Array<{ provider: string; error: string }>;
   };
+  index?: { state?: string; entries?: number; message?: string; semantic?: boolean };
   [key: string]: unknown;
 }
 
@@ -36,6 +37,9 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
   if (!s) return { text: '$(loading~spin) MathSense', tooltip: 'MathSense: starting the language server', final: false, warning: false };
   const lines = [`MathSense ${s.version ?? ''}`.trim()];
   if (s.documents !== undefined) lines.push(`${s.documents} documents indexed`);
+  const ix = s.index;
+  if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ''}`);
+  else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
   const e = s.embeddings;
   if (!e) return { text: '$(symbol-operator) MathSense', tooltip: lines.join('\n'), final: true, warning: false };
   if (e.state === 'ready' && e.provider) {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
  * Dotted keys under `mathsense` that hold paths to model or index files. Keep in sync with
  * `capabilities.untrustedWorkspaces.restrictedConfigurations` in package.json.
  */
-export const PATH_SETTINGS = ['models.path', 'index.path', 'index.sources'] as const;
+export const PATH_SETTINGS = ['models.path', 'index.path'] as const;
 
 export interface TrustContext {
   trusted: boolean;
@@ -18,10 +18,10 @@ export interface TrustContext {
 
 export interface Dropped { key: string; value: unknown }
 
-/** Is `p` (absolute, or relative to the extension) inside `root`? */
+/** Is the absolute path `p` inside `root`? (Relative paths are not: the server resolves them elsewhere.) */
 export function isInside(p: string, root: string): boolean {
-  const abs = path.resolve(root, p);
-  const rel = path.relative(path.resolve(root), abs);
+  if (!path.isAbsolute(p)) return false;
+  const rel = path.relative(path.resolve(root), path.resolve(p));
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 

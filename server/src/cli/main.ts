@@ -1,5 +1,6 @@
 // Command-line entry: `mathsense lsp|check|...`.
 import { runCheck } from './check.js';
+import { INDEX_USAGE } from '../index/cli.js';
 
 const USAGE = `Usage: mathsense <command> [options]
 
@@ -10,7 +11,7 @@ Commands:
                                         exit 0: no errors, 1: errors, 2: usage/internal failure
   models info [--accelerator auto|cpu|cuda|webgpu] [--models DIR] [--json]
                                         show the embedding model and the execution provider in use
-  --version                             print the version
+${INDEX_USAGE}  --version                             print the version
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -50,6 +51,12 @@ export async function main(argv: string[]): Promise<number> {
       if (rest[0] !== 'info') { process.stderr.write(`mathsense models: expected 'info'\n${USAGE}`); return 2; }
       const { modelsInfo } = await import('../embeddings/modelsInfo.js');
       return modelsInfo(rest.slice(1), (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+    }
+    case 'index': case 'search': case 'disambiguate': {
+      const cli = await import('../index/cli.js');
+      const io = { out: (s: string) => { process.stdout.write(s); }, err: (s: string) => { process.stderr.write(s); } };
+      if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
+      return cmd === 'index' ? cli.indexCommand(rest, io) : cmd === 'search' ? cli.searchCommand(rest, io) : cli.disambiguateCommand(rest, io);
     }
     case '--version': case '-v':
       process.stdout.write('mathsense 0.1.0\n');

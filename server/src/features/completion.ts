@@ -37,7 +37,10 @@ const KIND_ICON: Record<string, CompletionItemKind> = {
   proof: CompletionItemKind.Method, other: CompletionItemKind.Reference,
 };
 
-export function completion(ws: Workspace, doc: Doc, offset: number): CompletionList | null {
+/** Reorders (sortText) the items offered for a reference; e.g. by relevance inside a proof. */
+export type CompletionRanker = (ctx: RefContext, items: CompletionItem[]) => void;
+
+export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker): CompletionList | null {
   const ctx = refContextAt(doc, offset);
   if (!ctx) return null;
   const range = doc.range(ctx.start, ctx.end);
@@ -69,6 +72,7 @@ export function completion(ws: Workspace, doc: Doc, offset: number): CompletionL
     }
     for (const d of ext.scope) for (const label of d.labels()) add({ doc: d, label, prefix: ext.prefix });
   }
+  rank?.(ctx, items);
   return { isIncomplete: true, items };
 }
 

@@ -8,6 +8,7 @@ import { contextSignature } from './verdict.js';
 import type { MacroDef } from './macros.js';
 import type { Span } from './steps.js';
 import type { BlockFacts } from '../syntax/facts.js';
+import type { Block } from '../model/documentView.js';
 
 export interface BlockInput {
   key: string;
@@ -44,19 +45,46 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
   return out;
 }
 
+/** Relative items of a model block keyed for one macro signature, per (shared, immutable) facts. */
+const keyedPerFacts = new WeakMap<BlockFacts, { sig: string; items: readonly BlockInput[] }>();
+/** The last answer per block list (the model makes a new list on every edit). */
+const perBlockList = new WeakMap<readonly Block[], { sig: string; out: BlockInput[] }>();
+/** The previous answer per document: blocks that did not move keep their items. */
+const previous = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; items: Map<Block, readonly BlockInput[]> }>();
+
 /**
  * The display-math blocks of a document. Work is done once per model block (whose facts are
- * shared by content), so a keystroke costs a walk over the blocks, not a rescan of the math.
+ * shared by content and immutable): a publish without an edit returns the last answer, and
+ * after an edit the blocks the model kept in place keep their items, moved blocks get shifted
+ * copies of their cached items, and blocks without math are skipped. Callers must not modify
+ * the returned array or its items.
  */
 export function mathBlocks(doc: Doc, macroSig = ''): BlockInput[] {
-  const text = doc.text;
+  const blocks = doc.blocks();
+  const last = perBlockList.get(blocks);
+  if (last && last.sig === macroSig) return last.out;
+  const prev = previous.get(doc);
+  const reuse = prev && prev.sig === macroSig ? prev.items : undefined;
+  const items = new Map<Block, readonly BlockInput[]>();
   const out: BlockInput[] = [];
-  for (const b of doc.blocks()) {
+  for (const b of blocks) {
     if (b.facts.envs.length === 0) continue;
-    for (const m of blockMath(() => text.slice(b.start, b.end), b.facts)) {
-      out.push({ ...m, key: macroSig ? `${m.key}:${macroSig}` : m.key, start: m.start + b.start });
+    let mine = reuse?.get(b);
+    if (!mine) {
+      let keyed = keyedPerFacts.get(b.facts);
+      if (!keyed || keyed.sig !== macroSig) {
+        const rel = blockMath(() => doc.text.slice(b.start, b.end), b.facts);
+        keyed = { sig: macroSig, items: macroSig ? rel.map((m) => ({ ...m, key: `${m.key}:${macroSig}` })) : rel };
+        keyedPerFacts.set(b.facts, keyed);
+      }
+      if (keyed.items.length === 0) continue;
+      mine = keyed.items.map((m) => ({ ...m, start: m.start + b.start }));
     }
+    items.set(b, mine);
+    for (const m of mine) out.push(m);
   }
+  perBlockList.set(blocks, { sig: macroSig, out });
+  previous.set(doc, { blocks, sig: macroSig, items });
   return out;
 }
 

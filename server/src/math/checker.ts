@@ -5,7 +5,7 @@
 import type { BlockInput } from './blocks.js';
 import { macroTable, type MacroDef, type MacroTable } from './macros.js';
 import { extractSteps, type Relation } from './steps.js';
-import { checkStep, contextSignature, type Verdict } from './verdict.js';
+import { checkStep, contextSignature, hypotheses, type Verdict } from './verdict.js';
 
 export interface StepResult {
   /** Offsets relative to the block text. */
@@ -40,14 +40,19 @@ export class DerivationChecker {
   checkBlock(b: BlockInput): BlockResult {
     const steps: StepResult[] = [];
     let domainSig: string | undefined;
-    for (const s of extractSteps(b)) {
+    const all = extractSteps(b);
+    // the annotations of the block's rows, for what they say about the whole block (named constants)
+    const notes = [...new Set(all.map((s) => s.annotation).filter((a) => a !== ''))].join(' ').slice(0, 4000);
+    // (named constants, equations stated beside other rows: "where $r = t_1 + s$")
+    const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
+    for (const s of all) {
       domainSig ??= contextSignature(b.context);
-      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, s.justified ? 1 : 0, domainSig, this.macroKey].join('\u0000');
+      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, s.equation ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, implied: s.implied, justified: s.justified }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, implied: s.implied, equation: s.equation, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }

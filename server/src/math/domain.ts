@@ -6,7 +6,8 @@ export interface Interval { lo: number; hi: number }
 
 export type Domains = Map<string, Interval>;
 
-const V = String.raw`([A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|psi|omega|epsilon|varepsilon|xi|eta|zeta|rho))`;
+// a variable on its own, not the last letter of an expression (`\\dfrac x a < 0` says nothing about a)
+const V = String.raw`(?<![0-9}\])|]\s*)(?<!(?:^|[^A-Za-z\\])[A-Za-z]\s*)(?<![A-Za-z])([A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|sigma|tau|phi|psi|omega|epsilon|varepsilon|xi|eta|zeta|rho))`;
 const NUM = String.raw`(-?\d+(?:\.\d+)?|\\pi|\\frac\{\d+\}\{\d+\}|\\tfrac\{\d+\}\{\d+\}|\\dfrac\{\d+\}\{\d+\})`;
 const LT = String.raw`(<|\\lt|\\le|\\leq|\\leqslant)`;
 const GT = String.raw`(>|\\gt|\\ge|\\geq|\\geqslant)`;
@@ -22,10 +23,14 @@ function varName(s: string): string {
   return s.startsWith('\\') ? s.slice(1) : s;
 }
 
+/** Variables whose statements contradict each other (cases of a proof: "α > 1", "0 < α ≤ 1"). */
+const CONFLICT = { lo: NaN, hi: NaN };
+
 function narrow(d: Domains, v: string, lo: number, hi: number): void {
   const cur = d.get(v) ?? { lo: -Infinity, hi: Infinity };
+  if (cur === CONFLICT) return;
   const next = { lo: Math.max(cur.lo, lo), hi: Math.min(cur.hi, hi) };
-  if (next.lo < next.hi) d.set(v, next);
+  d.set(v, next.lo < next.hi ? next : CONFLICT);
 }
 
 /** Reads domain statements from text (annotation of the step, then prose before the display). */
@@ -48,5 +53,10 @@ export function readDomains(text: string): Domains {
   while ((m = inInt.exec(t))) narrow(d, varName(m[1]), numValue(m[2]), numValue(m[3]));
   const neg = /\bnegative (?:real )?(?:numbers? |reals? )?\$?([A-Za-z])\b/g;
   while ((m = neg.exec(t))) narrow(d, m[1], -Infinity, 0);
+  // "x is negative", "$x$ is strictly positive"
+  const is = /(?:^|[\s$(])([A-Za-z])\$? is (?:strictly )?(negative|positive)\b/g;
+  while ((m = is.exec(t))) { if (m[2] === 'negative') narrow(d, m[1], -Infinity, 0); else narrow(d, m[1], 0, Infinity); }
+  // contradictory statements belong to different cases: sample such a variable by default
+  for (const [v, r] of d) if (r === CONFLICT) d.delete(v);
   return d;
 }

@@ -61,7 +61,8 @@ export class Evaluator {
   private series(e: Expr & { k: 'sum' | 'prod' }, env: Env): [number, number] {
     const lo = this.ev(e.lo, env)[0];
     const hi = this.ev(e.hi, env)[0];
-    if (!Number.isInteger(lo) || !Number.isInteger(hi) || hi - lo > 2000) return [NaN, 0];
+    // reversed bounds (`\\sum_{y = n - 1}^0`) mean different things to different authors: undefined
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || hi - lo > 2000 || hi < lo) return [NaN, 0];
     const m = new Map(env);
     let acc = e.k === 'sum' ? 0 : 1;
     let err = 0;

@@ -80,7 +80,7 @@ export function infixFractions(s: string): string {
   return s;
 }
 
-const FN_ARG = /\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp)(?![A-Za-z])(\s*\^\s*(\{[^{}]*\}|[0-9]))?\s*((?:\d+(?:\.\d+)?\s*)?(?:(?:[A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|phi|psi|omega|pi|tau|mu|lambda|sigma|varphi|xi|eta|zeta|rho|chi|epsilon|kappa|nu))(?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*){1,2}|\\frac\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)(?=\{|\\left\s*\(|\(|\\cdot|\\times|\\(?:sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|frac|map)\b)/g;
+const FN_ARG = /\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp)(?![A-Za-z])(\s*\^\s*(\{[^{}]*\}|[0-9A-Za-z]))?\s*((?:\d+(?:\.\d+)?\s*)?(?:(?:[A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|phi|psi|omega|pi|tau|mu|lambda|sigma|varphi|xi|eta|zeta|rho|chi|epsilon|kappa|nu))(?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*){1,2}|\\frac\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)(?=\{|\\left\s*\(|\(|\\cdot|\\times|\\(?:sinh|cosh|tanh|coth|sech|csch|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|frac|map)\b)/g;
 
 /**
  * `\\cos c \\left(…\\right)` means (cos c)(…), but the parser reads cos(c(…)): group a
@@ -90,19 +90,108 @@ export function groupFunctionArgs(s: string): string {
   return s.replace(FN_ARG, (m) => `{${m.trimEnd()}} `);
 }
 
-/** Digit groups `46 080` (ProofWiki's thin spaces) and decimal `0 \\cdotp 5` become plain numbers. */
+/**
+ * Digit groups separated by a thin space (`46 \\, 080`, `46{,}080`, `46\\ 080`) and decimal
+ * `0 \\cdotp 5` become plain numbers. Groups separated by plain spaces stay apart: `561 560`
+ * is two numbers (a juxtaposition the checker does not read), not 561560.
+ */
 export function plainNumbers(s: string): string {
   let t = s.replace(/(\d)\s*\\cdotp\s*(\d)/g, '$1.$2');
   for (let k = 0; k < 8; k++) {
-    const u = t.replace(/(^|[^\d.^_{])(\d{1,3}) +(?:\\[,;] *)?(\d{3})(?![\d.])/g, '$1$2$3').replace(/(\d{3}) +(?:\\[,;] *)?(\d{3})(?![\d.])/g, '$1$2');
+    const u = t.replace(/(^|[^\d.^_{])(\d{1,3}) *(?:\\[,; ]|\{,\}) *(\d{3})(?![\d.])/g, '$1$2$3').replace(/(\d{3}) *(?:\\[,; ]|\{,\}) *(\d{3})(?![\d.])/g, '$1$2');
     if (u === t) break;
     t = u;
   }
   return t;
 }
 
-export function normalizeLatex(s: string): string {
+const FN_NAMES = 'sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp';
+const FN_HEAD = new RegExp(`\\\\(?:${FN_NAMES})(?![A-Za-z])`, 'g');
+
+/** End of a sub/superscript argument at `i` (`^2`, `^{…}`, `_\\alpha`), or `i` when there is none. */
+function scriptEnd(s: string, i: number): number {
+  let j = skipSpaces(s, i);
+  while (s[j] === '^' || s[j] === '_') {
+    const a = skipSpaces(s, j + 1);
+    if (s[a] === '{') { const g = groupEnd(s, a); if (g < 0) return i; j = g; } else if (s[a] === '\\') { j = a + 1; while (/[A-Za-z]/.test(s[j] ?? '')) j++; } else if (a < s.length) j = a + 1; else return i;
+    i = j;
+    j = skipSpaces(s, j);
+  }
+  return i;
+}
+
+/** End of one TeX argument token or group at `i` (after spaces), or -1. */
+function tokenEnd(s: string, i: number): number {
+  const a = skipSpaces(s, i);
+  if (a >= s.length) return -1;
+  if (s[a] === '{') return groupEnd(s, a);
+  if (s[a] === '\\') { let j = a + 1; while (/[A-Za-z]/.test(s[j] ?? '')) j++; return j === a + 1 ? a + 2 : j; }
+  return a + 1;
+}
+
+/** End of the parenthesised group at `i` (`(…)`, `\\left(…\\right)`), or -1. */
+function parenEnd(s: string, i: number): number {
+  if (s.startsWith('\\left', i)) {
+    let depth = 0;
+    for (let k = i; k < s.length; k++) {
+      if (s.startsWith('\\left', k) && !/[A-Za-z]/.test(s[k + 5] ?? '')) { depth++; k += 5; continue; }
+      if (s.startsWith('\\right', k) && !/[A-Za-z]/.test(s[k + 6] ?? '')) {
+        k += 6;
+        if (--depth === 0) { if (s[k] === '\\') { k++; while (/[A-Za-z]/.test(s[k] ?? '')) k++; return k; } return k + 1; }
+        k--;
+      }
+    }
+    return -1;
+  }
+  let depth = 0;
+  for (let k = i; k < s.length; k++) {
+    if (s[k] === '(') depth++;
+    else if (s[k] === ')' && --depth === 0) return k + 1;
+  }
+  return -1;
+}
+
+/**
+ * The other reading of an unbracketed function argument: the function takes one atom only
+ * (`\\ln a e^{x}` is (ln a)·e^x, `\\cos θ_1 r_2` is (cos θ_1)·r_2, `\\sin(a)(b)` is sin(a)·(b)).
+ * A step is refuted only when this reading fails too.
+ */
+export function shortFunctionArgs(s: string): string {
+  let out = '';
+  let last = 0;
+  FN_HEAD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = FN_HEAD.exec(s))) {
+    const head = m.index;
+    let j = scriptEnd(s, head + m[0].length);
+    const a = skipSpaces(s, j);
+    let end = -1;
+    if (s[a] === '(' || s.startsWith('\\left', a)) end = parenEnd(s, a);
+    else if (s[a] === '{') end = groupEnd(s, a);
+    else if (s.startsWith('\\frac', a)) { const t1 = tokenEnd(s, a + 5); end = t1 < 0 ? -1 : tokenEnd(s, t1); }
+    else if (/[0-9.]/.test(s[a] ?? '')) { end = a; while (/[0-9.]/.test(s[end] ?? '')) end++; }
+    else if (/[A-Za-z\\]/.test(s[a] ?? '')) { const t = tokenEnd(s, a); end = t < 0 ? -1 : scriptEnd(s, t); }
+    if (end < 0 || end <= a) continue;
+    out += s.slice(last, head) + '{' + s.slice(head, a) + shortFunctionArgs(s.slice(a, end)) + '}';
+    last = end;
+    FN_HEAD.lastIndex = end;
+    j = end;
+  }
+  return out + s.slice(last);
+}
+
+/**
+ * LaTeX ready for the parser. `reach` of an unbracketed function argument: `default`
+ * (`groupFunctionArgs`, then the parser's), `short` (one atom), `long` (the parser's alone:
+ * up to the next + or −, `\\cos n (-\\pi)` = cos(−nπ)).
+ */
+export type Reach = 'default' | 'short' | 'long';
+
+export function normalizeLatex(s: string, reach: Reach = 'default'): string {
   const t = plainNumbers(s).replace(/\\cdotp/g, '\\cdot').replace(/\\(dfrac|tfrac)/g, '\\frac')
+    // \\lg is log base 2 (ProofWiki, CS) or base 10 (ISO): an unspecified base, tried both ways
+    .replace(/\\lg(?![A-Za-z])/g, '\\log')
     .replace(/\\(frac|binom)\s*(\d)\s*(\d)/g, '\\$1{$2}{$3}').replace(/\\(frac|binom)\s*(\d)\s*(?=\\|[A-Za-z])/g, '\\$1{$2}');
-  return groupDerivatives(groupFunctionArgs(infixFractions(t))).trim();
+  const f = infixFractions(t);
+  return groupDerivatives(reach === 'short' ? shortFunctionArgs(f) : reach === 'long' ? f : groupFunctionArgs(f)).trim();
 }

@@ -54,6 +54,10 @@ export interface ParseContext {
   logAmbiguous: boolean;
   /** The source text has `/`: `a/bc` is ambiguous. */
   slash: boolean;
+  /** Named constants the text fixes (`\\phi` = the golden mean when the text says so). */
+  constants: ReadonlyMap<string, number>;
+  /** The reading where index-like letters (n, k, m, …) are integers everywhere. */
+  intIndices: boolean;
 }
 
 /** The symbol a juxtaposed term starts from: `f`, `-f`, `f^{-1}`, `f_i` all apply `f` to `(…)`. */
@@ -68,8 +72,8 @@ function simpleDelimiter(j: Json): boolean {
   return isDelimiter(j) && j.length === 2 && (typeof j[1] === 'string' || (Array.isArray(j[1]) && j[1][0] === 'Subscript'));
 }
 
-export function newContext(jsons: Json[], slash: boolean): ParseContext {
-  const ctx: ParseContext = { standalone: new Set(), eIsEuler: false, roles: new Map(), logAmbiguous: false, slash };
+export function newContext(jsons: Json[], slash: boolean, constants: ReadonlyMap<string, number> = new Map(), intIndices = false): ParseContext {
+  const ctx: ParseContext = { standalone: new Set(), eIsEuler: false, roles: new Map(), logAmbiguous: false, slash, constants, intIndices };
   const visit = (j: Json, applied = false): void => {
     if (typeof j === 'string') { if (!applied) ctx.standalone.add(j); return; }
     if (!Array.isArray(j)) return;
@@ -167,6 +171,8 @@ export function toExpr(j: Json, ctx: ParseContext, inExponent = false, intArg = 
         if (head !== undefined && isDelimiter(args[i + 1]) && (!ctx.standalone.has(head) || simpleDelimiter(args[i + 1]))) throw new Unsupported(`function ${head}(…)`);
         if (isDelimiter(a) && simpleDelimiter(args[i + 1])) throw new Unsupported('(…)(x) application');
         if (typeof a === 'number' && typeof args[i + 1] === 'number') throw new Unsupported('juxtaposed numbers');
+        // `\\paren {10 + 10} 2`, `x 2`: a number written after a factor is not how products are written
+        if (i > 0 && isNumber(a)) throw new Unsupported('a number juxtaposed after a factor');
         if (typeof a === 'number' && Array.isArray(args[i + 1]) && (args[i + 1] as unknown[])[0] === 'Divide' && i === 0) throw new Unsupported('mixed number');
         parts.push(sub(a));
       }
@@ -211,6 +217,10 @@ export function toExpr(j: Json, ctx: ParseContext, inExponent = false, intArg = 
   }
 }
 
+function isNumber(j: Json): boolean {
+  return typeof j === 'number' || (typeof j === 'object' && j !== null && !Array.isArray(j) && typeof (j as { num?: unknown }).num === 'string');
+}
+
 function isParenStyle(j: Json): boolean {
   const s = (j as { str?: string } | undefined)?.str ?? (typeof j === 'string' ? j : '');
   return /^'?\(,?\)'?$/.test(s);
@@ -222,7 +232,9 @@ function symbol(name: string, ctx: ParseContext, inExponent: boolean, intArg: bo
   if (name === 'Half') return num(0.5);
   if (name === 'e' && ctx.eIsEuler) return num(Math.E);
   if (name === 'GoldenRatio') name = 'varphi';
+  const c = ctx.constants.get(name);
+  if (c !== undefined) return num(c);
   if ((!VAR_NAME.test(name) || STYLED.test(name)) && name !== 'varphi') throw new Unsupported(`symbol ${name}`);
-  setRole(ctx, name, intArg || (inExponent && INDEX_NAMES.test(name)) ? 'int' : 'real');
+  setRole(ctx, name, intArg || ((inExponent || ctx.intIndices) && INDEX_NAMES.test(name)) ? 'int' : 'real');
   return { k: 'var', name };
 }

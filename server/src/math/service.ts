@@ -19,19 +19,31 @@ export class DerivationService {
 
   constructor(private readonly run: Runner) {}
 
+  /** Steps with absolute offsets per block item (`mathBlocks` reuses items while their block does not move). */
+  private shifted = new WeakMap<BlockInput, { result: BlockResult; steps: DocStep[] }>();
+  private lastTouch = new Map<string, number>();
+  private generation = 0;
+
   /** Steps of the blocks already checked (absolute offsets), and the blocks still to check. */
   current(blocks: readonly BlockInput[]): { steps: DocStep[]; missing: BlockInput[] } {
     const steps: DocStep[] = [];
     const missing: BlockInput[] = [];
+    const gen = ++this.generation;
     for (const b of blocks) {
       const r = this.results.get(b.key);
       if (!r) { missing.push(b); continue; }
-      // refresh LRU position
-      this.results.delete(b.key);
-      this.results.set(b.key, r);
-      for (const s of r.steps) {
-        steps.push({ ...s, lhsStart: s.lhsStart + b.start, lhsEnd: s.lhsEnd + b.start, rhsStart: s.rhsStart + b.start, rhsEnd: s.rhsEnd + b.start });
+      // refresh the LRU position, at most once per 64 calls per block (delete + set is not free)
+      if (gen - (this.lastTouch.get(b.key) ?? -Infinity) >= 64) {
+        this.lastTouch.set(b.key, gen);
+        this.results.delete(b.key);
+        this.results.set(b.key, r);
       }
+      let s = this.shifted.get(b);
+      if (!s || s.result !== r) {
+        s = { result: r, steps: r.steps.map((x) => ({ ...x, lhsStart: x.lhsStart + b.start, lhsEnd: x.lhsEnd + b.start, rhsStart: x.rhsStart + b.start, rhsEnd: x.rhsEnd + b.start })) };
+        this.shifted.set(b, s);
+      }
+      for (const x of s.steps) steps.push(x);
     }
     return { steps, missing };
   }
@@ -42,7 +54,7 @@ export class DerivationService {
     const results = await this.run([...blocks], macros, macroKey);
     for (const r of results) {
       this.results.set(r.key, r);
-      if (this.results.size > RESULT_LIMIT) this.results.delete(this.results.keys().next().value!);
+      if (this.results.size > RESULT_LIMIT) { const k = this.results.keys().next().value!; this.results.delete(k); this.lastTouch.delete(k); }
     }
   }
 

@@ -11,7 +11,7 @@ function steps(src: string): Step[] {
   const text = src.slice(env.bodyStart, env.bodyEnd);
   return extractSteps({ text, rows: env.rows!.map((r) => ({ start: r.start - env.bodyStart, end: Math.min(r.end, env.bodyEnd) - env.bodyStart })) });
 }
-const show = (src: string): string[] => steps(src).map((s) => `${s.lhs.text} ${s.rel} ${s.rhs.text}${s.implied ? ' [implied]' : ''}${s.ignored ? ' [ignored]' : ''}`);
+const show = (src: string): string[] => steps(src).map((s) => `${s.lhs.text} ${s.rel} ${s.rhs.text}${s.implied ? ' [implied]' : ''}${s.equation ? ' [equation]' : ''}${s.ignored ? ' [ignored]' : ''}`);
 
 test('align rows with & and continuation rows chain onto the previous right side', () => {
   assert.deepEqual(show('\\begin{align}\n(a+b)^2 &= (a+b)(a+b) \\\\\n&= a^2 + 2ab + b^2\n\\end{align}'), [
@@ -58,8 +58,8 @@ test('\\equiv with \\pmod carries the modulus; \\approx and \\sim are relations 
 });
 
 test('\\implies and \\iff start a new chain whose first relation is a consequence', () => {
-  assert.deepEqual(show('\\[ x + 1 = 3 \\implies x = 2 \\]'), ['x + 1 = 3 [implied]', 'x = 2 [implied]']);
-  assert.deepEqual(show('\\[ a = b = c \\iff d = e \\]'), ['a = b', 'b = c', 'd = e [implied]']);
+  assert.deepEqual(show('\\[ x + 1 = 3 \\implies x = 2 \\]'), ['x + 1 = 3 [equation]', 'x = 2 [implied]']);
+  assert.deepEqual(show('\\[ a = b = c \\iff d = e \\]'), ['a = b [equation]', 'b = c [equation]', 'd = e [implied]']);
 });
 
 test('a % mathsense-ignore-step comment on the line of a step suppresses it', () => {
@@ -72,4 +72,27 @@ test('offsets point at the right-hand side in the source', () => {
   const s = steps(src);
   assert.equal(src.slice(env.bodyStart + s[0].rhs.start, env.bodyStart + s[0].rhs.end), 'y+1');
   assert.equal(src.slice(env.bodyStart + s[1].rhs.start, env.bodyStart + s[1].rhs.end), 'z');
+});
+
+test('equations being solved are not identities: before ⇒, and consecutive equation rows', () => {
+  // a chain followed by an implication (\leadstoandfrom too) is a premise, every relation of it
+  assert.deepEqual(show('\\begin{align*}\nx + y + x y &= 10 x + y \\\\\n\\leadstoandfrom x y - 9 x &= 0\n\\end{align*}'), ['x + y + x y = 10 x + y [equation]', 'x y - 9 x = 0 [implied]']);
+  // rows with their own left sides, one relation each, sharing a variable
+  assert.deepEqual(show('\\begin{align*}\n4 \\sin \\theta \\cos 2 \\theta &= 1 \\\\\n4 \\sin \\theta \\cos \\theta \\cos 2\\theta &= \\cos \\theta\n\\end{align*}'), [
+    '4 \\sin \\theta \\cos 2 \\theta = 1 [equation]', '4 \\sin \\theta \\cos \\theta \\cos 2\\theta = \\cos \\theta [equation]',
+  ]);
+  // a variable-free equation derived from one with variables (a contradiction)
+  assert.deepEqual(show('\\begin{align*}\nb + 1 &= b \\\\\n1 &= 0\n\\end{align*}'), ['b + 1 = b [equation]', '1 = 0 [equation]']);
+  // numeric facts in rows stay checked, and chains of identities too
+  assert.deepEqual(show('\\begin{align*}\n8517 &= 3 \\times 17 \\times 167 \\\\\n8577 &= 3^2 \\times 953\n\\end{align*}'), ['8517 = 3 \\times 17 \\times 167', '8577 = 3^2 \\times 953']);
+  assert.deepEqual(show('\\begin{align*}\n(a+b)^2 &= a^2 + 2ab + b^2 \\\\\n&= b^2 + 2ab + a^2\n\\end{align*}'), ['(a+b)^2 = a^2 + 2ab + b^2', 'a^2 + 2ab + b^2 = b^2 + 2ab + a^2']);
+});
+
+test('a row starting with a minus sign at the left edge is its own expression', () => {
+  assert.deepEqual(show('\\begin{align*}\nx &= 1 \\\\\n-4 y &= 1\n\\end{align*}'), ['x = 1', '-4 y = 1']);
+  assert.deepEqual(show('\\begin{align*}\nx &= a + b \\\\\n& - c\n\\end{align*}'), ['x = a + b - c']);
+});
+
+test('thin spaces between digit groups survive cleaning', () => {
+  assert.deepEqual(show('\\[ 10! = 3 \\, 628 \\, 800 \\]'), ['10! = 3 \\, 628 \\, 800']);
 });

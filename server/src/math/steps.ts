@@ -25,6 +25,12 @@ export interface Step {
   annotation: string;
   /** First relation after `\implies`, `\leadsto`, "hence": an equation, not an identity. */
   implied: boolean;
+  /**
+   * An equation being solved rather than an identity: a chain that an implication follows
+   * (`2x + 3 = 7 \implies …`), or one of consecutive one-relation rows with their own left
+   * sides sharing variables (`4 \sin θ \cos 2θ = 1 \\ 4 \sin θ \cos θ \cos 2θ = \cos θ`).
+   */
+  equation: boolean;
   /** A `% mathsense-ignore-step` comment is on the step's lines. */
   ignored: boolean;
   /** The relation carries its own justification (`\overset{(3)}{=}`). */
@@ -55,7 +61,7 @@ const RELATION_CMDS: Record<string, Relation> = {
 
 const IMPLICATION_CMDS = new Set([
   'implies', 'impliedby', 'iff', 'Rightarrow', 'Leftarrow', 'Leftrightarrow', 'Longrightarrow', 'Longleftarrow',
-  'Longleftrightarrow', 'leadsto', 'therefore', 'because', 'land', 'lor', 'wedge', 'vee', 'quad\\text',
+  'Longleftrightarrow', 'leadsto', 'leadstoandfrom', 'leftrightarrow', 'therefore', 'because', 'land', 'lor', 'wedge', 'vee', 'quad\\text',
 ]);
 
 /** Commands starting an annotation once the row has content: the rest of the row is prose. */
@@ -84,8 +90,10 @@ type ChainItem = Item | RelItem;
 interface Chain {
   items: ChainItem[];
   implied: boolean;
-  /** A single equation followed by ⇒: it is being solved, not an identity (`2x + 3 = 7 ⇒ x = 2`). */
+  /** Followed by ⇒: its relations are being solved, not identities (`2x + 3 = 7 ⇒ x = 2`). */
   premise?: boolean;
+  /** Starts at the left edge of a row with its own left side (not a `&= …` continuation). */
+  ownRow?: boolean;
   mod?: string;
   annotations: Map<number, string>;
   rowEnds: Map<number, number>;
@@ -106,6 +114,8 @@ function cleanBlock(raw: string): string {
     let end = e;
     if (s[end] === '*' && (name === 'tag' || name === 'hspace' || name === 'vspace')) { name += '*'; end++; }
     if (name === ',' || name === ';' || name === '!' || name === ':' || name === ' ' || name === '>') {
+      // a thin space inside a number (`3 \, 628 \, 800`) is a digit-group separator: kept for the parser
+      if (name !== '!' && name !== ':' && name !== '>' && /\d\s*$/.test(s.slice(Math.max(0, i - 4), i)) && /^\s*\d{3}(?!\d)/.test(s.slice(e, e + 8))) { i = e - 1; continue; }
       out = blank(out, i, e);
       i = e - 1;
       continue;
@@ -298,7 +308,7 @@ export function extractSteps(block: MathBlockText): Step[] {
       let first = true;
       for (const p of scan.pieces) {
         if (p.kind === 'imp') {
-          if (cur && cur.items.filter((x) => x.kind === 'rel').length === 1) cur.premise = true;
+          if (cur && cur.items.some((x) => x.kind === 'rel')) cur.premise = true;
           cur = undefined; implied = true; first = false; continue;
         }
         if (p.kind === 'expr') {
@@ -311,7 +321,10 @@ export function extractSteps(block: MathBlockText): Step[] {
             first = false;
             continue;
           }
-          if (first && cur && last?.kind === 'expr' && (BINOP_START.test(text) || BINOP_END.test(spansText(s, last.spans)))) {
+          // a row starting with `-` continues the expression above only right of an alignment
+          // point (`& - c`); `-4 \cos a = 1` at the left edge is an equation of its own
+          const startsBinop = BINOP_START.test(text) && (!/^\s*-/.test(text) || raw.slice(sub.start, sp.start).includes('&'));
+          if (first && cur && last?.kind === 'expr' && (startsBinop || BINOP_END.test(spansText(s, last.spans)))) {
             last.spans.push(sp); // an expression broken over rows
           } else if (first && cur && last?.kind === 'rel') {
             cur.items.push({ kind: 'expr', spans: [sp] }); // `a = \\ b`
@@ -319,6 +332,7 @@ export function extractSteps(block: MathBlockText): Step[] {
             cur.items.push({ kind: 'expr', spans: [sp] });
           } else {
             cur = newChain(implied);
+            cur.ownRow = first;
             cur.items.push({ kind: 'expr', spans: [sp] });
           }
           first = false;
@@ -335,6 +349,7 @@ export function extractSteps(block: MathBlockText): Step[] {
       if (cur && scan.annotation) cur.annotations.set(cur.items.length - 1, scan.annotation);
     }
   }
+  const equations = equationRows(s, chains);
   const steps: Step[] = [];
   for (const c of chains) {
     let firstStep = true;
@@ -348,13 +363,50 @@ export function extractSteps(block: MathBlockText): Step[] {
       const rhs = side(s, rr.spans);
       steps.push({
         lhs, rhs, rel: r.rel, relAt: r.at, mod: r.rel === 'equiv' ? c.mod : undefined,
-        annotation: c.annotations.get(k + 1) ?? '', implied: (c.implied && firstStep) || !!c.premise,
+        annotation: c.annotations.get(k + 1) ?? '', implied: c.implied && firstStep, equation: !!c.premise || equations.has(c),
         ignored: ignoredAt(raw, r.at, rhs.end), justified: r.justified,
       });
       firstStep = false;
     }
   }
   return steps;
+}
+
+/** Letters and Greek names of a text, with commands and `\text{…}` left out: what rows share. */
+function identifiers(t: string): Set<string> {
+  const out = new Set<string>();
+  const re = /\\([A-Za-z]+)|([A-Za-z])/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(t))) {
+    if (m[1] !== undefined) { if (GREEK_NAMES.has(m[1])) out.add(m[1]); } else out.add(m[2]);
+  }
+  return out;
+}
+
+const GREEK_NAMES = new Set(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta', 'iota',
+  'kappa', 'lambda', 'mu', 'nu', 'xi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'varphi', 'chi', 'psi', 'omega', 'Gamma', 'Delta',
+  'Theta', 'Lambda', 'Xi', 'Sigma', 'Phi', 'Psi', 'Omega']);
+
+/**
+ * Consecutive rows that are each one equation with its own left side (`l_1 = r_1 \\ l_2 = r_2`)
+ * and share a variable are an equation being transformed (solved, substituted into), not a
+ * chain of identities: none of their relations is checked as an identity.
+ */
+function equationRows(s: string, chains: Chain[]): Set<Chain> {
+  const out = new Set<Chain>();
+  const single = (c: Chain | undefined): c is Chain => !!c && !!c.ownRow && c.items.length === 3 && c.items[1].kind === 'rel' && c.items[1].rel === '=';
+  const ids = (c: Chain): Set<string> => identifiers(c.items.map((x) => (x.kind === 'expr' ? spansText(s, x.spans) : '')).join(' '));
+  for (let k = 0; k + 1 < chains.length; k++) {
+    const a = chains[k];
+    const b = chains[k + 1];
+    if (!single(a) || !single(b)) continue;
+    const ia = ids(a);
+    const ib = ids(b);
+    // shared variables, or a variable-free equation derived from one with variables
+    // (`b + 1 = b \\ 1 = 0` in a proof by contradiction)
+    if ([...ib].some((v) => ia.has(v)) || (ib.size === 0 && ia.size > 0)) { out.add(a); out.add(b); }
+  }
+  return out;
 }
 
 function side(s: string, spans: Span[]): Side {

@@ -98,3 +98,76 @@ test('document macros are expanded before parsing', () => {
   assert.equal(checkStep({ lhs: '\\sq{x+1}', rhs: 'x^2 + 2x + 1', rel: '=' }, m).kind, 'equal');
   assert.equal(checkStep({ lhs: '\\sq{x+1}', rhs: 'x^2 + 2x + 2', rel: '=' }, m).kind, 'refuted');
 });
+
+// Correct mathematics that an earlier version flagged (ProofWiki eqn tables): each class of
+// false alarm keeps a test; the refutations these notations still allow are checked too.
+
+test('a hypothesis stated in the text with the same variables may have been substituted', () => {
+  // Binet form: Δ² = m² + 4 is used inside a chain in m and Δ
+  const binet = { context: 'Define $\\Delta = \\sqrt {m^2 + 4}$ and $\\alpha = \\frac {m + \\Delta} 2$.' };
+  assert.notEqual(check('\\paren {\\frac {m + \\Delta} 2}^2', '\\frac 1 4 \\paren {m^2 + 2 m \\Delta + m^2 + 4}', '=', binet).kind, 'refuted');
+  // where q = 1 - p
+  assert.notEqual(check('\\frac {p \\paren {1 - p} } {\\paren {p q}^2}', '\\frac 1 {p q}', '=', { context: 'where $q = 1 - p$.' }).kind, 'refuted');
+  // stated beside another row of the block ("where $r = t_1 + s$")
+  assert.notEqual(check('1 - \\frac {s} {r}', '\\frac {t_1} r', '=', { notes: '\\text{where $r = t_1 + s$}' }).kind, 'refuted');
+  // the annotation states the relation used (`a + b = 9`)
+  assert.notEqual(check('a + b + n', '9 + n', '=', { annotation: '\\text{ $a + b = 9$ }' }).kind, 'refuted');
+  // without the hypothesis the same step is refuted
+  assert.equal(check('\\paren {\\frac {m + \\Delta} 2}^2', '\\frac 1 4 \\paren {m^2 + 2 m \\Delta + m^2 + 4}').kind, 'refuted');
+});
+
+test('\\phi is the golden mean when the text says so (φ² = φ + 1)', () => {
+  const golden = { annotation: '\\text{Square of Golden Mean equals One plus Golden Mean}' };
+  assert.notEqual(check('\\dfrac {\\phi^2} 2 - 1', '\\dfrac {\\phi + 1} 2 - 1', '=', golden).kind, 'refuted');
+  assert.equal(check('\\dfrac {\\phi^2} 2 - 1', '\\dfrac {\\phi + 1} 2', '=', golden).kind, 'refuted');
+});
+
+test('unbracketed function arguments: every reading must fail before a refutation', () => {
+  for (const [l, r] of [
+    ['\\ln a e^{x \\ln a}', 'a^x \\ln a'],
+    ['r_1 \\cos \\theta_1 r_2 \\sin \\theta_2', 'r_1 r_2 \\cos \\theta_1 \\sin \\theta_2'],
+    ['e^{\\ln 2 / 16}', '2^{1/16}'],
+    ['2 \\sinh \\theta \\cosh \\theta', '2 \\sinh \\theta \\cosh \\theta \\frac {\\cosh \\theta} {\\cosh \\theta}'],
+    ['\\ln 2 + \\frac {\\ln 2} {\\ln 10}', '\\ln 2 \\left({1 + \\frac 1 {\\ln 10} }\\right)'],
+    ['4 \\sin \\paren {\\frac \\pi {10} } \\paren {2 \\cos^2 \\frac \\pi {10} - 1}', '1'],
+    ['\\cos^n a x \\sin a x', '\\sin a x \\cos^n a x'],
+  ]) assert.notEqual(check(l, r).kind, 'refuted', `${l} = ${r}`);
+  assert.equal(check('\\ln a e^{x \\ln a}', 'a^x').kind, 'refuted');
+});
+
+test('n, k, m are integers where that makes the step hold (\\cos n \\pi)', () => {
+  assert.notEqual(check('\\cos \\theta \\cos n \\pi - \\sin \\theta \\sin n \\pi', '\\cos \\theta \\cos n \\pi').kind, 'refuted');
+  assert.notEqual(check('\\cos n \\paren {-\\pi}', '\\paren {-1}^n').kind, 'refuted');
+  assert.equal(check('n - \\frac {n - 1} 2', '\\frac {2 n - n - 1} 2').kind, 'refuted');
+});
+
+test('sums over a condition and reversed bounds are not evaluated', () => {
+  assert.notEqual(check('\\sum_{k \\le m} \\paren {-1}^k \\binom r k', '\\paren {-1}^m \\binom {r - 1} m').kind, 'refuted');
+  assert.notEqual(check('\\sum_{y = n - 1}^0 y', '\\sum_{y = 0}^{n - 1} y').kind, 'refuted');
+});
+
+test('rounded decimals and percentages, and roundings by annotation, are not mistakes', () => {
+  assert.notEqual(check('\\dfrac {6565.8 - 5000} {6565.8} \\times 100 \\%', '23.85 \\%').kind, 'refuted');
+  assert.notEqual(check('1 + 0.02 - 0.0004 + 0.000133', '1.0196128').kind, 'refuted');
+  assert.notEqual(check('11.42', '11', '=', { annotation: '\\text{to the nearest $10^0$}' }).kind, 'refuted');
+  assert.equal(check('e^{\\ln 2 / 16}', '0.9576').kind, 'refuted');
+});
+
+test('digit groups need a thin space; plain spaces are juxtaposed numbers', () => {
+  assert.equal(check('10 \\times 9!', '3 \\, 628 \\, 800').kind, 'equal');
+  assert.equal(check('10 \\times 9!', '3 \\, 628 \\, 000').kind, 'refuted');
+  assert.notEqual(check('561 560', '280 \\times 2').kind, 'refuted');
+  assert.notEqual(check('3 \\paren {10 + 10} 2', '30').kind, 'refuted');
+});
+
+test('a letter equal to an expression in itself is an equation to solve', () => {
+  assert.notEqual(check('x', '4 x - \\paren {22 + 24 + 27 + 20}').kind, 'refuted');
+});
+
+test('domain statements: "x is negative", contradictory cases, and letters inside expressions', () => {
+  assert.notEqual(check('\\sqrt {x^2}', '-x', '=', { annotation: '\\text{ $x$ is negative}' }).kind, 'refuted');
+  // `\dfrac x a < 0` says nothing about a; the step holds for a > 0
+  assert.notEqual(check('\\frac 1 {\\sqrt {\\paren {\\frac x a}^2 - 1} }', '\\frac a {\\sqrt {x^2 - a^2} }', '=', { context: '$-\\dfrac \\pi 2 < \\arccsc \\dfrac x a < 0$' }).kind, 'refuted');
+  // "α > 1" and "0 < α ≤ 1" are two cases: α is sampled by default
+  assert.notEqual(check('\\paren {1 + t}^\\alpha', '1 + t', '<=', { context: 'If $\\alpha > 1$ it fails. Let $0 < \\alpha \\le 1$.' }).kind, 'refuted');
+});

@@ -12,7 +12,7 @@ import { type MacroTable, expandMacros } from './macros.js';
 import { newContext, parseLatex, toExpr, type ParseContext } from './parse.js';
 import { readDomains, type Domains } from './domain.js';
 import { hashText } from './latexText.js';
-import { normalizeLatex } from './normalize.js';
+import { normalizeLatex, type Reach } from './normalize.js';
 import type { Relation } from './steps.js';
 
 export type VerdictKind = 'proven' | 'equal' | 'refuted' | 'unknown' | 'skipped';
@@ -35,7 +35,11 @@ export interface StepInput {
   /** Prose before the display (domain statements). */
   context?: string;
   implied?: boolean;
+  /** One of the equations being solved or substituted into (see `Step.equation`). */
+  equation?: boolean;
   justified?: boolean;
+  /** Other prose of the block (annotations of its other rows): named constants. */
+  notes?: string;
 }
 
 const POINTS_PER_REGION = 10;
@@ -46,9 +50,33 @@ const MORE_POINTS = 30;
 
 const HYPOTHESIS = /\\(eq)?ref|\\cite|\\overset|\b(by|since|hypothes|assum|using|use|given|from|substitut|definition|defin|where|if|when|for|as|put|set|let|choos|take|induct|lemma|theorem|proposition|corollary|equation|because|with|note|recall|apply|applying)/i;
 
-/** Prose that says the letters are not real numbers (or arithmetic is modular). */
+/** What the checker reads from the prose around a display: domains, hypotheses, constants. */
 export function contextSignature(context: string): string {
-  return JSON.stringify([...readDomains(context)]) + (NON_REAL_CONTEXT.test(context) ? 'N' : '');
+  return JSON.stringify([...readDomains(context)]) + (NON_REAL_CONTEXT.test(context) ? 'N' : '') + (GOLDEN.test(context) ? 'G' : '') + hypotheses(context).join('\u0001');
+}
+
+const ROUNDING = /\b(significant (figures|digits)|decimal places|nearest|round(ed|ing)?|truncat|approximat)/i;
+
+/** An equals sign (not `\\le`, `:=`, `\\neq`). */
+const EQUALS = /(^|[^<>!\\:])=(?!:)/;
+
+/** The text names the golden mean: `\\phi` is that constant, not a variable. */
+const GOLDEN = /golden (mean|ratio|section)/i;
+const PHI = (1 + Math.sqrt(5)) / 2;
+
+/**
+ * Equations stated in the prose (`where $q = 1 - p$`, `\\(\\Delta = \\sqrt{m^2 + 4}\\)`): a step may
+ * substitute them, so a step that fails only as an identity in their variables is not refuted.
+ */
+export function hypotheses(context: string): string[] {
+  const out: string[] = [];
+  const re = /\$\$([^$]{1,400})\$\$|\$([^$]{1,400})\$|\\\(([\s\S]{1,400}?)\\\)|\\\[([\s\S]{1,400}?)\\\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(context)) && out.length < 40) {
+    const math = (m[1] ?? m[2] ?? m[3] ?? m[4]).trim();
+    if (EQUALS.test(math)) out.push(math);
+  }
+  return out;
 }
 
 export const NON_REAL_CONTEXT = /characteristic|\\pmod|\\bmod|\bmod(ulo)?\b|finite field|\\mathbb\s*\{?F|\\mathbf\s*\{?F|\bgroups?\b|\brings?\b|\bideals?\b|\bmodules?\b|sheaf|sheaves|scheme|morphism|functor|categor|intersection|divisor|permutation|ordinal|cardinal|boolean|lattice|operators?\b|\bmatri(x|ces)\b|quaternion|\bfield\b|semigroup|monoid|\bchar\b|homotop|complex|roots? of unity|\\mathbb\s*\{?Z\}?\s*\//i;
@@ -68,21 +96,34 @@ type PointResult = 'ok' | 'bad' | 'unsure' | 'undefined';
 
 interface Sides { lhs: Expr; rhs: Expr; mod?: Expr; ctx: ParseContext }
 
-function prepare(tex: string, macros: MacroTable): string | undefined {
+function prepare(tex: string, macros: MacroTable, reach: Reach): string | undefined {
   const s = expandMacros(tex, macros);
   if (s === undefined) return undefined;
-  return normalizeLatex(s);
+  return normalizeLatex(s, reach);
 }
 
-function parseSides(step: StepInput, macros: MacroTable): Sides | string {
-  const texts = [step.lhs, step.rhs, ...(step.mod ? [step.mod] : [])].map((t) => prepare(t, macros));
+/** How the notation is read: the other readings are tried before a refutation stands. */
+interface Reading {
+  /** How far an unbracketed function argument reaches (`\\ln a e^x`: (ln a) e^x or ln(a e^x)). */
+  reach?: Reach;
+  /** Index-like letters (n, k, m, …) are integers (`\\cos n \\pi`). */
+  ints?: boolean;
+  constants?: ReadonlyMap<string, number>;
+}
+
+/** `\\sum_{k \\le m}`, `\\sum_{d \\divides n}`: a sum over a condition, not over `k = a … b`. */
+const CONDITION_SUM = /\\(sum|prod)(\s|\\limits|\\nolimits)*_\s*(\{([^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9])/g;
+
+function parseSides(step: StepInput, macros: MacroTable, reading: Reading = {}): Sides | string {
+  const texts = [step.lhs, step.rhs, ...(step.mod ? [step.mod] : [])].map((t) => prepare(t, macros, reading.reach ?? 'default'));
   if (texts.some((t) => t === undefined || t === '')) return 'empty side or runaway macro';
   if (texts.some((t) => /\\(ldots|cdots|dots|vdots|ddots)\b|\.\.\./.test(t!))) return 'elided terms (…)';
   if (texts.some((t) => /\d\s+\d/.test(t!))) return 'juxtaposed numbers';
   if (texts.some((t) => /(?<!\^\s*)\*|\\ast\b|\\star\b|\\circ\b|\\oplus|\\otimes/.test(t!))) return 'a binary operation (∗, ∘, ⊕, ⊗)';
+  if (texts.some((t) => [...t!.matchAll(CONDITION_SUM)].some((m) => !/=/.test(m[3])))) return 'a sum or product over a condition';
   const jsons = texts.map((t) => parseLatex(t!));
   if (jsons.some((j) => j === null || JSON.stringify(j).includes('"Error"'))) return 'cannot parse';
-  const ctx = newContext(jsons, texts.some((t) => t!.includes('/')));
+  const ctx = newContext(jsons, texts.some((t) => t!.includes('/')), reading.constants, !!reading.ints);
   try {
     const [lhs, rhs, mod] = jsons.map((j) => toExpr(j, ctx));
     return { lhs, rhs, mod, ctx };
@@ -195,18 +236,32 @@ function roundPoint(s: Sample, sampler: Sampler, ev: Evaluator, ints: Set<string
   return s;
 }
 
+/**
+ * Relative tolerance for decimals in the step: a decimal may be rounded (`23.85 \\%`,
+ * `= 0.9576`), so sides that agree to within ten times its rounding are not told apart.
+ */
+function roundingTolerance(step: StepInput): number {
+  let tol = 0;
+  for (const t of [step.lhs, step.rhs]) {
+    for (const m of t.matchAll(/(\d*)(?:\.|\s*\\cdotp\s*)(\d+)/g)) {
+      const v = Number(`${m[1] || '0'}.${m[2]}`);
+      if (v > 0) tol = Math.max(tol, (10 * 0.5 * 10 ** -m[2].length) / v);
+    }
+  }
+  return Math.min(tol, 1);
+}
+
 function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptions, seed: string): Verdict {
   const vars = [...new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs), ...(sides.mod ? freeVars(sides.mod) : [])])].sort();
   const deriv = hasDerivative(sides.lhs) || hasDerivative(sides.rhs);
-  const tol = deriv ? 1e-8 : 1e-11;
-  const margin = deriv ? 1e-6 : 1e-8;
+  const rounding = roundingTolerance(step);
+  const tol = Math.max(deriv ? 1e-8 : 1e-11, rounding);
+  const margin = Math.max(deriv ? 1e-6 : 1e-8, 4 * rounding);
   const ev = new Evaluator(opts);
   const sampler = new Sampler(sides, step.rel, vars, domains, tol, margin);
   if (vars.length === 0) {
     const s = sampler.at(new Map(), ev);
-    // `= 0.2773`: a rounded or truncated decimal is an approximation, not a mistake
-    const dec = [step.lhs, step.rhs].map((t) => /^\s*-?\d*\.(\d+)\s*$/.exec(t)?.[1].length).find((d) => d !== undefined);
-    if (dec !== undefined && s.res === 'bad' && Math.abs(s.a - s.b) < 10 ** -dec) return { kind: 'equal', reason: 'equal up to the rounding of a decimal' };
+    if (s.res === 'ok' && rounding > 1e-11 && s.a !== s.b) return { kind: 'equal', reason: 'equal up to the rounding of a decimal' };
     if (s.res === 'ok') return { kind: 'equal', reason: 'both sides evaluate to the same number' };
     if (s.res === 'bad') return { kind: 'refuted', reason: 'the sides evaluate to different numbers', point: [], left: s.a, right: s.b };
     return { kind: 'unknown', reason: 'cannot evaluate' };
@@ -232,8 +287,11 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
 export function checkStep(step: StepInput, macros: MacroTable): Verdict {
   if (step.rel === 'approx' || step.rel === 'other') return { kind: 'skipped', reason: 'not an algebraic relation' };
   if (step.implied) return { kind: 'skipped', reason: 'a consequence, not an identity' };
+  if (step.equation) return { kind: 'skipped', reason: 'an equation being solved or substituted into, not an identity' };
   if (step.rel === 'equiv' && !step.mod) return { kind: 'skipped', reason: '≡ without a modulus' };
-  const sides = parseSides(step, macros);
+  const prose = `${step.annotation ?? ''} ${step.notes ?? ''} ${step.context ?? ''}`;
+  const constants = new Map<string, number>(GOLDEN.test(prose) ? [['phi', PHI], ['varphi', PHI], ['Phi', PHI]] : []);
+  const sides = parseSides(step, macros, { constants });
   if (typeof sides === 'string') return { kind: 'unknown', reason: sides };
   if (exprKey(sides.lhs) === exprKey(sides.rhs) && step.rel !== '!=' && step.rel !== '<' && step.rel !== '>') {
     return { kind: 'proven', reason: 'the same expression' };
@@ -251,15 +309,52 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
     for (const o of variants.slice(1)) {
       if (decide(sides, step, domains, o, seed).kind !== 'refuted') return { kind: 'unknown', reason: 'holds under another convention (\\log base, arccot range)' };
     }
+    // notation with more than one reading: refute only if every reading fails
+    const reach = 'holds under another reach of an unbracketed function argument (\\ln a e^x = (\\ln a) e^x, \\cos n (-\\pi) = \\cos(-n\\pi))';
+    const ints = 'holds when n, k, m, … are integers';
+    const readings: Array<[Reading, string]> = [
+      [{ reach: 'short', constants }, reach], [{ reach: 'long', constants }, reach],
+      [{ ints: true, constants }, ints], [{ ints: true, reach: 'short', constants }, ints], [{ ints: true, reach: 'long', constants }, ints],
+    ];
+    const tried = new Set([exprKey(sides.lhs) + '\u0000' + exprKey(sides.rhs) + '\u0000' + JSON.stringify([...sides.ctx.roles])]);
+    for (const [r, reason] of readings) {
+      const other = parseSides(step, macros, r);
+      if (typeof other === 'string') continue;
+      const key = exprKey(other.lhs) + '\u0000' + exprKey(other.rhs) + '\u0000' + JSON.stringify([...other.ctx.roles]);
+      if (tried.has(key)) continue;
+      tried.add(key);
+      if (exprKey(other.lhs) === exprKey(other.rhs)) return { kind: 'unknown', reason };
+      for (const o of variants) if (decide(other, step, domains, o, seed).kind !== 'refuted') return { kind: 'unknown', reason };
+    }
   }
-  if (v.kind === 'refuted') v = withdraw(v, sides, step);
+  if (v.kind === 'refuted') v = withdraw(v, sides, step, macros);
   return v;
 }
 
 /** Withdraws a numeric refutation where the step is probably not meant as an identity. */
-function withdraw(v: Verdict, sides: Sides, step: StepInput): Verdict {
+function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable): Verdict {
   if (step.justified || (step.annotation && HYPOTHESIS.test(step.annotation))) {
     return { kind: 'unknown', reason: 'justified by a hypothesis or reference' };
+  }
+  // "to 3 significant figures", "to the nearest integer": a rounding, not an equality
+  if (step.annotation && ROUNDING.test(step.annotation)) return { kind: 'unknown', reason: 'a rounding, by its annotation' };
+  // `\\quad a + b = 9`: the annotation states the relation the step uses
+  if (step.annotation && EQUALS.test(step.annotation)) {
+    return { kind: 'unknown', reason: 'uses a relation stated in its annotation' };
+  }
+  // `x = 4x - 93`: a letter equal to an expression in itself is an equation, not an identity
+  for (const [a, b] of [[sides.lhs, sides.rhs], [sides.rhs, sides.lhs]]) {
+    if (a.k === 'var' && freeVars(b).has(a.name)) return { kind: 'unknown', reason: `an equation in ${displayVar(a.name)}, not an identity` };
+  }
+  // an equation stated in the prose, in variables of the step, may have been substituted
+  const vars = new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs)]);
+  for (const h of hypotheses(`${step.context ?? ''} ${step.notes ?? ''}`)) {
+    const parts = h.split(/(?<![<>!\\:])=(?!:)/).map((t) => t.trim()).filter((t) => t !== '');
+    if (parts.length < 2 || parts.length > 4) continue;
+    const hs = parseSides({ lhs: parts[0], rhs: parts[1], rel: '=' }, macros, { constants: sides.ctx.constants });
+    if (typeof hs === 'string') continue;
+    const hv = [...freeVars(hs.lhs), ...freeVars(hs.rhs)];
+    if (hv.length > 0 && hv.every((x) => vars.has(x))) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
   }
   if (freeVars(sides.lhs).has('C') && freeVars(sides.rhs).has('C')) return { kind: 'unknown', reason: 'C may be an arbitrary constant' };
   if (freeVars(sides.lhs).has('i') || freeVars(sides.rhs).has('i')) return { kind: 'unknown', reason: 'i may be the imaginary unit' };

@@ -3,7 +3,7 @@
 // handler is guarded: a failure in one feature is logged and answered with an empty result,
 // never allowed to take the server down.
 import {
-  createConnection, ProposedFeatures, TextDocumentSyncKind, CodeActionKind, FileChangeType, ResponseError, ErrorCodes,
+  createConnection, ProposedFeatures, TextDocumentSyncKind, CodeActionKind, MarkupKind, FileChangeType, ResponseError, ErrorCodes,
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import * as path from 'node:path';
@@ -20,8 +20,12 @@ import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
 import { DerivationService, type DocStep } from '../math/service.js';
 import { workerRunner } from '../math/workerRunner.js';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
+import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
+import { bodyText, candidateProofsMarkdown, citeCodeActions, disambiguationMarkdown, rankRefCompletions } from '../features/indexFeatures.js';
+import { targetAt } from '../features/cursor.js';
+import { statements } from '../analysis/structure.js';
 
-export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings }
+export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings }
 
 const VERSION = '0.1.0';
 
@@ -31,6 +35,7 @@ function mergeSettings(raw: unknown): ServerSettings {
     diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
     derivations: { ...defaultDerivationSettings, ...(r.derivations ?? {}) },
     embeddings: embeddingSettings(raw),
+    index: indexSettings(raw),
   };
 }
 
@@ -49,6 +54,9 @@ export class MathSenseServer {
   private derivationAgain = new Set<string>();
   /** The encoder runs in its own worker, started on first use; absent/corrupt models switch its features off. */
   private embeddings = new ServerEmbeddings((m) => this.log(m), () => this.settings.embeddings);
+  /** The bundled index (build/index): loaded asynchronously after initialization; features wait for nothing. */
+  private index = new ServerIndex((m) => this.log(m), () => ({ ...this.settings.index, modelsPath: this.settings.embeddings.modelsPath }), () => this.embeddings.get());
+  private prefetchTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly conn: Connection) {
     this.ws.onReadError = (uri, reason) => this.log(`cannot read ${uri}: ${reason}`);
@@ -90,7 +98,7 @@ export class MathSenseServer {
         capabilities: {
           textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
           hoverProvider: true,
-          codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+          codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Refactor] },
           definitionProvider: true,
           referencesProvider: true,
           documentSymbolProvider: true,
@@ -106,6 +114,7 @@ export class MathSenseServer {
       // the scan promise exists from here on, so `mathsense/status` never answers before it
       this.scanning = (async () => {
         if (this.canPullConfig) await this.pullSettings();
+        void this.index.load();
         await this.scanFolders(this.folders);
       })();
       if (this.canPullConfig) {
@@ -138,6 +147,7 @@ export class MathSenseServer {
       this.publish(doc);
       this.scheduleRevalidate(doc);
       void this.loadPendingIncludes();
+      this.prefetchStatements(doc);
     }));
     c.onDidChangeTextDocument((p) => this.guard('didChange', undefined, () => {
       const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
@@ -145,6 +155,7 @@ export class MathSenseServer {
       this.publish(doc);
       this.scheduleRevalidate(doc);
       if (doc.kind === 'latex' && doc.lastEdit.touchedProject) void this.loadPendingIncludes();
+      this.prefetchStatements(doc);
     }));
     c.onDidCloseTextDocument((p) => this.guard('didClose', undefined, () => {
       this.ws.close(p.textDocument.uri);
@@ -163,11 +174,24 @@ export class MathSenseServer {
 
     c.onHover((p) => this.guard('hover', null, () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? hover(this.ws, doc, doc.offsetAt(p.position), this.stepsOf(doc)) : null;
+      if (!doc) return null;
+      const offset = doc.offsetAt(p.position);
+      const h = hover(this.ws, doc, offset, this.stepsOf(doc));
+      // index contributions: term disambiguation, else candidate proofs of the statement
+      const term = h ? undefined : this.guard('hover (terms)', undefined, () => disambiguationMarkdown(this.ws, doc, offset, this.index));
+      if (term) return { range: term.range, contents: { kind: MarkupKind.Markdown, value: term.md } };
+      const onRef = h && targetAt(doc, offset)?.type === 'ref';
+      const proofs = onRef ? undefined : this.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(this.ws, doc, offset, this.index));
+      if (!proofs) return h;
+      if (h && typeof h.contents === 'object' && 'value' in h.contents) return { ...h, contents: { kind: MarkupKind.Markdown, value: `${h.contents.value}\n\n---\n\n${proofs}` } };
+      return h ?? { contents: { kind: MarkupKind.Markdown, value: proofs } };
     }));
     c.onCodeAction((p) => this.guard('codeAction', [], () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? derivationCodeActions(doc, this.stepsOf(doc), p.range) : [];
+      if (!doc) return [];
+      const actions = derivationCodeActions(doc, this.stepsOf(doc), p.range);
+      actions.push(...this.guard('codeAction (cite)', [], () => citeCodeActions(this.ws, doc, p.range, this.index)));
+      return actions;
     }));
     c.onDefinition((p) => this.guard('definition', [], () => {
       const doc = this.docAt(p.textDocument.uri);
@@ -184,7 +208,7 @@ export class MathSenseServer {
     c.onWorkspaceSymbol((p) => this.guard('workspaceSymbol', [], () => workspaceSymbols(this.ws, p.query)));
     c.onCompletion((p) => this.guard('completion', null, () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? completion(this.ws, doc, doc.offsetAt(p.position)) : null;
+      return doc ? completion(this.ws, doc, doc.offsetAt(p.position), (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index))) : null;
     }));
     c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
     c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
@@ -212,8 +236,19 @@ export class MathSenseServer {
         cache: { hits: sharedBlockCache.hits, misses: sharedBlockCache.misses },
         rssBytes: process.memoryUsage().rss,
         embeddings: await this.embeddings.status(),
+        index: this.index.status(),
       };
     });
+  }
+
+  /** Statements of a document are embedded in the background, so hovers on them are hybrid at once. */
+  private prefetchStatements(doc: Doc): void {
+    if (this.prefetchTimer) clearTimeout(this.prefetchTimer);
+    this.prefetchTimer = setTimeout(() => this.guard('prefetch', undefined, () => {
+      if (!this.index.get() || !this.ws.isOpen(doc)) return;
+      const texts = statements(this.ws, doc).slice(0, 300).map((st) => bodyText(doc, st.env)).filter((t) => t.length >= 10);
+      this.index.want(texts);
+    }), 500);
   }
 
   private async pullSettings(): Promise<void> {

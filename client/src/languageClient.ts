@@ -1,0 +1,51 @@
+// Creates the LanguageClient for the bundled server (IPC), with the settings middleware that
+// applies workspace trust before the server sees `mathsense.*` settings.
+import * as vscode from 'vscode';
+import {
+  LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions,
+} from 'vscode-languageclient/node';
+import { sanitizeSettings } from './trust.js';
+
+export function createClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath('server/dist/mathsense.cjs');
+  const serverOptions: ServerOptions = {
+    run: { module, args: ['lsp'], transport: TransportKind.ipc },
+    debug: { module, args: ['lsp'], transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+  };
+  const warned = new Set<string>();
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'latex' },
+      { scheme: 'file', language: 'tex' },
+      { scheme: 'file', language: 'markdown' },
+      { scheme: 'untitled', language: 'latex' },
+    ],
+    synchronize: {
+      configurationSection: 'mathsense',
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md}'),
+    },
+    outputChannel: output,
+    middleware: {
+      workspace: {
+        // the server pulls `mathsense` settings; path settings are filtered in untrusted workspaces
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result)) return result;
+          return result.map((value, i) => {
+            const section = params.items[i]?.section;
+            if (section !== 'mathsense') return value;
+            const { settings, dropped } = sanitizeSettings(value, { trusted: vscode.workspace.isTrusted, extensionPath: context.extensionPath });
+            for (const d of dropped) {
+              const key = `${d.key}=${JSON.stringify(d.value)}`;
+              if (warned.has(key)) continue;
+              warned.add(key);
+              output.warn(`untrusted workspace: ignoring ${d.key} (${JSON.stringify(d.value)}): it points outside the extension; using the bundled files`);
+            }
+            return settings;
+          });
+        },
+      },
+    },
+  };
+  return new LanguageClient('mathsense', 'MathSense', serverOptions, clientOptions);
+}

@@ -1,0 +1,106 @@
+// The results panel: a webview listing statements/equations rendered with KaTeX. Any command
+// can show a list of {title, latex, location} items; clicking an item opens its location.
+// Strict Content-Security-Policy (no inline code, nonce'd local scripts, local styles/fonts
+// only), theme-aware CSS (VS Code CSS variables), no network.
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+
+export interface ResultItem {
+  /** Shown as the item's heading, e.g. "Key Lemma 1.2 (Pigeonhole principle)". */
+  title: string;
+  /** LaTeX to render: a statement body (text with `$…$`) or a display-math environment. */
+  latex: string;
+  /** Small print under the title, e.g. "chapters/one.tex:7 · lem:pigeonhole". */
+  detail?: string;
+  location?: vscode.Location;
+}
+
+interface WebviewItem { title: string; latex: string; detail?: string; hasLocation: boolean }
+
+export class ResultsPanel implements vscode.Disposable {
+  static readonly viewType = 'mathsense.results';
+  private panel: vscode.WebviewPanel | undefined;
+  private items: ResultItem[] = [];
+  private heading = '';
+  private ready = false;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: (m: string) => void) {}
+
+  /** Shows (or updates) the panel beside the active editor with these items. */
+  show(heading: string, items: ResultItem[]): void {
+    this.heading = heading;
+    this.items = items;
+    if (!this.panel) this.create();
+    else this.panel.reveal(vscode.ViewColumn.Beside, true);
+    this.panel!.title = `MathSense: ${heading}`;
+    if (this.ready) this.post();
+  }
+
+  get visible(): boolean { return !!this.panel?.visible; }
+
+  private create(): void {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const bundled = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
+    this.ready = false;
+    const panel = vscode.window.createWebviewPanel(ResultsPanel.viewType, 'MathSense', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      enableCommandUris: false,
+      enableForms: false,
+      localResourceRoots: [media, bundled],
+    });
+    panel.iconPath = vscode.Uri.joinPath(media, 'mathsense.svg');
+    this.panel = panel;
+    panel.webview.html = this.html(panel.webview, media, bundled);
+    panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
+    panel.webview.onDidReceiveMessage(async (m: { type: string; index?: number; message?: string }) => {
+      if (m.type === 'ready') { this.ready = true; this.post(); }
+      else if (m.type === 'open' && typeof m.index === 'number') await this.open(m.index);
+      else if (m.type === 'error') this.log(`results panel: ${m.message}`);
+    });
+  }
+
+  private post(): void {
+    const items: WebviewItem[] = this.items.map((i) => ({ title: i.title, latex: i.latex, detail: i.detail, hasLocation: !!i.location }));
+    void this.panel?.webview.postMessage({ type: 'show', heading: this.heading, items });
+  }
+
+  private async open(index: number): Promise<void> {
+    const loc = this.items[index]?.location;
+    if (!loc) return;
+    const doc = await vscode.workspace.openTextDocument(loc.uri);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: loc.range });
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri, bundled: vscode.Uri): string {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const uri = (base: vscode.Uri, ...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(base, ...p)).toString();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${uri(bundled, 'katex', 'katex.min.css')}">
+<link rel="stylesheet" href="${uri(media, 'results.css')}">
+<title>MathSense</title>
+</head>
+<body>
+<header id="heading" class="heading"></header>
+<main id="results" class="results" aria-live="polite"><p class="empty">No results yet.</p></main>
+<script nonce="${nonce}" src="${uri(bundled, 'katex', 'katex.min.js')}"></script>
+<script nonce="${nonce}" src="${uri(media, 'results.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,263 @@
+// Features on the bundled index (server/src/index): candidate proofs on hover over a
+// theorem-like environment (workspace proofs first, then indexed ones), term disambiguation on
+// hover over a defined or ambiguous term, the "Suggest results to cite" code action, and the
+// relevance ranking of `\ref{`/`\cref{` completions inside a proof. Every index entry shown
+// carries its source URL and licence (ProofWiki and PlanetMath are CC BY-SA 3.0).
+import { CodeActionKind, type CodeAction, type CompletionItem, type Range } from 'vscode-languageserver';
+import * as path from 'node:path';
+import { Bm25Index } from '../embeddings/bm25.js';
+import type { DocEnv } from '../model/documentView.js';
+import type { Doc, Workspace } from '../project/workspace.js';
+import { uriToPath } from '../project/files.js';
+import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
+import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
+import { disambiguate, search, termCandidates, type Result } from '../index/retrieval.js';
+import type { ServerIndex } from '../index/serverIndex.js';
+import type { RefContext } from './completion.js';
+
+export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
+export const CITE_ACTION_TITLE = 'Suggest results to cite';
+
+/** A theorem-like statement and the text it says (body without labels). */
+interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
+
+export function bodyText(doc: Doc, env: DocEnv): string {
+  return doc.text.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+}
+
+/** The innermost theorem-like environment containing `offset` (its `\begin` line included). */
+export function statementAt(ws: Workspace, doc: Doc, offset: number): Found | undefined {
+  let best: Statement | undefined;
+  for (const st of statements(ws, doc)) {
+    if (st.env.start <= offset && offset <= st.env.end && (!best || st.env.start >= best.env.start)) best = st;
+  }
+  return best ? { doc, st: best, env: best.env, text: bodyText(doc, best.env) } : undefined;
+}
+
+/** Inside a proof: the statement it proves (or, inside a statement, that statement). */
+export function enclosingStatement(ws: Workspace, doc: Doc, offset: number): Found | undefined {
+  const envs = doc.envs();
+  for (let i = envs.length - 1; i >= 0; i--) {
+    const e = envs[i];
+    if (e.name !== 'proof' || e.start > offset || offset > e.end) continue;
+    const link = proofTarget(ws, doc, i);
+    if (link.statement) return { doc: link.statement.doc, env: link.statement.env, text: bodyText(link.statement.doc, link.statement.env) };
+  }
+  return statementAt(ws, doc, offset);
+}
+
+const where = (d: Doc, offset: number, from: Doc) => {
+  const file = uriToPath(d.uri) ?? d.uri;
+  const rel = d === from ? path.basename(file) : (uriToPath(from.uri) ? path.relative(path.dirname(uriToPath(from.uri)!), file) : file);
+  return `${rel}:${d.positionAt(offset).line + 1}`;
+};
+
+function excerptMd(text: string, max = 280): string {
+  return latexToMarkdown(text, { maxLength: max }).replace(/\n+/g, ' ');
+}
+
+function entryLine(r: Result, src: string): string {
+  return `**[${r.entry.title.replace(/[[\]]/g, '')}](${r.entry.url})** · score ${r.score.toFixed(2)} · ${src}, ${r.entry.licence.split(',')[0]}\n\n> ${excerptMd(r.entry.text)}`;
+}
+
+/**
+ * Workspace proofs of the statement: the proof right after it (adjacency), and proofs elsewhere
+ * whose optional argument references one of its labels (`\begin{proof}[Proof of \ref{…}]`).
+ * String checks first, so a large project costs little per hover.
+ */
+function workspaceProofs(ws: Workspace, f: Found): Array<{ doc: Doc; env: DocEnv }> {
+  const out: Array<{ doc: Doc; env: DocEnv }> = [];
+  const names = (f.st?.labels ?? []).map((l) => l.name);
+  const same = (d: Doc, i: number) => {
+    const link = proofTarget(ws, d, i);
+    return !!link.statement && link.statement.doc === f.doc && link.statement.env.start === f.env.start;
+  };
+  const envs = f.doc.envs();
+  const at = envs.findIndex((e) => e.start === f.env.start);
+  for (let i = at + 1; at >= 0 && i < envs.length && i <= at + 50; i++) {
+    if (envs[i].name !== 'proof') continue;
+    if (same(f.doc, i)) out.push({ doc: f.doc, env: envs[i] });
+    break;
+  }
+  if (names.length === 0) return out;
+  for (const d of ws.all()) {
+    if (!names.some((n) => d.text.includes(n))) continue;
+    d.envs().forEach((e, i) => {
+      if (out.length >= 5 || e.name !== 'proof' || !e.opt || out.some((o) => o.env === e)) return;
+      const opt = d.text.slice(e.opt.start, e.opt.end);
+      if (names.some((n) => opt.includes(n)) && same(d, i)) out.push({ doc: d, env: e });
+    });
+  }
+  return out;
+}
+
+export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 3): string | undefined {
+  const f = statementAt(ws, doc, offset);
+  if (!f || f.text.length < 10) return undefined;
+  const parts: string[] = [];
+  for (const p of workspaceProofs(ws, f)) {
+    parts.push(`**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
+  }
+  const got = si.get();
+  const c = got && si.candidateProofs(f.text, limit);
+  if (got && c) for (const r of c.results) parts.push(entryLine(r, got.index.sourceOf(r.entry).name));
+  if (parts.length === 0) return undefined;
+  const how = c && !c.semantic ? ' *(lexical match; semantic ranking is being computed)*' : '';
+  return `**Candidate proofs**${how}\n\n${parts.join('\n\n')}`;
+}
+
+const TERM_CMD = /\\(?:emph|textbf|textit|defn|term|index)\s*\{([^{}]{1,80})\}/g;
+
+/** The term under the cursor: a `\emph{…}`-like argument, or up to 4 words naming an ambiguous term. */
+export function termAt(doc: Doc, offset: number, isTerm: (t: string) => boolean): { term: string; start: number; end: number; marked: boolean } | undefined {
+  const text = doc.text;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let lineEnd = text.indexOf('\n', offset);
+  if (lineEnd < 0) lineEnd = text.length;
+  const line = text.slice(lineStart, lineEnd);
+  TERM_CMD.lastIndex = 0;
+  for (let m = TERM_CMD.exec(line); m; m = TERM_CMD.exec(line)) {
+    const s = lineStart + m.index, e = s + m[0].length;
+    if (offset >= s && offset <= e) return { term: m[1].replace(/\s+/g, ' ').trim(), start: s, end: e, marked: true };
+  }
+  const words: Array<{ w: string; s: number; e: number }> = [];
+  for (const m of line.matchAll(/[A-Za-z][A-Za-z'-]*/g)) words.push({ w: m[0], s: lineStart + m.index!, e: lineStart + m.index! + m[0].length });
+  const at = words.findIndex((w) => offset >= w.s && offset <= w.e);
+  if (at < 0) return undefined;
+  for (let n = 4; n >= 1; n--) {
+    for (let i = Math.max(0, at - n + 1); i <= at && i + n <= words.length; i++) {
+      const term = words.slice(i, i + n).map((w) => w.w).join(' ');
+      if (isTerm(term)) return { term, start: words[i].s, end: words[i + n - 1].e, marked: false };
+    }
+  }
+  return undefined;
+}
+
+/** The context a term is read in: the enclosing theorem-like environment, else its paragraph. */
+function contextAround(ws: Workspace, doc: Doc, offset: number): string {
+  const f = statementAt(ws, doc, offset);
+  if (f) return f.text.slice(0, 2000);
+  const t = doc.text;
+  let a = t.lastIndexOf('\n\n', offset);
+  let b = t.indexOf('\n\n', offset);
+  if (a < 0 || offset - a > 1500) a = Math.max(0, offset - 1000);
+  if (b < 0 || b - offset > 1500) b = Math.min(t.length, offset + 1000);
+  return t.slice(a, b).trim();
+}
+
+export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex): { md: string; range: Range } | undefined {
+  const got = si.get();
+  if (!got) return undefined;
+  const hit = termAt(doc, offset, (t) => termCandidates(got.index, t).length > 0);
+  if (!hit) return undefined;
+  const q = si.query(contextAround(ws, doc, offset));
+  if (!q) return undefined;
+  let ranked = disambiguate(got.index, got.tok, hit.term, q, { limit: 6 });
+  let heading = `**Which “${hit.term}”?**`;
+  if (ranked.length === 0) {
+    // a term marked as defined here (\emph in a definition) with no disambiguation group:
+    // the indexed definitions whose title names it
+    if (!hit.marked || !statementAt(ws, doc, offset)) return undefined;
+    const tq = si.query(`${hit.term}: ${contextAround(ws, doc, offset)}`)!;
+    const low = hit.term.toLowerCase();
+    ranked = search(got.index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => r.entry.title.toLowerCase().includes(low)).slice(0, 4);
+    if (ranked.length === 0) return undefined;
+    heading = `**Definitions of “${hit.term}” elsewhere**`;
+  }
+  const [best, ...rest] = ranked;
+  const lines = [
+    heading, '',
+    `Best match for this context: ${entryLine(best, got.index.sourceOf(best.entry).name)}`,
+  ];
+  if (rest.length) {
+    lines.push('', 'Alternatives:', '');
+    for (const r of rest) lines.push(`* [${r.entry.title}](${r.entry.url}) · score ${r.score.toFixed(2)}`);
+  }
+  if (!q.vec) lines.push('', '*(lexical match; semantic ranking is being computed)*');
+  return { md: lines.join('\n'), range: doc.range(hit.start, hit.end) };
+}
+
+export interface ShowResultsArgs {
+  heading: string;
+  items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
+}
+
+/** "Suggest results to cite" inside a statement or its proof: indexed and workspace results. */
+export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex): CodeAction[] {
+  const offset = doc.offsetAt(range.start);
+  const f = enclosingStatement(ws, doc, offset);
+  const got = si.get();
+  if (!f || !got || f.text.length < 10) return [];
+  const q = si.query(f.text);
+  if (!q) return [];
+  const items: ShowResultsArgs['items'] = [];
+  for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
+    items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
+  }
+  for (const r of search(got.index, q, 'statement', { limit: 8, sources: got.sources })) {
+    const src = got.index.sourceOf(r.entry);
+    items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
+  }
+  if (items.length === 0) return [];
+  const args: ShowResultsArgs = { heading: `Results to cite for: ${latexToPlain(f.text, 80)}`, items };
+  return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
+}
+
+interface Ranked { doc: Doc; env: DocEnv; label: string; heading: string; text: string; score: number }
+
+/** Labelled workspace statements other than `f`, by relevance to `f` (BM25 + cached vectors). */
+function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerIndex, cap = 3000): Ranked[] {
+  const got = si.get();
+  if (!got) return [];
+  const cands: Ranked[] = [];
+  for (const loc of ws.visibleLabels(from)) {
+    if (cands.length >= cap) break;
+    const t = labelTarget(ws, loc.doc, loc.label);
+    if (t.kind !== 'theorem' || !t.env || (loc.doc === f.doc && t.env.start === f.env.start)) continue;
+    cands.push({ doc: loc.doc, env: t.env, label: loc.prefix + loc.label.name, heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
+  }
+  return scoreTexts(cands, f.text, si).sort((a, b) => b.score - a.score);
+}
+
+function scoreTexts<T extends { text: string; score: number }>(cands: T[], query: string, si: ServerIndex): T[] {
+  const got = si.get();
+  if (!got || cands.length === 0) return cands;
+  const bm = new Bm25Index();
+  for (const c of cands) bm.add(si.tokens(c.text));
+  const q = si.query(query)!;
+  const s = bm.scores(q.ids);
+  const max = Math.max(...s) || 1;
+  cands.forEach((c, i) => {
+    const v = q.vec && si.vector(c.text);
+    let cos = 0;
+    if (v && q.vec) for (let j = 0; j < v.length; j++) cos += v[j] * q.vec[j];
+    c.score = Math.round((s[i] / max + (v ? cos : 0)) * 1000) / 1000;
+  });
+  si.want(cands.slice(0, 200).map((c) => c.text));
+  return cands;
+}
+
+/**
+ * Completion ranking hook: inside a proof (or statement), theorem labels are ordered by the
+ * relevance of what they label to the statement being proved; others keep their order after.
+ */
+export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, items: CompletionItem[], si: ServerIndex): void {
+  const f = enclosingStatement(ws, doc, ctx.start);
+  if (!f || !si.get()) return;
+  const ranked: Array<{ item: CompletionItem; text: string; score: number }> = [];
+  for (const item of items.slice(0, 3000)) {
+    const data = item.data as { uri?: string; start?: number } | undefined;
+    const d = data?.uri ? ws.get(data.uri) : undefined;
+    const label = d?.labels().find((l) => l.start === data!.start);
+    if (!d || !label) continue;
+    const t = labelTarget(ws, d, label);
+    if (t.kind !== 'theorem' || !t.env || (d === f.doc && t.env.start === f.env.start)) continue;
+    ranked.push({ item, text: bodyText(d, t.env), score: 0 });
+  }
+  scoreTexts(ranked, f.text, si).sort((a, b) => b.score - a.score).forEach((r, i) => {
+    r.item.sortText = `0${String(i).padStart(5, '0')}${r.item.label}`;
+    r.item.detail = `${r.item.detail ?? ''} · relevance ${r.score.toFixed(2)}`;
+  });
+  const done = new Set(ranked.map((r) => r.item));
+  for (const item of items) if (!done.has(item)) item.sortText = `1${item.sortText ?? item.label}`;
+}

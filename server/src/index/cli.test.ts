@@ -1,0 +1,117 @@
+// The real bundled CLI on a slice index: `index build` (progress, header), `search --json` and
+// `disambiguate --json` shapes (kept stable: checks depend on them), workspace results with
+// --in, and the message and exit code when the index is missing or corrupt.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FILES } from './format.js';
+import { LoadedIndex } from './store.js';
+import { dataDir, hasData, serverBundle } from './testing.js';
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [serverBundle, ...args], { encoding: 'utf8', timeout: 300_000 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+const DOC = String.raw`\documentclass{article}
+\newtheorem{theorem}{Theorem}
+\newtheorem{definition}{Definition}
+\begin{document}
+\begin{theorem}\label{thm:geo}
+The sum of the geometric series $\sum_{n=0}^\infty r^n$ equals $\frac{1}{1-r}$ when $|r| < 1$.
+\end{theorem}
+\begin{proof}
+Multiply the partial sums by $1-r$ and let $n \to \infty$.
+\end{proof}
+\end{document}
+`;
+
+describe('CLI: index build, search, disambiguate', { skip: !hasData && 'shared data or models missing', timeout: 600_000 }, () => {
+  let tmp: string;
+  let indexDir: string;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-cli-index-'));
+    indexDir = path.join(tmp, 'index');
+    fs.mkdirSync(path.join(tmp, 'doc'));
+    fs.writeFileSync(path.join(tmp, 'doc', 'main.tex'), DOC);
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('index build writes an index and reports progress', () => {
+    const r = cli(['index', 'build', '--data', dataDir, '--index', indexDir, '--slice', '30']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^index: \d+ entries/);
+    assert.match(r.stderr, /embedding/);
+    assert.match(r.stderr, /PS-ProofWiki: \d+\/\d+ statements mapped/);
+    const idx = LoadedIndex.load(indexDir);
+    assert.ok(idx.count > 30);
+  });
+
+  it('search --json: title, url, kind, score (best first), licence', () => {
+    const r = cli(['search', '--index', indexDir, '--kind', 'statement', '--limit', '4', '--json', 'a prime number greater than two is odd']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    assert.ok(rows.length > 0 && rows.length <= 4);
+    for (const x of rows) {
+      assert.equal(typeof x.title, 'string');
+      assert.match(String(x.url), /^https:\/\//);
+      assert.equal(x.kind, 'statement');
+      assert.equal(typeof x.score, 'number');
+      assert.equal(typeof x.licence, 'string');
+    }
+    for (let i = 1; i < rows.length; i++) assert.ok((rows[i - 1].score as number) >= (rows[i].score as number));
+    for (const kind of ['proof', 'definition']) {
+      const k = cli(['search', '--index', indexDir, '--kind', kind, '--json', 'continuous function on a compact set']);
+      assert.equal(k.status, 0, k.stderr);
+      for (const x of JSON.parse(k.stdout)) assert.equal(x.kind, kind);
+    }
+  });
+
+  it('search --in DIR adds workspace results with file, line and label', () => {
+    const r = cli(['search', '--index', indexDir, '--kind', 'statement', '--in', path.join(tmp, 'doc'), '--limit', '20', '--json', 'sum of a geometric series with ratio less than one']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    const w = rows.find((x) => x.file);
+    assert.ok(w, 'a workspace result');
+    assert.equal(w.file, path.join(tmp, 'doc', 'main.tex'));
+    assert.equal(w.line, 5);
+    assert.equal(w.label, 'thm:geo');
+    assert.equal(w.kind, 'statement');
+    assert.equal(typeof w.score, 'number');
+    assert.ok('url' in w);
+  });
+
+  it('disambiguate --json: title, url, score, best first', () => {
+    const idx = LoadedIndex.load(indexDir);
+    const [term, ids] = Object.entries(idx.header.terms).find(([, ids]) => ids.length >= 2)!;
+    const r = cli(['disambiguate', '--index', indexDir, '--term', term, '--context', idx.entry(ids[0]).text, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<{ title: string; url: string; score: number }>;
+    assert.equal(rows.length, ids.length);
+    assert.match(rows[0].title, /^Definition:/);
+    assert.match(rows[0].url, /^https:\/\/proofwiki\.org\/wiki\/Definition:/);
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].score >= rows[i].score);
+    const none = cli(['disambiguate', '--index', indexDir, '--term', 'zzzz not a term', '--context', 'x', '--json']);
+    assert.equal(none.status, 0);
+    assert.deepEqual(JSON.parse(none.stdout), []);
+  });
+
+  it('missing or corrupt index: exit 1 with what to do; usage errors exit 2', () => {
+    const missing = cli(['search', '--index', path.join(tmp, 'none'), '--json', 'x']);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /no index at .*mathsense index build/);
+    const bad = path.join(tmp, 'bad');
+    fs.cpSync(indexDir, bad, { recursive: true });
+    fs.writeFileSync(path.join(bad, FILES.offsets), Buffer.alloc(8));
+    const corrupt = cli(['disambiguate', '--index', bad, '--term', 'loop', '--context', 'x']);
+    assert.equal(corrupt.status, 1);
+    assert.match(corrupt.stderr, /corrupt.*mathsense index build/);
+    assert.equal(cli(['search', '--kind', 'lemma', 'x']).status, 2);
+    assert.equal(cli(['search', '--index', indexDir]).status, 2);
+    assert.equal(cli(['disambiguate', '--context', 'x']).status, 2);
+  });
+});

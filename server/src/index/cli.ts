@@ -1,0 +1,255 @@
+// CLI commands on the index: `mathsense index build|info`, `mathsense search`, `mathsense
+// disambiguate`. JSON shapes (kept stable for checks):
+//   search:       [{title, url, kind, score, source, licence, excerpt}] and, for workspace
+//                 results (--in DIR), {title, kind, score, file, line, label, excerpt} (url: null)
+//   disambiguate: [{title, url, score, term, licence}], best first
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Bm25Index } from '../embeddings/bm25.js';
+import { EncoderSession } from '../embeddings/encoderSession.js';
+import { findModelsDir } from '../embeddings/modelFiles.js';
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { Workspace, type Doc } from '../project/workspace.js';
+import { findDocumentFiles, uriToPath } from '../project/files.js';
+import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
+import { latexToPlain } from '../analysis/render.js';
+import { provable } from '../project/theorems.js';
+import { buildIndex } from './builder.js';
+import { ENTRY_KINDS, IndexError, type EntryKind } from './format.js';
+import { defaultIndexDir, packageRoot, sharedDataDir } from './paths.js';
+import { candidateProofs, disambiguate, QUERY_TOKENS, search, type Result } from './retrieval.js';
+import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
+import { fuse, LoadedIndex, type Query } from './store.js';
+
+type Out = (s: string) => void;
+interface Io { out: Out; err: Out }
+
+export const INDEX_USAGE = `  index build [--data DIR] [--index DIR] [--sources proofwiki,mathd2,planetmath,stacks] [--slice N] [--no-vectors]
+                                        build the index from ../shared/data (progress on stderr)
+  index info [--index DIR] [--json]     show what the index holds
+  search --kind statement|proof|definition [--in DIR] [--limit N] [--index DIR] [--json] "<text>"
+                                        ranked results from the index (and DIR's documents)
+  disambiguate --term "<term>" --context "<text>" [--index DIR] [--limit N] [--json]
+                                        the term's ProofWiki definitions ranked for the context
+`;
+
+function parse(args: string[], flags: string[], valued: string[]): { opts: Record<string, string | boolean>; rest: string[]; bad?: string } {
+  const opts: Record<string, string | boolean> = {};
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    if (valued.includes(name)) {
+      const v = eq > 0 && a.startsWith('--') ? a.slice(eq + 1) : args[++i];
+      if (v === undefined) return { opts, rest, bad: `${name} needs a value` };
+      opts[name.slice(2)] = v;
+    } else if (flags.includes(a)) opts[a.slice(2)] = true;
+    else if (a.startsWith('--')) return { opts, rest, bad: `unknown option ${a}` };
+    else rest.push(a);
+  }
+  return { opts, rest };
+}
+
+function progressBar(err: Out, tty: boolean): (phase: string, done: number, total: number) => void {
+  let last = '';
+  let lastPct = -1;
+  return (phase, done, total) => {
+    const pct = total ? Math.floor((done / total) * 100) : 100;
+    if (tty) {
+      const w = 30, fill = Math.round((pct / 100) * w);
+      err(`\r[${'#'.repeat(fill)}${'-'.repeat(w - fill)}] ${String(pct).padStart(3)}% ${phase}${total > 1 ? ` ${done}/${total}` : ''}\u001b[K`);
+      if (phase === 'done') err('\n');
+    } else if (phase !== last || pct >= lastPct + 10) {
+      err(`${phase}${total > 1 ? ` ${done}/${total} (${pct}%)` : ''}\n`);
+      lastPct = phase !== last ? pct : pct - (pct % 10);
+    }
+    last = phase;
+  };
+}
+
+export async function indexCommand(args: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'info') {
+    const p = parse(rest, ['--json'], ['--index']);
+    if (p.bad) { io.err(`mathsense index info: ${p.bad}\n`); return 2; }
+    try {
+      const idx = LoadedIndex.load(defaultIndexDir(p.opts.index as string | undefined));
+      const h = idx.header;
+      const info = { path: idx.dir, entries: h.count, bytes: idx.bytes, loadMs: Math.round(idx.loadMs), modelVersion: h.modelVersion, builtAt: h.builtAt, buildMs: h.buildMs, kinds: h.stats.perKind, sources: h.sources, stats: h.stats, licence: h.licence };
+      io.out(p.opts.json ? JSON.stringify(info, null, 2) + '\n' : `${info.path}: ${h.count} entries (${(idx.bytes / 1e6).toFixed(1)} MB), loaded in ${info.loadMs} ms, model ${h.modelVersion || 'none (BM25 only)'}\n${h.sources.map((s) => `  ${s.name}: ${s.entries} entries, ${s.licence} — ${s.attribution}`).join('\n')}\n  ${JSON.stringify(h.stats)}\n`);
+      return 0;
+    } catch (e) {
+      io.err(`mathsense index info: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
+  if (sub !== 'build') { io.err(`mathsense index: expected 'build' or 'info'\n${INDEX_USAGE}`); return 2; }
+  const p = parse(rest, ['--no-vectors', '--quiet'], ['--data', '--index', '--sources', '--slice', '--models']);
+  if (p.bad) { io.err(`mathsense index build: ${p.bad}\n`); return 2; }
+  const sources = ((p.opts.sources as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_SOURCES) as SourceId[];
+  const unknown = sources.filter((s) => !SOURCE_IDS.includes(s));
+  if (unknown.length) { io.err(`mathsense index build: unknown source ${unknown.join(', ')} (known: ${SOURCE_IDS.join(', ')})\n`); return 2; }
+  const dataDir = path.resolve((p.opts.data as string | undefined) ?? sharedDataDir());
+  if (!fs.existsSync(dataDir)) { io.err(`mathsense index build: no shared data at ${dataDir} (set MATHSENSE_SHARED or pass --data DIR)\n`); return 1; }
+  const outDir = defaultIndexDir(p.opts.index as string | undefined);
+  const slice = p.opts.slice ? Number(p.opts.slice) : undefined;
+  const t0 = performance.now();
+  try {
+    const r = await buildIndex({
+      dataDir, outDir, sources, slice, noVectors: !!p.opts['no-vectors'], modelsDir: p.opts.models ? path.resolve(p.opts.models as string) : undefined,
+      cacheDir: path.join(packageRoot(), '.cache', 'index-embeddings'),
+      progress: p.opts.quiet ? undefined : progressBar(io.err, !!process.stderr.isTTY),
+      log: (m) => io.err(`${m}\n`),
+    });
+    const h = r.header;
+    io.out(`index: ${h.count} entries (${Object.entries(h.stats.perKind as Record<string, number>).map(([k, n]) => `${n} ${k}s`).join(', ')}), ${(r.bytes / 1e6).toFixed(1)} MB in ${r.dir}, built in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    return 0;
+  } catch (e) {
+    io.err(`mathsense index build: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** Loads the index and a query encoder (the encoder only when the index has vectors from the same model). */
+async function open(indexDir: string | undefined, io: Io, cmd: string): Promise<{ index: LoadedIndex; tok: MathTokenizer; embed: (texts: string[]) => Promise<Array<Float32Array | undefined>>; close: () => Promise<void> } | undefined> {
+  let index: LoadedIndex;
+  try {
+    index = LoadedIndex.load(defaultIndexDir(indexDir));
+  } catch (e) {
+    io.err(`mathsense ${cmd}: ${(e as Error).message}\n`);
+    return undefined;
+  }
+  let enc: EncoderSession | undefined;
+  if (index.header.modelVersion) {
+    try {
+      enc = await EncoderSession.load(findModelsDir(), { accelerator: 'cpu', threads: 2 });
+      if (enc.info.version !== index.header.modelVersion) {
+        io.err(`mathsense ${cmd}: the index was built with encoder ${index.header.modelVersion}, the model is ${enc.info.version}: BM25 only (rebuild with \`mathsense index build\`)\n`);
+        await enc.release(); enc = undefined;
+      }
+    } catch (e) {
+      io.err(`mathsense ${cmd}: encoder unavailable (${(e as Error).message}): BM25 only\n`);
+    }
+  }
+  const tok = enc?.tokenizer ?? MathTokenizer.load(path.join(findModelsDir() ?? '', 'tokenizer', 'vocab.json'));
+  if (tok.vocab.hash !== index.header.vocabHash) { io.err(`mathsense ${cmd}: ${new IndexError('the index was built with another tokenizer: rebuild it with `mathsense index build`').message}\n`); return undefined; }
+  return {
+    index, tok,
+    embed: async (texts) => {
+      if (!enc) return texts.map(() => undefined);
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += 64) out.push(...await enc.embedTexts(texts.slice(i, i + 64)));
+      return out;
+    },
+    close: async () => { await enc?.release(); },
+  };
+}
+
+interface SearchRow { title: string; url: string | null; kind: EntryKind; score: number; source: string; licence?: string; excerpt: string; file?: string; line?: number; label?: string }
+
+function indexRow(index: LoadedIndex, r: Result): SearchRow {
+  const s = index.sourceOf(r.entry);
+  return { title: r.entry.title, url: r.entry.url, kind: r.entry.kind, score: r.score, source: s.id, licence: r.entry.licence, excerpt: latexToPlain(r.entry.text, 240) };
+}
+
+/** Workspace statements / proofs / definitions of DIR, scored against the query. */
+async function workspaceRows(dir: string, kind: EntryKind, q: Query, text: string, tok: MathTokenizer, embed: (t: string[]) => Promise<Array<Float32Array | undefined>>): Promise<SearchRow[]> {
+  const ws = new Workspace();
+  for (const f of findDocumentFiles(path.resolve(dir))) ws.loadFile(f);
+  const items: Array<{ doc: Doc; start: number; text: string; title: string; label?: string }> = [];
+  for (const doc of ws.all()) {
+    const envs = doc.envs();
+    if (kind === 'proof') {
+      envs.forEach((e, i) => {
+        if (e.name !== 'proof') return;
+        const link = proofTarget(ws, doc, i);
+        const st = link.statement;
+        const lab = st ? st.doc.labels().find((l) => l.start >= st.env.start && l.start <= st.env.end) : undefined;
+        items.push({ doc, start: e.start, text: doc.text.slice(e.bodyStart, e.bodyEnd), title: st ? `Proof of ${st.kind?.title ?? 'statement'}${lab ? ` ${lab.name}` : ''}` : 'Proof', label: lab?.name });
+      });
+    } else {
+      for (const st of statements(ws, doc)) {
+        const isDef = /definition/i.test(st.kind.title);
+        if ((kind === 'definition') !== isDef || (kind === 'statement' && !provable(st.kind))) continue;
+        const lab = st.labels[0];
+        const t = lab ? labelTarget(ws, doc, lab) : undefined;
+        items.push({ doc, start: st.env.start, text: doc.text.slice(st.env.bodyStart, st.env.bodyEnd), title: `${st.kind.title}${st.title ? ` (${st.title})` : ''}${t ? '' : ''}`, label: lab?.name });
+      }
+    }
+  }
+  if (items.length === 0) return [];
+  const cut = items.slice(0, 5000);
+  const bm = new Bm25Index();
+  for (const it of cut) bm.add(tok.encode(it.text, { maxTokens: QUERY_TOKENS }));
+  const b = bm.scores(q.ids);
+  let scores = b;
+  if (q.vec) {
+    const vs = await embed(cut.map((it) => it.text));
+    const cos = Float32Array.from(vs, (v) => { let s = 0; if (v) for (let j = 0; j < v.length; j++) s += v[j] * q.vec![j]; return s; });
+    scores = fuse(b, cos);
+  }
+  void text;
+  return cut.map((it, i) => ({
+    title: it.title, url: null, kind, score: Math.round(scores[i] * 1000) / 1000, source: 'workspace',
+    file: uriToPath(it.doc.uri) ?? it.doc.uri, line: it.doc.positionAt(it.start).line + 1, ...(it.label ? { label: it.label } : {}),
+    excerpt: latexToPlain(it.text, 240),
+  }));
+}
+
+export async function searchCommand(args: string[], io: Io): Promise<number> {
+  const p = parse(args, ['--json'], ['--kind', '--in', '--limit', '--index']);
+  if (p.bad) { io.err(`mathsense search: ${p.bad}\n${INDEX_USAGE}`); return 2; }
+  const kind = (p.opts.kind as string | undefined) ?? 'statement';
+  if (!ENTRY_KINDS.includes(kind as EntryKind)) { io.err(`mathsense search: --kind must be statement, proof or definition\n`); return 2; }
+  const text = p.rest.join(' ').trim();
+  if (!text) { io.err(`mathsense search: no query text given\n${INDEX_USAGE}`); return 2; }
+  const limit = p.opts.limit ? Math.max(1, Number(p.opts.limit) || 10) : 10;
+  if (p.opts.in && !fs.existsSync(p.opts.in as string)) { io.err(`mathsense search: no such folder: ${p.opts.in}\n`); return 2; }
+  const o = await open(p.opts.index as string | undefined, io, 'search');
+  if (!o) return 1;
+  try {
+    const [vec] = await o.embed([text]);
+    const q: Query = { ids: o.tok.encode(text, { maxTokens: QUERY_TOKENS }), vec };
+    const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit }) : search(o.index, q, kind as EntryKind, { limit });
+    let rows: SearchRow[] = hits.map((r) => indexRow(o.index, r));
+    if (p.opts.in) {
+      const ws = await workspaceRows(p.opts.in as string, kind as EntryKind, q, text, o.tok, o.embed);
+      rows = [...ws, ...rows].sort((a, b) => b.score - a.score).slice(0, limit);
+    }
+    if (p.opts.json) io.out(JSON.stringify(rows, null, 2) + '\n');
+    else if (rows.length === 0) io.out('no results\n');
+    else for (const [i, r] of rows.entries()) {
+      io.out(`${String(i + 1).padStart(2)}. ${r.score.toFixed(3)}  ${r.title}\n    ${r.url ?? `${r.file}:${r.line}${r.label ? ` \\ref{${r.label}}` : ''}`}${r.licence ? `  (${r.licence})` : ''}\n    ${r.excerpt}\n`);
+    }
+    return 0;
+  } finally {
+    await o.close();
+  }
+}
+
+export async function disambiguateCommand(args: string[], io: Io): Promise<number> {
+  const p = parse(args, ['--json'], ['--term', '--context', '--index', '--limit']);
+  if (p.bad) { io.err(`mathsense disambiguate: ${p.bad}\n${INDEX_USAGE}`); return 2; }
+  const term = (p.opts.term as string | undefined)?.trim();
+  const context = ((p.opts.context as string | undefined) ?? p.rest.join(' ')).trim();
+  if (!term) { io.err(`mathsense disambiguate: --term is required\n${INDEX_USAGE}`); return 2; }
+  const o = await open(p.opts.index as string | undefined, io, 'disambiguate');
+  if (!o) return 1;
+  try {
+    const [vec] = await o.embed([context || term]);
+    const q: Query = { ids: o.tok.encode(context || term, { maxTokens: QUERY_TOKENS }), vec };
+    const limit = p.opts.limit ? Number(p.opts.limit) : undefined;
+    const res = disambiguate(o.index, o.tok, term, q, { limit });
+    if (res.length === 0) {
+      if (p.opts.json) io.out('[]\n'); else io.out(`“${term}” is not an ambiguous term of the index (no ProofWiki disambiguation page)\n`);
+      return 0;
+    }
+    const rows = res.map((r) => ({ title: r.entry.title, url: r.entry.url, score: r.score, term: r.entry.term, licence: r.entry.licence }));
+    if (p.opts.json) io.out(JSON.stringify(rows, null, 2) + '\n');
+    else for (const [i, r] of rows.entries()) io.out(`${String(i + 1).padStart(2)}. ${r.score.toFixed(3)}  ${r.title}\n    ${r.url}  (${r.licence})\n`);
+    return 0;
+  } finally {
+    await o.close();
+  }
+}

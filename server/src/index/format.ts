@@ -1,0 +1,102 @@
+// The on-disk index (build/index/): a small JSON header, entry metadata as NDJSON with a byte
+// offset table (entries are parsed only when shown), an Int8 embedding matrix with one Float32
+// scale per row, and BM25 postings over the math-aware tokenizer's ids. Everything but the
+// header is read as typed-array views on one Buffer per file, so loading is a few file reads.
+//
+//   index.json      IndexHeader
+//   entries.ndjson  one IndexEntry per line, in id order (entries grouped by kind)
+//   entries.idx     Uint32[count + 1] byte offsets of the lines
+//   vectors.bin     Float32[count] scales, then Int8[count * dim] (row i ≈ scale[i] * int8 row)
+//   bm25.bin        Uint32[vocab + 1] term offsets, Uint32[P] doc ids (ascending per term),
+//                   Uint16[P] term frequencies, Uint16[count] document lengths (tokens)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const INDEX_FORMAT = 'mathsense-index';
+export const INDEX_FORMAT_VERSION = 1;
+
+export type EntryKind = 'statement' | 'proof' | 'definition';
+export const ENTRY_KINDS: EntryKind[] = ['statement', 'proof', 'definition'];
+
+export interface IndexSource {
+  id: string; // proofwiki | mathd2 | planetmath | stacks
+  name: string;
+  licence: string;
+  attribution: string;
+  home: string;
+  entries: number;
+}
+
+export interface IndexHeader {
+  format: typeof INDEX_FORMAT;
+  formatVersion: number;
+  /** Encoder version (hash of the .onnx) the vectors were made with; '' when built without vectors. */
+  modelVersion: string;
+  /** Vocabulary hash of the tokenizer the BM25 postings were made with. */
+  vocabHash: string;
+  vocabSize: number;
+  dim: number;
+  count: number;
+  /** [start, end) of each kind's contiguous id range. */
+  kinds: Record<EntryKind, [number, number]>;
+  /** Average BM25 document length per kind. */
+  avgLength: Record<EntryKind, number>;
+  sources: IndexSource[];
+  licence: string;
+  builtAt: string;
+  buildMs: number;
+  /** Lower-cased ambiguous term -> definition entry ids (MathD2 disambiguation groups). */
+  terms: Record<string, number[]>;
+  /** Sizes checked on load (a truncated file is a corrupt index). */
+  files: Record<'entries' | 'offsets' | 'vectors' | 'bm25', { name: string; bytes: number }>;
+  stats: Record<string, unknown>;
+}
+
+export interface IndexEntry {
+  id: number;
+  kind: EntryKind;
+  /** Index into header.sources. */
+  source: number;
+  title: string;
+  url: string;
+  licence: string;
+  /** Start of the text (LaTeX kept), for excerpts. */
+  text: string;
+  /** proof -> its statement entry. */
+  statement?: number;
+  /** statement -> its proof entries. */
+  proofs?: number[];
+  /** proof -> statement entries it names ("By Sum of Infinite Geometric Sequence:"). */
+  refs?: number[];
+  /** statement -> premises from PS-ProofWiki (train split). */
+  premises?: number[];
+  term?: string;
+  categories?: string[];
+  authors?: string[];
+  heldOut?: boolean;
+}
+
+export class IndexError extends Error {
+  override name = 'IndexError';
+}
+
+export const FILES = { entries: 'entries.ndjson', offsets: 'entries.idx', vectors: 'vectors.bin', bm25: 'bm25.bin' } as const;
+
+export function headerPath(dir: string): string {
+  return path.join(dir, 'index.json');
+}
+
+/** Reads and checks the header; throws IndexError saying what to do. */
+export function readHeader(dir: string): IndexHeader {
+  const hp = headerPath(dir);
+  if (!fs.existsSync(hp)) throw new IndexError(`no index at ${dir}: run \`mathsense index build\` (npm run setup does) or set mathsense.index.path`);
+  let h: IndexHeader;
+  try {
+    h = JSON.parse(fs.readFileSync(hp, 'utf8'));
+  } catch (e) {
+    throw new IndexError(`index header ${hp} is corrupt (${(e as Error).message}); rebuild it with \`mathsense index build\``);
+  }
+  if (h?.format !== INDEX_FORMAT) throw new IndexError(`${hp} is not a MathSense index`);
+  if (h.formatVersion !== INDEX_FORMAT_VERSION) throw new IndexError(`index ${dir} has format ${h.formatVersion}, this MathSense reads ${INDEX_FORMAT_VERSION}: rebuild it with \`mathsense index build\``);
+  return h;
+}

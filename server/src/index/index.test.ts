@@ -1,0 +1,128 @@
+// The index on a slice of the real data: build, format, load, hybrid search (BM25 identical to
+// embeddings/bm25.ts), candidate proofs, disambiguation, reference recovery, and the clear
+// errors for a missing or corrupt index.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Bm25Index } from '../embeddings/bm25.js';
+import { EncoderSession } from '../embeddings/encoderSession.js';
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { FILES, IndexError, headerPath } from './format.js';
+import { LoadedIndex } from './store.js';
+import { candidateProofs, disambiguate, search, QUERY_TOKENS } from './retrieval.js';
+import { recoverReferences, titleTable } from './references.js';
+import { buildSlice, hasData, modelsDir } from './testing.js';
+
+describe('reference recovery', () => {
+  const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);
+  it('links cue phrases to page titles', () => {
+    const refs = recoverReferences('By Sum of Infinite Geometric Sequence:\n\n$x = 1$. From Definition of Convergent Sequence, it follows. Applying Cauchy\'s Theorem: done.', titles);
+    assert.deepEqual(refs.map((r) => r.target), [1, 2, 3]);
+  });
+  it('splits "X and Y", ignores unknown phrases and the page itself', () => {
+    assert.deepEqual(recoverReferences("By Euclid's Lemma and Cauchy's Theorem:", titles).map((r) => r.target), [4, 3]);
+    assert.deepEqual(recoverReferences('By hypothesis, $x > 0$. By inspection:', titles), []);
+    assert.deepEqual(recoverReferences('By Sum of Infinite Geometric Sequence:', titles, 1), []);
+  });
+});
+
+describe('index on a slice of the shared data', { skip: !hasData && 'shared data or models missing', timeout: 600_000 }, () => {
+  let dir: string;
+  let tmp: string;
+  let index: LoadedIndex;
+  let enc: EncoderSession;
+  let tok: MathTokenizer;
+
+  before(async () => {
+    const r = await buildSlice(40);
+    dir = r.dir; tmp = r.tmp;
+    index = LoadedIndex.load(dir);
+    enc = await EncoderSession.load(modelsDir, { accelerator: 'cpu', threads: 1 });
+    tok = enc.tokenizer;
+  });
+  after(async () => { await enc?.release(); if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+
+  it('writes the header with model version, licence and attribution, and loads fast', () => {
+    const h = index.header;
+    assert.equal(h.modelVersion, enc.info.version);
+    assert.match(h.licence, /CC BY-SA 3\.0/);
+    assert.deepEqual(h.sources.map((s) => s.id), ['proofwiki', 'mathd2', 'planetmath']);
+    for (const s of h.sources) { assert.ok(s.licence && s.attribution, s.id); assert.ok(s.entries > 0, s.id); }
+    assert.ok(index.loadMs < 1000, `loaded in ${index.loadMs} ms`);
+    assert.ok(Object.keys(h.terms).length > 0);
+    for (const f of Object.values(FILES)) assert.ok(fs.existsSync(path.join(dir, f)), f);
+  });
+
+  it('keeps a URL and a licence on every entry; kinds are contiguous', () => {
+    for (let id = 0; id < index.count; id++) {
+      const e = index.entry(id);
+      assert.equal(e.id, id);
+      assert.match(e.url, /^https:\/\//, e.title);
+      assert.ok(e.licence.length > 0);
+      assert.equal(index.kind(id), e.kind);
+      if (e.source === 2) assert.match(e.licence, /PlanetMath author/);
+    }
+  });
+
+  it('scores BM25 exactly like embeddings/bm25.ts within a kind', () => {
+    const [a, b] = index.header.kinds.proof;
+    const ref = new Bm25Index();
+    // the builder tokenizes with the same tokenizer, capped at 512 tokens; rebuild from the stored lengths' texts
+    const texts: number[][] = [];
+    for (let id = a; id < b; id++) {
+      // postings are the ground truth here: reconstruct each document's ids from them
+      texts.push([]);
+    }
+    const V = index.header.vocabSize;
+    for (let t = 0; t < V; t++) for (let i = index.termOffsets[t]; i < index.termOffsets[t + 1]; i++) {
+      const d = index.docs[i];
+      if (d >= a && d < b) for (let k = 0; k < index.tfs[i]; k++) texts[d - a].push(t);
+    }
+    texts.forEach((ids, i) => { while (ids.length < index.lengths[a + i]) ids.push(0); ref.add(ids); });
+    const q = tok.encode(index.entry(a).text, { maxTokens: QUERY_TOKENS });
+    const mine = index.bm25Range(q, 'proof', a, b);
+    const theirs = ref.scores(q);
+    for (let i = 0; i < mine.length; i++) assert.ok(Math.abs(mine[i] - theirs[i]) < 1e-3, `doc ${i}: ${mine[i]} vs ${theirs[i]}`);
+  });
+
+  it('finds a statement from its own text, and its proofs as candidates', async () => {
+    const [a] = index.header.kinds.statement;
+    const st = index.entry(a + 3);
+    const [vec] = await enc.embedTexts([st.text]);
+    const q = { ids: tok.encode(st.text, { maxTokens: QUERY_TOKENS }), vec };
+    const hits = search(index, q, 'statement', { limit: 3 });
+    assert.equal(hits[0].id, st.id);
+    assert.ok(hits[0].cosine! > 0.9);
+    const proofs = candidateProofs(index, q, { limit: 3 });
+    assert.ok(proofs.some((p) => st.proofs!.includes(p.id)), 'its own proof is a candidate');
+    // BM25 only (no vector) still answers
+    assert.ok(search(index, { ids: q.ids }, 'statement', { limit: 3 }).length > 0);
+  });
+
+  it('ranks a term\'s definitions for a context, best first', async () => {
+    const [term, ids] = Object.entries(index.header.terms).find(([, ids]) => ids.length >= 2)!;
+    const target = index.entry(ids[1]);
+    const ctx = target.text;
+    const [vec] = await enc.embedTexts([ctx]);
+    const res = disambiguate(index, tok, term, { ids: tok.encode(ctx), vec });
+    assert.equal(res.length, ids.length);
+    assert.equal(res[0].id, target.id, `context of ${target.title}`);
+    for (let i = 1; i < res.length; i++) assert.ok(res[i - 1].score >= res[i].score);
+    assert.deepEqual(disambiguate(index, tok, 'no such term at all', { ids: [] }), []);
+    assert.equal(disambiguate(index, tok, term, { ids: tok.encode(ctx), vec }, { titleOnly: true }).length, ids.length);
+  });
+
+  it('says how to fix a missing or corrupt index', () => {
+    const missing = path.join(tmp, 'nowhere');
+    assert.throws(() => LoadedIndex.load(missing), (e: Error) => e instanceof IndexError && /mathsense index build/.test(e.message));
+    const bad = path.join(tmp, 'bad');
+    fs.cpSync(dir, bad, { recursive: true });
+    const vf = path.join(bad, FILES.vectors);
+    fs.truncateSync(vf, fs.statSync(vf).size - 100);
+    assert.throws(() => LoadedIndex.load(bad), (e: Error) => e instanceof IndexError && /corrupt/.test(e.message));
+    fs.writeFileSync(headerPath(bad), '{ not json');
+    assert.throws(() => LoadedIndex.load(bad), (e: Error) => e instanceof IndexError && /corrupt/.test(e.message));
+    return assert.rejects(LoadedIndex.loadAsync(missing), IndexError);
+  });
+});

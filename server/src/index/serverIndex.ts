@@ -1,0 +1,186 @@
+// What the language server needs from the index: settings, a lazy asynchronous load (never on
+// the request path: until it is ready, index features contribute nothing and other features are
+// unaffected), the tokenizer for queries, and query vectors. Encoder inference never runs on
+// the server thread: a query's vector is taken from a small cache filled by the embedding worker
+// (statements of open documents are prefetched); a hover that finds no vector yet is answered
+// with BM25 alone and asks the worker for the vector, so the next hover is hybrid.
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { findModelsDir, loadEncoderFiles } from '../embeddings/modelFiles.js';
+import type { EmbeddingService } from '../embeddings/embeddingService.js';
+import { IndexError } from './format.js';
+import { defaultIndexDir } from './paths.js';
+import { LoadedIndex, type Query } from './store.js';
+import { candidateProofs, QUERY_TOKENS, type Result } from './retrieval.js';
+
+export interface IndexSettings { path?: string; sources?: string[] }
+
+/** From the `mathsense` settings object: `index.path`, `index.sources`. */
+export function indexSettings(raw: unknown): IndexSettings {
+  const r = (raw ?? {}) as { index?: { path?: unknown; sources?: unknown } };
+  const p = r.index?.path;
+  const s = r.index?.sources;
+  return {
+    path: typeof p === 'string' && p.trim() ? p.trim() : undefined,
+    sources: Array.isArray(s) && s.every((x) => typeof x === 'string') && s.length ? s : undefined,
+  };
+}
+
+export interface IndexStatus {
+  state: 'idle' | 'loading' | 'ready' | 'unavailable';
+  path: string;
+  entries?: number;
+  bytes?: number;
+  loadMs?: number;
+  modelVersion?: string;
+  /** Whether encoder scores are used (the embedding model matches the index's). */
+  semantic?: boolean;
+  message?: string;
+}
+
+export class ServerIndex {
+  private index: LoadedIndex | undefined;
+  private tok: MathTokenizer | undefined;
+  private loading: Promise<void> | undefined;
+  private failure: string | undefined;
+  private dir = '';
+  private readonly vectors = new Map<string, Float32Array>();
+  private readonly wanted = new Set<string>();
+  private semantic: boolean | undefined;
+  private embedQueue: string[] = [];
+  private embedRunning = false;
+
+  constructor(
+    private readonly log: (m: string) => void,
+    private readonly settings: () => IndexSettings & { modelsPath?: string },
+    private readonly embeddings: () => Promise<EmbeddingService | undefined>,
+  ) {}
+
+  /** Starts loading (once per index path); resolves when loaded or failed. */
+  load(): Promise<void> {
+    const dir = defaultIndexDir(this.settings().path);
+    if (this.loading && dir === this.dir) return this.loading;
+    this.dir = dir;
+    this.index = undefined;
+    this.failure = undefined;
+    this.loading = (async () => {
+      try {
+        const files = loadEncoderFiles(findModelsDir(this.settings().modelsPath), { verifyHash: false });
+        const tok = MathTokenizer.load(files.vocabPath);
+        const idx = await LoadedIndex.loadAsync(dir);
+        if (idx.header.vocabHash !== tok.vocab.hash) throw new IndexError(`index ${dir} was built with another tokenizer (${idx.header.vocabHash}, the model's is ${tok.vocab.hash}): rebuild it with \`mathsense index build\``);
+        this.tok = tok;
+        this.index = idx;
+        this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
+      } catch (e) {
+        this.failure = (e as Error).message;
+        this.log(`index unavailable: ${this.failure}`);
+      }
+    })();
+    return this.loading;
+  }
+
+  /** The loaded index, or undefined (still loading, missing or corrupt). Never blocks. */
+  get(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
+    if (!this.loading || defaultIndexDir(this.settings().path) !== this.dir) void this.load();
+    if (!this.index || !this.tok) return undefined;
+    const s = this.settings().sources;
+    return { index: this.index, tok: this.tok, sources: s ? new Set(s) : undefined };
+  }
+
+  /** Tokens now; the vector when the worker has produced it (asked for otherwise). */
+  query(text: string): Query | undefined {
+    const got = this.get();
+    if (!got) return undefined;
+    const key = text.length > 4000 ? text.slice(0, 4000) : text;
+    const vec = this.vectors.get(key);
+    if (!vec) this.want([key]);
+    return { ids: got.tok.encode(key, { maxTokens: QUERY_TOKENS }), vec };
+  }
+
+  private readonly tokenCache = new Map<string, number[]>();
+  private readonly proofCache = new Map<string, Result[]>();
+
+  /**
+   * Candidate proofs of a statement text, memoised; `semantic` says whether the encoder score
+   * was used. When a statement's vector arrives from the worker its candidates are computed
+   * there and then (off the request path), so hovers mostly read this cache.
+   */
+  candidateProofs(text: string, limit = 3): { results: Result[]; semantic: boolean } | undefined {
+    const got = this.get();
+    if (!got) return undefined;
+    const key = text.length > 4000 ? text.slice(0, 4000) : text;
+    const vec = this.vectors.get(key);
+    const memo = `${limit}\u0000${vec ? 1 : 0}\u0000${[...(got.sources ?? [])].join(',')}\u0000${key}`;
+    let results = this.proofCache.get(memo);
+    if (!results) {
+      const q = this.query(key)!;
+      results = candidateProofs(got.index, q, { limit, sources: got.sources });
+      if (this.proofCache.size > 2000) this.proofCache.clear();
+      this.proofCache.set(memo, results);
+    }
+    return { results, semantic: !!vec };
+  }
+
+  /** Tokenizer ids of a workspace text (cached: completion ranks thousands of statements). */
+  tokens(text: string): number[] {
+    let ids = this.tokenCache.get(text);
+    if (!ids) {
+      ids = this.tok ? this.tok.encode(text, { maxTokens: 256 }) : [];
+      if (this.tokenCache.size > 20_000) this.tokenCache.clear();
+      this.tokenCache.set(text, ids);
+    }
+    return ids;
+  }
+
+  /** Peeks a vector without asking for it. */
+  vector(text: string): Float32Array | undefined {
+    return this.vectors.get(text.length > 4000 ? text.slice(0, 4000) : text);
+  }
+
+  /** Asks the embedding worker for these texts' vectors (in the background). */
+  want(texts: string[]): void {
+    if (this.semantic === false) return;
+    for (const t of texts) {
+      const key = t.length > 4000 ? t.slice(0, 4000) : t;
+      if (this.vectors.has(key) || this.wanted.has(key)) continue;
+      this.wanted.add(key);
+      this.embedQueue.push(key);
+    }
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.embedRunning) return;
+    this.embedRunning = true;
+    try {
+      while (this.embedQueue.length) {
+        const svc = await this.embeddings();
+        const idx = this.index ?? (await this.loading, this.index);
+        if (!svc || !idx) { this.semantic = false; this.embedQueue = []; this.wanted.clear(); return; }
+        const version = svc.status().modelVersion;
+        if (version !== idx.header.modelVersion) {
+          if (this.semantic !== false) this.log(`index: encoder ${version} differs from the index's ${idx.header.modelVersion || '(none)'}: BM25 only (rebuild with \`mathsense index build\`)`);
+          this.semantic = false; this.embedQueue = []; this.wanted.clear(); return;
+        }
+        this.semantic = true;
+        const batch = this.embedQueue.splice(0, 64);
+        const vs = await svc.embed(batch).catch(() => undefined);
+        batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });
+        // precompute the hybrid candidate proofs of these texts, yielding between them
+        for (const t of batch) { await new Promise((r) => setImmediate(r)); this.candidateProofs(t); }
+        if (this.vectors.size > 20_000) this.vectors.clear();
+      }
+    } finally {
+      this.embedRunning = false;
+    }
+  }
+
+  status(): IndexStatus {
+    const base = { path: this.dir || defaultIndexDir(this.settings().path) };
+    if (this.failure) return { ...base, state: 'unavailable', message: this.failure };
+    if (this.index) {
+      return { ...base, state: 'ready', entries: this.index.count, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false };
+    }
+    return { ...base, state: this.loading ? 'loading' : 'idle' };
+  }
+}

@@ -1,0 +1,90 @@
+// The VS Code client's pure modules (compiled by `tsc -b client` to client/out): workspace-trust
+// filtering of path settings, the status bar text, and the statement extraction behind the
+// results panel. The parts that need VS Code are covered by test/e2e (code-server).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const out = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'client', 'out');
+const { sanitizeSettings, isInside } = require(path.join(out, 'trust.js'));
+const { statusView, providerName } = require(path.join(out, 'status.js'));
+const { enclosingEnvironment, statementLatex, labelAt } = require(path.join(out, 'statements.js'));
+
+test('trust: untrusted workspaces drop model/index paths outside the extension, keep the rest', () => {
+  const ext = '/opt/ext/mathsense';
+  const settings = { accelerator: 'cuda', models: { path: '/home/me/evil-models' }, index: { path: './index', sources: ['proofwiki'] }, diagnostics: { unusedLabels: true } };
+  const trusted = sanitizeSettings(settings, { trusted: true, extensionPath: ext });
+  assert.equal(trusted.settings, settings);
+  assert.deepEqual(trusted.dropped, []);
+
+  const { settings: s, dropped } = sanitizeSettings(settings, { trusted: false, extensionPath: ext });
+  assert.equal(s.models.path, undefined);
+  assert.equal(s.index.path, undefined, 'a relative path is resolved by the server, not inside the extension: dropped');
+  assert.deepEqual(s.index.sources, ['proofwiki'], 'source ids are not paths');
+  assert.equal(s.accelerator, 'cuda');
+  assert.deepEqual(s.diagnostics, { unusedLabels: true });
+  assert.deepEqual(dropped.map((d) => d.key).sort(), ['mathsense.index.path', 'mathsense.models.path']);
+  assert.equal(settings.models.path, '/home/me/evil-models', 'the input is not modified');
+
+  assert.deepEqual(sanitizeSettings({ models: { path: '' } }, { trusted: false, extensionPath: ext }).dropped, []);
+  assert.deepEqual(sanitizeSettings({ models: { path: `${ext}/models` } }, { trusted: false, extensionPath: ext }).dropped, []);
+  assert.equal(sanitizeSettings({ models: { path: `${ext}/../x` } }, { trusted: false, extensionPath: ext }).dropped.length, 1);
+  assert.equal(sanitizeSettings({ models: { path: 42 } }, { trusted: false, extensionPath: ext }).dropped.length, 1);
+  assert.deepEqual(sanitizeSettings({ index: { path: `${ext}/build/index` } }, { trusted: false, extensionPath: ext }).dropped, []);
+  assert.ok(isInside(`${ext}/models`, ext) && !isInside('models', ext) && !isInside('/opt/ext/mathsense-other', ext));
+});
+
+test('status bar: provider when the server reports one, MathSense and progress otherwise', () => {
+  assert.equal(providerName('cpu'), 'CPU');
+  assert.equal(providerName('webgpu'), 'WebGPU');
+  assert.equal(providerName('cuda'), 'CUDA');
+  assert.match(statusView(undefined).text, /MathSense$/);
+  assert.equal(statusView(undefined).final, false);
+  const idx = statusView({ version: '0.1.0' }, { message: '3/10 a.tex', percentage: 30 });
+  assert.match(idx.text, /MathSense 30%/);
+  assert.match(idx.tooltip, /indexing — 3\/10 a\.tex/);
+  const plain = statusView({ version: '0.1.0', documents: 4 });
+  assert.equal(plain.text, '$(symbol-operator) MathSense');
+  assert.ok(plain.final);
+  const ready = statusView({ version: '0.1.0', embeddings: { state: 'ready', provider: 'cpu', accelerator: 'auto', fallbacks: [{ provider: 'cuda', error: 'Failed to load shared library' }] } });
+  assert.equal(ready.text, '$(symbol-operator) MathSense: CPU');
+  assert.match(ready.tooltip, /CUDA skipped: Failed to load shared library/);
+  const off = statusView({ embeddings: { state: 'unavailable', message: 'model config missing' } });
+  assert.ok(off.warning && off.final);
+  assert.match(off.tooltip, /model config missing/);
+  assert.equal(statusView({ embeddings: { state: 'loading' } }).final, false);
+  assert.match(statusView({ index: { state: 'ready', entries: 45683 }, embeddings: { state: 'ready', provider: 'cpu' } }).tooltip, /Index: 45683 entries/);
+});
+
+test('statements: the environment around a label, without scaffolding', () => {
+  const text = [
+    '\\begin{document}',
+    '\\begin{lemma}[Gauss]\\label{lem:g}',
+    'For $n \\ge 1$, % a comment \\end{lemma}',
+    '\\begin{equation}\\label{eq:s}',
+    '  \\sum_{k=1}^n k = \\frac{n(n+1)}{2}.',
+    '\\end{equation}',
+    '\\end{lemma}',
+    '\\end{document}',
+  ].join('\n');
+  const lem = enclosingEnvironment(text, text.indexOf('lem:g'));
+  assert.equal(lem.name, 'lemma');
+  assert.equal(lem.title, 'Gauss');
+  const body = statementLatex(text, lem);
+  assert.ok(body.startsWith('For $n \\ge 1$,'), body);
+  assert.ok(body.includes('\\begin{equation}') && !body.includes('\\label') && !body.includes('a comment'));
+  assert.ok(body.trimEnd().endsWith('\\end{equation}'));
+  const eq = enclosingEnvironment(text, text.indexOf('eq:s'));
+  assert.equal(eq.name, 'equation');
+  assert.equal(statementLatex(text, eq), '\\begin{equation}\n  \\sum_{k=1}^n k = \\frac{n(n+1)}{2}.\n\\end{equation}');
+  assert.equal(enclosingEnvironment(text, text.indexOf('\\end{document}')), undefined, 'document is transparent');
+
+  const line = 'By \\cref{lem:a,lem:b} and \\ref{thm:x}.';
+  assert.equal(labelAt(line, line.indexOf('lem:b') + 2), 'lem:b');
+  assert.equal(labelAt(line, line.indexOf('\\cref')), 'lem:a');
+  assert.equal(labelAt(line, line.indexOf('thm:x')), 'thm:x');
+  assert.equal(labelAt(line, 1), undefined);
+  assert.equal(labelAt('\\label{sec:intro}', 8), 'sec:intro');
+});

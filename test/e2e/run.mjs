@@ -1,0 +1,350 @@
+// `npm run test:e2e`: the packaged extension in a real VS Code (code-server 4.100.3 = Code
+// 1.100.3), driven through Debian's Chromium with playwright-core. Everything stays on
+// 127.0.0.1; nothing is downloaded except code-server itself from the npm registry the first time.
+//
+//   1. package the .vsix (scripts/package.mjs) and install it into a fresh extensions folder
+//   2. serve a copy of test/e2e/fixtures/project with code-server (auth none) and open it
+//   3. open chapters/results.tex from the Explorer; then check, each with a screenshot under
+//      test-output/e2e/: the Outline lists the theorems; hovering a \ref shows the statement; the
+//      status bar item is there (with the model provider when the server has one); a wrong step
+//      of an align gets a warning squiggle saying "does not follow" (when the bundled server
+//      checks derivations: detected by running its CLI on the fixture); the results panel renders
+//      statements with KaTeX.
+//
+// Never skips: a missing Chromium or code-server is a failure (code-server is installed on
+// demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
+// workspace and logs), --headed (for debugging on a machine with a display).
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { ensureCodeServer } from './setup.mjs';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+process.chdir(root);
+const args = new Set(process.argv.slice(2));
+const outDir = path.join(root, 'test-output', 'e2e');
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SLOW = Number(process.env.E2E_TIMEOUT_SCALE || 1); // multiply waits on very slow machines
+const T = (ms) => ms * SLOW;
+
+const results = [];
+const started = Date.now();
+const log = (m) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${m}`);
+
+function fail(msg) {
+  console.error(`e2e: ${msg}`);
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------- preflight and packaging
+if (!fs.existsSync(chromium)) fail(`Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+let playwright;
+try { playwright = await import('playwright-core'); } catch (e) { fail(`playwright-core is not installed (npm install): ${e.message}`); }
+let codeServer;
+try { codeServer = ensureCodeServer({ log }); } catch (e) { fail(`code-server setup failed: ${e.message}`); }
+
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const vsix = path.join(root, 'build', `${manifest.name}-${manifest.version}-${process.platform}-${process.arch}.vsix`);
+if (!args.has('--skip-package') || !fs.existsSync(vsix)) {
+  log('packaging the extension');
+  const r = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  fs.writeFileSync(path.join(outDir, 'package.log'), `${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0) fail(`npm run package failed (see test-output/e2e/package.log):\n${r.stderr.slice(-2000)}`);
+}
+log(`vsix: ${path.relative(root, vsix)} (${(fs.statSync(vsix).size / 1048576).toFixed(1)} MiB)`);
+
+// What the bundled server can do, asked through its CLI (the same core the extension runs)
+const fixture = path.join(root, 'test', 'e2e', 'fixtures', 'project');
+const cli = path.join(root, 'server', 'dist', 'mathsense.cjs');
+const check = spawnSync(process.execPath, [cli, 'check', '--format', 'json', fixture], { encoding: 'utf8', timeout: T(120_000) });
+let serverDiagnostics = [];
+try { serverDiagnostics = JSON.parse(check.stdout); } catch { /* older CLI without json */ }
+const derivationExpected = serverDiagnostics.find((d) => d.code === 'derivation-step' && /does not follow/.test(d.message));
+const modelsInfo = spawnSync(process.execPath, [cli, 'models', 'info', '--json'], { encoding: 'utf8', timeout: T(120_000) });
+let provider;
+try { provider = modelsInfo.status === 0 ? JSON.parse(modelsInfo.stdout).provider : undefined; } catch { /* no models command */ }
+log(`server: derivation checker ${derivationExpected ? 'present (squiggle will be asserted)' : 'absent (squiggle step skipped)'}; model provider ${provider ?? 'unavailable'}`);
+
+// ---------------------------------------------------------------- workspace, install, serve
+const work = path.join(outDir, 'run');
+const userData = path.join(work, 'user-data');
+const extensions = path.join(work, 'extensions');
+const workspace = path.join(work, 'workspace');
+fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+fs.mkdirSync(extensions, { recursive: true });
+fs.cpSync(fixture, workspace, { recursive: true });
+fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.colorTheme': 'Default Dark Modern',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'editor.hover.delay': 200,
+  'editor.minimap.enabled': false,
+  'window.commandCenter': false,
+  'files.associations': { '*.tex': 'latex' },
+}, null, 2));
+
+log('installing the vsix into code-server');
+const inst = spawnSync(codeServer, ['--install-extension', vsix, '--extensions-dir', extensions, '--user-data-dir', userData], { encoding: 'utf8', timeout: T(180_000) });
+fs.writeFileSync(path.join(outDir, 'install.log'), `${inst.stdout}\n${inst.stderr}`);
+if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout + inst.stderr)) fail(`--install-extension failed (exit ${inst.status}):\n${inst.stdout}\n${inst.stderr}`);
+
+const port = await new Promise((resolve, reject) => {
+  const s = net.createServer();
+  s.on('error', reject);
+  s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+});
+const serverLog = fs.createWriteStream(path.join(outDir, 'code-server.log'));
+const cs = spawn(codeServer, [
+  '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+  '--disable-workspace-trust', '--disable-getting-started-override', '--extensions-dir', extensions, '--user-data-dir', userData, workspace,
+], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PASSWORD: undefined, HASHED_PASSWORD: undefined }, detached: true });
+cs.stdout.pipe(serverLog);
+cs.stderr.pipe(serverLog);
+const stopServer = () => { try { process.kill(-cs.pid, 'SIGTERM'); } catch { /* gone */ } };
+process.on('exit', stopServer);
+
+async function waitForHttp(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cs.exitCode !== null) throw new Error(`code-server exited with ${cs.exitCode} (see test-output/e2e/code-server.log)`);
+    try { const r = await fetch(url); if (r.ok) return; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`code-server did not answer on ${url} within ${ms / 1000} s`);
+}
+
+// ---------------------------------------------------------------- the browser
+let browser;
+let page;
+async function step(name, fn, { optional = false, essential = false } = {}) {
+  const t0 = Date.now();
+  log(`step: ${name}`);
+  try {
+    const detail = await fn();
+    results.push({ name, ok: true, ms: Date.now() - t0, detail });
+    log(`  ok (${((Date.now() - t0) / 1000).toFixed(1)} s)${detail ? ` — ${detail}` : ''}`);
+  } catch (e) {
+    results.push({ name, ok: false, ms: Date.now() - t0, error: e.message, optional });
+    log(`  FAILED: ${e.message.split('\n')[0]}`);
+    if (page) await page.screenshot({ path: path.join(outDir, `failed-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+    if (page) await page.content().then((h) => fs.writeFileSync(path.join(outDir, `failed-${name.replace(/\W+/g, '-')}.html`), h)).catch(() => {});
+    if (essential) throw new Error(`essential step failed: ${name}`);
+  }
+}
+const shot = (name) => page.screenshot({ path: path.join(outDir, name) });
+
+/** The editor's rendered token whose text is exactly `text` (the injection grammar makes labels tokens). */
+const token = (text) => page.locator('.monaco-editor .view-lines span span', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+
+async function runCommand(title) {
+  await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: T(15_000) });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: T(15_000) });
+  await page.keyboard.press('Enter');
+}
+
+async function openFromExplorer(...parts) {
+  const rowOf = (name) => page.locator('.explorer-folders-view').getByRole('treeitem', { name, exact: true }).first();
+  for (const [i, name] of parts.entries()) {
+    const row = rowOf(name);
+    await row.waitFor({ state: 'visible', timeout: T(30_000) });
+    const last = i === parts.length - 1;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (last) {
+        await row.click();
+        if (await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ state: 'visible', timeout: T(8_000) }).then(() => true, () => false)) break;
+      } else {
+        if ((await row.getAttribute('aria-expanded')) === 'true') break;
+        await row.click();
+        if (await rowOf(parts[i + 1]).waitFor({ state: 'visible', timeout: T(8_000) }).then(() => true, () => false)) break;
+      }
+    }
+  }
+  const tab = page.locator('.tabs-container .tab', { hasText: parts[parts.length - 1] }).first();
+  await tab.waitFor({ state: 'visible', timeout: T(30_000) });
+  // a single click opens a preview tab; pin it so later commands do not replace it
+  await tab.dblclick().catch(() => {});
+}
+
+let exitCode = 1;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, T(90_000));
+  log(`code-server on 127.0.0.1:${port}`);
+  browser = await playwright.chromium.launch({
+    executablePath: chromium,
+    headless: !args.has('--headed'),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  // only 127.0.0.1: anything else is blocked and recorded as a failure
+  const offHost = [];
+  await context.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol) && u.hostname !== '127.0.0.1') { offHost.push(u.href); return route.abort(); }
+    return route.continue();
+  });
+  page = await context.newPage();
+  page.setDefaultTimeout(T(30_000));
+
+  await step('workbench loads with the fixture folder', async () => {
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`, { timeout: T(90_000) });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: T(90_000) });
+    await page.locator('.explorer-folders-view').waitFor({ state: 'visible', timeout: T(60_000) });
+    await shot('00-workbench.png');
+  }, { essential: true });
+
+  await step('open chapters/results.tex from the Explorer', async () => {
+    await openFromExplorer('chapters', 'results.tex');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'Squares of triangular numbers' }).first().waitFor({ timeout: T(30_000) });
+  }, { essential: true });
+
+  await step('status bar item is present (with the model provider when available)', async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'MathSense' }).first();
+    await item.waitFor({ state: 'visible', timeout: T(120_000) });
+    let text = '';
+    if (provider) {
+      const want = { cpu: 'CPU', cuda: 'CUDA', webgpu: 'WebGPU' }[provider] ?? provider;
+      await page.locator('.statusbar-item', { hasText: `MathSense: ${want}` }).first().waitFor({ state: 'visible', timeout: T(180_000) });
+      text = (await page.locator('.statusbar-item', { hasText: 'MathSense' }).first().innerText()).trim();
+    } else {
+      text = (await item.innerText()).trim();
+    }
+    await shot('05-status-bar.png');
+    await page.locator('.part.statusbar').screenshot({ path: path.join(outDir, '05-status-bar-strip.png') });
+    return `"${text}"`;
+  });
+
+  await step('Outline shows the theorems', async () => {
+    const header = page.locator('.pane-header', { hasText: /^Outline|OUTLINE/i }).first();
+    await header.waitFor({ state: 'visible', timeout: T(30_000) });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    for (const name of ['Theorem (Squares of triangular numbers)', 'Proposition', 'Section: Results']) {
+      await page.locator('.outline-pane .monaco-list-row, .monaco-pane-view .monaco-list-row', { hasText: name }).first()
+        .waitFor({ state: 'visible', timeout: T(60_000) });
+    }
+    await shot('01-outline.png');
+    const rows = await page.locator('.outline-pane .monaco-list-row, [id^="workbench.view.explorer"] .monaco-list-row').allInnerTexts().catch(() => []);
+    return rows.filter((r) => /Theorem|Proposition|Results/.test(r)).map((r) => r.replace(/\s+/g, ' ').trim()).slice(0, 5).join(' | ');
+  });
+
+  await step('hover on a \\ref shows the referenced statement', async () => {
+    const ref = token('lem:odd');
+    await ref.waitFor({ state: 'visible', timeout: T(30_000) });
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'Sum of odd numbers' }).first();
+    for (let i = 0; i < 6; i++) {
+      await page.mouse.move(10, 10);
+      await ref.hover();
+      if (await hover.waitFor({ state: 'visible', timeout: T(10_000) }).then(() => true, () => false)) break;
+    }
+    await hover.waitFor({ state: 'visible', timeout: T(5_000) });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    if (!/2k-1|n\^2|odd/.test(text)) throw new Error(`hover does not show the statement: ${text}`);
+    await shot('02-hover-ref.png');
+    return text.slice(0, 120);
+  });
+
+  if (derivationExpected) {
+    await step('a wrong derivation step shows a warning squiggle saying "does not follow"', async () => {
+      await page.mouse.move(10, 10);
+      await page.keyboard.press('Escape');
+      const squiggle = page.locator('.monaco-editor .squiggly-warning').first();
+      await squiggle.waitFor({ state: 'attached', timeout: T(120_000) });
+      const hover = page.locator('.monaco-hover:visible', { hasText: 'does not follow' }).first();
+      const box = await squiggle.boundingBox();
+      for (let i = 0; i < 6 && box; i++) {
+        await page.mouse.move(10, 10);
+        await page.mouse.move(box.x + Math.min(box.width / 2, 40), box.y + box.height / 2, { steps: 4 });
+        if (await hover.waitFor({ state: 'visible', timeout: T(10_000) }).then(() => true, () => false)) break;
+      }
+      await hover.waitFor({ state: 'visible', timeout: T(5_000) });
+      const text = (await hover.innerText()).replace(/\s+/g, ' ');
+      await shot('03-derivation-squiggle.png');
+      return text.slice(0, 140);
+    });
+  } else {
+    results.push({ name: 'derivation squiggle', ok: true, skipped: 'the bundled server reports no derivation-step diagnostic for the fixture' });
+  }
+
+  await step('results panel renders statements with KaTeX', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await token('lem:gauss').click();
+    await runCommand('MathSense: Preview Referenced Statement');
+    const tab = page.locator('.tabs-container .tab', { hasText: 'MathSense: Preview of lem:gauss' }).first();
+    await tab.waitFor({ state: 'visible', timeout: T(60_000) });
+    const frameWith = async (selector, ms) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        for (const f of page.frames()) {
+          if (await f.locator(selector).count().catch(() => 0)) return f;
+        }
+        await page.waitForTimeout(500);
+      }
+      throw new Error(`no webview frame with ${selector}`);
+    };
+    const frame = await frameWith('.item .katex', T(60_000));
+    const title = await frame.locator('.item .title').first().innerText();
+    if (!/Lemma/.test(title) || !/Gauss/.test(title)) throw new Error(`unexpected item title ${title}`);
+    const display = await frame.locator('.item .katex-display').count();
+    if (display < 1) throw new Error('the equation was not rendered in display mode');
+    await page.mouse.move(1000, 800);
+    await page.waitForTimeout(800); // fonts, tooltips gone
+    await shot('04-results-panel-preview.png');
+    // the statements of the file, several items
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    await runCommand('MathSense: Show Statements in This File');
+    await page.locator('.tabs-container .tab', { hasText: 'MathSense: Statements in' }).first().waitFor({ state: 'visible', timeout: T(60_000) });
+    const f2 = await frameWith('.item:nth-of-type(2) .katex', T(60_000));
+    const n = await f2.locator('.item').count();
+    const errors = await f2.locator('.katex-error, .math.error').count();
+    if (errors) throw new Error(`${errors} KaTeX errors in the panel`);
+    await page.mouse.move(1000, 800);
+    await page.waitForTimeout(1500);
+    await shot('04-results-panel-statements.png');
+    return `preview "${title}", ${display} display equation(s); statements panel: ${n} items`;
+  });
+
+  await step('no request left 127.0.0.1', async () => {
+    if (offHost.length) throw new Error(`blocked requests to other hosts: ${[...new Set(offHost)].slice(0, 5).join(', ')}`);
+  });
+
+  const required = results.filter((r) => !r.ok && !r.optional);
+  exitCode = required.length ? 1 : 0;
+} catch (e) {
+  log(`e2e aborted: ${e.stack ?? e}`);
+  results.push({ name: 'harness', ok: false, error: e.message });
+  if (page) await page.screenshot({ path: path.join(outDir, 'failed-harness.png') }).catch(() => {});
+} finally {
+  await browser?.close().catch(() => {});
+  stopServer();
+}
+
+// the extension's own log from the code-server session (MathSense output channel)
+try {
+  const logs = path.join(userData, 'logs');
+  for (const f of fs.readdirSync(logs, { recursive: true })) if (/MathSense\.log$/.test(String(f))) fs.copyFileSync(path.join(logs, String(f)), path.join(outDir, 'mathsense-output.log'));
+} catch { /* no logs */ }
+if (!args.has('--keep')) fs.rmSync(work, { recursive: true, force: true });
+
+const report = { passed: results.filter((r) => r.ok && !r.skipped).length, failed: results.filter((r) => !r.ok).length, skipped: results.filter((r) => r.skipped).map((r) => `${r.name}: ${r.skipped}`), derivationAsserted: !!derivationExpected, provider: provider ?? null, results, seconds: Math.round((Date.now() - started) / 1000) };
+fs.writeFileSync(path.join(outDir, 'report.json'), JSON.stringify(report, null, 2));
+console.log(`\ne2e: ${report.passed} passed, ${report.failed} failed${report.skipped.length ? `, skipped: ${report.skipped.join('; ')}` : ''} (${report.seconds} s; screenshots in test-output/e2e/)`);
+process.exit(results.some((r) => !r.ok) ? 1 : exitCode);
