@@ -417,9 +417,10 @@ function realProofWiki(checker, refuted, counts) {
       if (process.env.EVAL_DEBUG) console.log(b.text);
       // the page title, the statement and the prose before the table stand for "the text
       // around the display" (where a proof states its hypotheses: "where $q = 1 - p$")
-      const head = sec.text.split('\n').findIndex((l) => PW_FRAGMENT.test(l.trim()));
-      const lead = prose(sec.text.split('\n').slice(0, Math.max(0, head)).join('\n'));
-      const context = `${page.title}. ${earlier.slice(-1500)}\n${lead.slice(-1000)}`;
+      // the section's prose lines (comments and text between its tables: "where $r = t_1 + s$"),
+      // not its table rows, which are the chains being checked
+      const lead = sec.text.split('\n').map((l) => l.trim()).filter((l) => l && !PW_FRAGMENT.test(l)).join('\n');
+      const context = `${page.title}. ${earlier.slice(-1500)}\n${lead.slice(0, 2000)}`;
       for (const s of checker.checkBlock({ key: '', start: 0, text: b.text, rows: b.rows, context }).steps) {
         steps++;
         c[s.verdict.kind]++;

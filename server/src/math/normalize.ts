@@ -106,6 +106,7 @@ export function plainNumbers(s: string): string {
 }
 
 const FN_NAMES = 'sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp';
+const GREEK_ARG = /^\\(alpha|beta|gamma|delta|theta|phi|psi|omega|pi|tau|mu|lambda|sigma|varphi|xi|eta|zeta|rho|chi|epsilon|kappa|nu)(?![A-Za-z])/;
 const FN_HEAD = new RegExp(`\\\\(?:${FN_NAMES})(?![A-Za-z])`, 'g');
 
 /** End of a sub/superscript argument at `i` (`^2`, `^{…}`, `_\\alpha`), or `i` when there is none. */
@@ -156,7 +157,7 @@ function parenEnd(s: string, i: number): number {
  * (`\\ln a e^{x}` is (ln a)·e^x, `\\cos θ_1 r_2` is (cos θ_1)·r_2, `\\sin(a)(b)` is sin(a)·(b)).
  * A step is refuted only when this reading fails too.
  */
-export function shortFunctionArgs(s: string): string {
+export function shortFunctionArgs(s: string, atoms: 1 | 2 = 1): string {
   let out = '';
   let last = 0;
   FN_HEAD.lastIndex = 0;
@@ -172,7 +173,12 @@ export function shortFunctionArgs(s: string): string {
     else if (/[0-9.]/.test(s[a] ?? '')) { end = a; while (/[0-9.]/.test(s[end] ?? '')) end++; }
     else if (/[A-Za-z\\]/.test(s[a] ?? '')) { const t = tokenEnd(s, a); end = t < 0 ? -1 : scriptEnd(s, t); }
     if (end < 0 || end <= a) continue;
-    out += s.slice(last, head) + '{' + s.slice(head, a) + shortFunctionArgs(s.slice(a, end)) + '}';
+    // `pair`: a second letter belongs to the argument too (`\\cos^{n - 1} b x a \\sin b x`)
+    if (atoms === 2 && !/^[({\\]/.test(s[a]) ) {
+      const b = skipSpaces(s, end);
+      if (/[A-Za-z]/.test(s[b] ?? '') || (s[b] === '\\' && GREEK_ARG.test(s.slice(b)))) { const t = tokenEnd(s, b); if (t > 0) end = scriptEnd(s, t); }
+    }
+    out += s.slice(last, head) + '{' + s.slice(head, a) + shortFunctionArgs(s.slice(a, end), atoms) + '}';
     last = end;
     FN_HEAD.lastIndex = end;
     j = end;
@@ -182,10 +188,11 @@ export function shortFunctionArgs(s: string): string {
 
 /**
  * LaTeX ready for the parser. `reach` of an unbracketed function argument: `default`
- * (`groupFunctionArgs`, then the parser's), `short` (one atom), `long` (the parser's alone:
+ * (`groupFunctionArgs`, then the parser's), `short` (one atom), `pair` (up to two: `\\sin b x`
+ * = sin(bx), then `a`), `long` (the parser's alone:
  * up to the next + or −, `\\cos n (-\\pi)` = cos(−nπ)).
  */
-export type Reach = 'default' | 'short' | 'long';
+export type Reach = 'default' | 'short' | 'pair' | 'long';
 
 export function normalizeLatex(s: string, reach: Reach = 'default'): string {
   const t = plainNumbers(s).replace(/\\cdotp/g, '\\cdot').replace(/\\(dfrac|tfrac)/g, '\\frac')
@@ -193,5 +200,5 @@ export function normalizeLatex(s: string, reach: Reach = 'default'): string {
     .replace(/\\lg(?![A-Za-z])/g, '\\log')
     .replace(/\\(frac|binom)\s*(\d)\s*(\d)/g, '\\$1{$2}{$3}').replace(/\\(frac|binom)\s*(\d)\s*(?=\\|[A-Za-z])/g, '\\$1{$2}');
   const f = infixFractions(t);
-  return groupDerivatives(reach === 'short' ? shortFunctionArgs(f) : reach === 'long' ? f : groupFunctionArgs(f)).trim();
+  return groupDerivatives(reach === 'short' ? shortFunctionArgs(f) : reach === 'pair' ? shortFunctionArgs(f, 2) : reach === 'long' ? f : groupFunctionArgs(f)).trim();
 }

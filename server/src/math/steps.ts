@@ -373,7 +373,7 @@ export function extractSteps(block: MathBlockText): Step[] {
 }
 
 /** Letters and Greek names of a text, with commands and `\text{…}` left out: what rows share. */
-function identifiers(t: string): Set<string> {
+export function identifiers(t: string): Set<string> {
   const out = new Set<string>();
   const re = /\\([A-Za-z]+)|([A-Za-z])/g;
   let m: RegExpExecArray | null;

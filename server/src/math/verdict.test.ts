@@ -171,3 +171,7 @@ test('domain statements: "x is negative", contradictory cases, and letters insid
   // "α > 1" and "0 < α ≤ 1" are two cases: α is sampled by default
   assert.notEqual(check('\\paren {1 + t}^\\alpha', '1 + t', '<=', { context: 'If $\\alpha > 1$ it fails. Let $0 < \\alpha \\le 1$.' }).kind, 'refuted');
 });
+
+test('a function of a two-letter product (\\cos^{n - 1} b x a \\sin b x) is read as cos(bx)·a', () => {
+  assert.notEqual(check('\\cos^{n - 1} b x \\paren {a \\sin b x}', '\\cos^{n - 1} b x a \\sin b x').kind, 'refuted');
+});

@@ -13,7 +13,7 @@ import { newContext, parseLatex, toExpr, type ParseContext } from './parse.js';
 import { readDomains, type Domains } from './domain.js';
 import { hashText } from './latexText.js';
 import { normalizeLatex, type Reach } from './normalize.js';
-import type { Relation } from './steps.js';
+import { identifiers, type Relation } from './steps.js';
 
 export type VerdictKind = 'proven' | 'equal' | 'refuted' | 'unknown' | 'skipped';
 
@@ -313,8 +313,9 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
     const reach = 'holds under another reach of an unbracketed function argument (\\ln a e^x = (\\ln a) e^x, \\cos n (-\\pi) = \\cos(-n\\pi))';
     const ints = 'holds when n, k, m, … are integers';
     const readings: Array<[Reading, string]> = [
-      [{ reach: 'short', constants }, reach], [{ reach: 'long', constants }, reach],
-      [{ ints: true, constants }, ints], [{ ints: true, reach: 'short', constants }, ints], [{ ints: true, reach: 'long', constants }, ints],
+      [{ reach: 'short', constants }, reach], [{ reach: 'pair', constants }, reach], [{ reach: 'long', constants }, reach],
+      [{ ints: true, constants }, ints], [{ ints: true, reach: 'short', constants }, ints], [{ ints: true, reach: 'pair', constants }, ints],
+      [{ ints: true, reach: 'long', constants }, ints],
     ];
     const tried = new Set([exprKey(sides.lhs) + '\u0000' + exprKey(sides.rhs) + '\u0000' + JSON.stringify([...sides.ctx.roles])]);
     for (const [r, reason] of readings) {
@@ -347,14 +348,18 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable)
     if (a.k === 'var' && freeVars(b).has(a.name)) return { kind: 'unknown', reason: `an equation in ${displayVar(a.name)}, not an identity` };
   }
   // an equation stated in the prose, in variables of the step, may have been substituted
-  const vars = new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs)]);
+  // (compared by letters: `t_1` is t and 1, `\\Delta` is Delta; a hypothesis is read as text, so
+  // that notation the parser does not take, such as `s \\paren {t_2 - t_1}`, still counts)
+  const letters = new Set<string>();
+  for (const v of [...freeVars(sides.lhs), ...freeVars(sides.rhs)]) {
+    const k = v.indexOf('_');
+    letters.add(k < 0 ? v : v.slice(0, k));
+    if (k >= 0) for (const l of identifiers(v.slice(k + 1).replace(/"/g, ' '))) letters.add(l);
+  }
   for (const h of hypotheses(`${step.context ?? ''} ${step.notes ?? ''}`)) {
-    const parts = h.split(/(?<![<>!\\:])=(?!:)/).map((t) => t.trim()).filter((t) => t !== '');
-    if (parts.length < 2 || parts.length > 4) continue;
-    const hs = parseSides({ lhs: parts[0], rhs: parts[1], rel: '=' }, macros, { constants: sides.ctx.constants });
-    if (typeof hs === 'string') continue;
-    const hv = [...freeVars(hs.lhs), ...freeVars(hs.rhs)];
-    if (hv.length > 0 && hv.every((x) => vars.has(x))) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
+    const expanded = expandMacros(h, macros) ?? h;
+    const hv = [...identifiers(expanded.replace(/\\(text|mathrm|operatorname|map|paren|size)\b/g, ' '))].filter((l) => !sides.ctx.constants.has(l));
+    if (hv.length > 0 && hv.every((x) => letters.has(x))) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
   }
   if (freeVars(sides.lhs).has('C') && freeVars(sides.rhs).has('C')) return { kind: 'unknown', reason: 'C may be an arbitrary constant' };
   if (freeVars(sides.lhs).has('i') || freeVars(sides.rhs).has('i')) return { kind: 'unknown', reason: 'i may be the imaginary unit' };
