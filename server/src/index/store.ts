@@ -39,8 +39,27 @@ function view<T>(buf: Buffer, ctor: { new (b: ArrayBuffer, o: number, n: number)
   return new ctor(copy.buffer, 0, n);
 }
 
+/** Entry texts stay on disk (32 MB for ProofWiki): read by offset when an entry is shown. */
+class EntryFile {
+  private fd: number | undefined;
+
+  constructor(private readonly file: string, readonly size: number) {}
+
+  read(start: number, end: number): string {
+    this.fd ??= fs.openSync(this.file, 'r');
+    const buf = Buffer.allocUnsafe(end - start);
+    const n = fs.readSync(this.fd, buf, 0, buf.length, start);
+    return buf.toString('utf8', 0, n);
+  }
+}
+
+/** The files loaded into memory; entries.ndjson is only checked, not read. */
+type LoadedFiles = Record<Exclude<keyof typeof FILES, 'entries'>, Buffer>;
+
+const LOADED = ['offsets', 'vectors', 'bm25'] as const;
+
 export class LoadedIndex {
-  readonly entriesBuf: Buffer;
+  private readonly entryFile: EntryFile;
   readonly offsets: Uint32Array;
   readonly scales: Float32Array;
   readonly matrix: Int8Array;
@@ -53,9 +72,9 @@ export class LoadedIndex {
   private readonly cache = new Map<number, IndexEntry>();
   private readonly kindOf: Uint8Array;
 
-  private constructor(readonly dir: string, readonly header: IndexHeader, files: Record<keyof typeof FILES, Buffer>, t0: number) {
+  private constructor(readonly dir: string, readonly header: IndexHeader, files: LoadedFiles, entryFile: EntryFile, t0: number) {
     const h = header;
-    this.entriesBuf = files.entries;
+    this.entryFile = entryFile;
     this.offsets = view(files.offsets, Uint32Array, 0, h.count + 1);
     this.scales = view(files.vectors, Float32Array, 0, h.count);
     this.matrix = view(files.vectors, Int8Array, h.count * 4, h.count * h.dim);
@@ -65,10 +84,10 @@ export class LoadedIndex {
     this.docs = view(files.bm25, Uint32Array, (v + 1) * 4, p);
     this.tfs = view(files.bm25, Uint16Array, (v + 1) * 4 + p * 4, p);
     this.lengths = view(files.bm25, Uint16Array, (v + 1) * 4 + p * 6, h.count);
-    if (this.offsets[h.count] !== files.entries.length) throw new IndexError(`index ${dir} is corrupt: entry offsets do not match ${FILES.entries}; rebuild it with \`mathsense index build\``);
+    if (this.offsets[h.count] !== entryFile.size) throw new IndexError(`index ${dir} is corrupt: entry offsets do not match ${FILES.entries}; rebuild it with \`mathsense index build\``);
     this.kindOf = new Uint8Array(h.count);
     ENTRY_KINDS.forEach((k, i) => { const [a, b] = h.kinds[k]; this.kindOf.fill(i, a, b); });
-    this.bytes = Object.values(files).reduce((n, b) => n + b.length, 0);
+    this.bytes = Object.values(files).reduce((n, b) => n + b.length, 0) + entryFile.size;
     this.loadMs = performance.now() - t0;
   }
 
@@ -76,22 +95,33 @@ export class LoadedIndex {
   static load(dir: string): LoadedIndex {
     const t0 = performance.now();
     const header = readHeader(dir);
-    const files = {} as Record<keyof typeof FILES, Buffer>;
-    for (const k of Object.keys(FILES) as Array<keyof typeof FILES>) files[k] = LoadedIndex.read(dir, header, k, fs.readFileSync);
-    return new LoadedIndex(dir, header, files, t0);
+    const files = {} as LoadedFiles;
+    for (const k of LOADED) files[k] = LoadedIndex.read(dir, header, k, fs.readFileSync);
+    const size = LoadedIndex.statEntries(dir, header, (p) => fs.statSync(p).size);
+    return new LoadedIndex(dir, header, files, new EntryFile(path.join(dir, FILES.entries), size), t0);
+  }
+
+  private static statEntries(dir: string, header: IndexHeader, size: (p: string) => number): number {
+    const p = path.join(dir, FILES.entries);
+    let n: number;
+    try { n = size(p); } catch (e) { throw new IndexError(`index file ${p} cannot be read (${(e as Error).message}); rebuild it with \`mathsense index build\``); }
+    const want = header.files?.entries?.bytes;
+    if (want !== n) throw new IndexError(`index ${dir} is corrupt: ${FILES.entries} has ${n} bytes, the header says ${want}; rebuild it with \`mathsense index build\``);
+    return n;
   }
 
   /** Loads with asynchronous reads (the language server: never on the request path). */
   static async loadAsync(dir: string): Promise<LoadedIndex> {
     const t0 = performance.now();
     const header = readHeader(dir);
-    const files = {} as Record<keyof typeof FILES, Buffer>;
-    for (const k of Object.keys(FILES) as Array<keyof typeof FILES>) {
+    const files = {} as LoadedFiles;
+    for (const k of LOADED) {
       const p = path.join(dir, FILES[k]);
       const buf = await fs.promises.readFile(p).catch((e: Error) => { throw new IndexError(`index file ${p} cannot be read (${e.message}); rebuild it with \`mathsense index build\``); });
       files[k] = LoadedIndex.check(dir, header, k, buf);
     }
-    return new LoadedIndex(dir, header, files, t0);
+    const size = LoadedIndex.statEntries(dir, header, (p) => fs.statSync(p).size);
+    return new LoadedIndex(dir, header, files, new EntryFile(path.join(dir, FILES.entries), size), t0);
   }
 
   private static read(dir: string, header: IndexHeader, k: keyof typeof FILES, read: (p: string) => Buffer): Buffer {
@@ -114,7 +144,7 @@ export class LoadedIndex {
   entry(id: number): IndexEntry {
     let e = this.cache.get(id);
     if (!e) {
-      const line = this.entriesBuf.toString('utf8', this.offsets[id], this.offsets[id + 1]);
+      const line = this.entryFile.read(this.offsets[id], this.offsets[id + 1]);
       try { e = JSON.parse(line) as IndexEntry; } catch { throw new IndexError(`index ${this.dir} is corrupt: entry ${id} is not valid JSON; rebuild it with \`mathsense index build\``); }
       if (this.cache.size > 5000) this.cache.clear();
       this.cache.set(id, e);
