@@ -41,17 +41,8 @@ export function applyRenaming(text: string, mapping: ReadonlyMap<string, string>
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** Deterministic PRNG (mulberry32) so exports and evaluations are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG so exports and evaluations are reproducible. */
+export { seededRandom } from '../util/random.js';
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = LOWER.toUpperCase();

@@ -14,6 +14,7 @@ import { readDomains, type Domains } from './domain.js';
 import { hashText } from './latexText.js';
 import { normalizeLatex, type Reach } from './normalize.js';
 import { identifiers, type Relation } from './steps.js';
+import { seededRandom } from '../util/random.js';
 
 export type VerdictKind = 'proven' | 'equal' | 'refuted' | 'unknown' | 'skipped';
 
@@ -82,14 +83,7 @@ export function hypotheses(context: string): string[] {
 export const NON_REAL_CONTEXT = /characteristic|\\pmod|\\bmod|\bmod(ulo)?\b|finite field|\\mathbb\s*\{?F|\\mathbf\s*\{?F|\bgroups?\b|\brings?\b|\bideals?\b|\bmodules?\b|sheaf|sheaves|scheme|morphism|functor|categor|intersection|divisor|permutation|ordinal|cardinal|boolean|lattice|operators?\b|\bmatri(x|ces)\b|quaternion|\bfield\b|semigroup|monoid|\bchar\b|homotop|complex|roots? of unity|\\mathbb\s*\{?Z\}?\s*\//i;
 
 function rng(seed: string): () => number {
-  let a = parseInt(hashText(seed).slice(0, 6), 36) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(parseInt(hashText(seed).slice(0, 6), 36));
 }
 
 type PointResult = 'ok' | 'bad' | 'unsure' | 'undefined';

@@ -9,30 +9,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Workspace, type Doc } from './workspace.js';
 import { pathToUri, uriToPath } from './files.js';
 import { computeDiagnostics } from '../features/diagnostics.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
+import { sharedData } from '../testing/paths.js';
 
-function dataDir(): string {
-  if (process.env.MATHSENSE_DATA) return path.resolve(process.env.MATHSENSE_DATA);
-  if (process.env.MATHSENSE_SHARED) {
-    const s = path.resolve(process.env.MATHSENSE_SHARED);
-    return fs.existsSync(path.join(s, 'data')) ? path.join(s, 'data') : s;
-  }
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg) && /"name"\s*:\s*"mathsense"/.test(fs.readFileSync(pkg, 'utf8'))) break;
-    const up = path.dirname(dir);
-    if (up === dir) { dir = process.cwd(); break; }
-    dir = up;
-  }
-  return path.resolve(dir, '..', 'shared', 'data');
-}
 
-const DATA = dataDir();
+const DATA = sharedData;
 const HOTT = path.join(DATA, 'latex', 'hott-book');
 const STACKS = path.join(DATA, 'latex', 'stacks-project');
 const SKIP_HOTT = fs.existsSync(path.join(HOTT, 'main.tex')) ? false : `no HoTT book at ${HOTT}`;

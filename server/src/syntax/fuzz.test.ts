@@ -16,7 +16,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { analyseBlock } from './blockAnalyser.js';
 import { splitAll } from './blockSplitter.js';
@@ -26,28 +25,13 @@ import { LatexDocument } from '../model/latexDocument.js';
 import { Workspace } from '../project/workspace.js';
 import { computeDiagnostics } from '../features/diagnostics.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
+import { seededRandom } from '../util/random.js';
+import { sharedData } from '../testing/paths.js';
 
 // ---- data ---------------------------------------------------------------------------------
 
-function dataDir(): string {
-  if (process.env.MATHSENSE_DATA) return path.resolve(process.env.MATHSENSE_DATA);
-  if (process.env.MATHSENSE_SHARED) {
-    const s = path.resolve(process.env.MATHSENSE_SHARED);
-    return fs.existsSync(path.join(s, 'data')) ? path.join(s, 'data') : s;
-  }
-  // walk up from the compiled test file to the repository root (package.json "mathsense")
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg) && /"name"\s*:\s*"mathsense"/.test(fs.readFileSync(pkg, 'utf8'))) break;
-    const up = path.dirname(dir);
-    if (up === dir) { dir = process.cwd(); break; }
-    dir = up;
-  }
-  return path.resolve(dir, '..', 'shared', 'data');
-}
 
-const DATA = dataDir();
+const DATA = sharedData;
 const STACKS = path.join(DATA, 'latex', 'stacks-project');
 const HOTT = path.join(DATA, 'latex', 'hott-book');
 const HAVE_DATA = fs.existsSync(STACKS) && fs.existsSync(HOTT);
@@ -69,21 +53,10 @@ const SEED = Number(process.env.MATHSENSE_FUZZ_SEED ?? 0x5eed1e55) >>> 0;
 const CASES_PER_CORPUS = Number(process.env.MATHSENSE_FUZZ_CASES ?? 1600);
 const CASE_LIMIT_MS = 200;
 
-/** mulberry32: a tiny, fast, seedable 32-bit PRNG. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rng {
   private readonly next: () => number;
-  constructor(seed: number) { this.next = mulberry32(seed); }
+  constructor(seed: number) { this.next = seededRandom(seed); }
   float(): number { return this.next(); }
   /** Integer in [lo, hi]. */
   int(lo: number, hi: number): number { return lo + Math.floor(this.next() * (hi - lo + 1)); }

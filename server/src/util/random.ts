@@ -1,0 +1,12 @@
+// One seeded PRNG for everything that must be reproducible (training-data export, evaluation
+// sampling, derivation-check points, fuzz tests): mulberry32, 32-bit state, uniform [0, 1).
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
