@@ -97,4 +97,22 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   reg('mathsense.showOutput', () => deps.output.show(true));
   reg('mathsense.showLabelPreview', () => showLabelPreview(deps));
   reg('mathsense.showStatements', () => showStatements(deps));
+  // server code actions ("Suggest results to cite") hand their results to this command
+  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showResults', (args?: ShowResultsArgs) => {
+    if (!args || !Array.isArray(args.items)) return;
+    deps.panel.show(args.heading ?? 'Results', args.items.map(toResultItem));
+  }));
+}
+
+/** What the server's `mathsense.showResults` command carries (features/indexFeatures.ts). */
+export interface ShowResultsArgs {
+  heading: string;
+  items: Array<{ title: string; latex: string; detail?: string; url?: string; uri?: string; line?: number; label?: string; score?: number }>;
+}
+
+export function toResultItem(i: ShowResultsArgs['items'][number]): ResultItem {
+  // ProofWiki/PlanetMath entries are CC BY-SA: their source URL is always shown
+  const detail = [i.detail, i.url, i.label, i.score !== undefined ? `score ${i.score.toFixed(2)}` : undefined].filter(Boolean).join(' · ');
+  const location = i.uri ? new vscode.Location(vscode.Uri.parse(i.uri), new vscode.Position(Math.max(0, i.line ?? 0), 0)) : undefined;
+  return { title: i.title, latex: i.latex, detail, location };
 }
