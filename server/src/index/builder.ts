@@ -192,7 +192,10 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   };
   for (const k of Object.keys(bufs) as Array<keyof typeof bufs>) fs.writeFileSync(path.join(tmp, FILES[k]), bufs[k]);
   const terms: Record<string, number[]> = {};
-  entries.forEach((e) => { if (e.term && e.kind === 'definition') (terms[e.term.toLowerCase()] ??= []).push(e.id); });
+  ordered.forEach((r, id) => {
+    if (r.kind !== 'definition') return;
+    for (const t of new Set([r.term, ...(r.alsoTerms ?? [])])) if (t) (terms[t.toLowerCase()] ??= []).push(id);
+  });
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
   const bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0);
   const header: IndexHeader = {

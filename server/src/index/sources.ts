@@ -34,6 +34,8 @@ export interface RawEntry {
   macros?: MacroTable;
   statementKey?: string;
   term?: string;
+  /** Further ambiguous terms whose disambiguation page lists this same definition. */
+  alsoTerms?: string[];
   categories?: string[];
   authors?: string[];
   heldOut?: boolean;
@@ -69,18 +71,23 @@ interface MathD2Json { title: Record<string, string>; term: Record<string, strin
 export function readMathD2(dataDir: string, o: SliceOptions = {}): RawEntry[] {
   const j = JSON.parse(fs.readFileSync(path.join(dataDir, 'mathd2', 'disambiguation_pages_with_macros.json'), 'utf8')) as MathD2Json;
   const out: RawEntry[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, RawEntry>();
   for (const k of cut(Object.keys(j.title), o.slice)) {
     const term = j.term[k];
     for (const d of j.def_item_list[k] ?? []) {
-      if (seen.has(d.title)) continue;
-      seen.add(d.title);
+      // one entry per definition page, listed under every term that names it
+      const first = seen.get(d.title);
+      if (first) {
+        if (first.term !== term && !first.alsoTerms?.includes(term)) (first.alsoTerms ??= []).push(term);
+        continue;
+      }
       out.push({
         key: `md:${d.title}`, kind: 'definition', source: 'mathd2', title: d.title, url: proofWikiUrl(d.title),
         licence: `${SOURCES.mathd2.licence}, ProofWiki contributors`, text: `${titleText(d.title)}: ${d.plain_text_definition}`,
         // the encoder was trained to match a definition's context with "term: title"
         embedText: `${term}: ${titleText(d.title)}`, term, categories: d.categories, pageTitle: d.title,
       });
+      seen.set(d.title, out[out.length - 1]);
     }
   }
   return out;
