@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { table } from './lib/table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = (p) => pathToFileURL(path.join(root, 'server', 'out', p)).href;
@@ -18,13 +19,6 @@ const { Workspace } = await import(out('project/workspace.js'));
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const data = path.join(shared, 'data');
 
-function table(rows) {
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r, k) => {
-    const line = '| ' + r.map((c, i) => String(c).padEnd(w[i])).join(' | ') + ' |';
-    return k === 0 ? `${line}\n|${w.map((n) => '-'.repeat(n + 2)).join('|')}|` : line;
-  }).join('\n');
-}
 
 const ws = new Workspace();
 const files = ['stacks-project', 'hott-book'].flatMap((d) => fs.readdirSync(path.join(data, 'latex', d)).filter((f) => f.endsWith('.tex')).map((f) => path.join(data, 'latex', d, f)));

@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { table } from './lib/table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = (p) => pathToFileURL(path.join(root, 'server', 'out', p)).href;
@@ -22,13 +23,6 @@ const data = path.join(shared, 'data');
 const args = new Set(process.argv.slice(2));
 const only = (k) => !['--synthetic', '--real'].some((a) => args.has(a)) || args.has(`--${k}`);
 
-function table(rows) {
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r, k) => {
-    const line = '| ' + r.map((c, i) => String(c).padEnd(w[i])).join(' | ') + ' |';
-    return k === 0 ? `${line}\n|${w.map((n) => '-'.repeat(n + 2)).join('|')}|` : line;
-  }).join('\n');
-}
 
 // ---------- 1. synthetic derivations from E-Gen clusters ----------
 
