@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENTRY_KINDS, FILES, IndexError, readHeader, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
+import { topK } from '../util/topK.js';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -251,18 +252,3 @@ export function fuse(a: Float32Array, b: Float32Array): Float32Array {
   return out;
 }
 
-/** Indices of the k best scores, best first (ties: lower index first); over `cand` when given. */
-export function topK(scores: Float32Array, k: number, cand?: readonly number[]): number[] {
-  const best: number[] = [];
-  const consider = (i: number) => {
-    const s = scores[i];
-    if (best.length === k && s <= scores[best[k - 1]]) return;
-    let lo = 0, hi = best.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (scores[best[m]] >= s) lo = m + 1; else hi = m; }
-    best.splice(lo, 0, i);
-    if (best.length > k) best.pop();
-  };
-  if (cand) for (const i of cand) consider(i);
-  else for (let i = 0; i < scores.length; i++) consider(i);
-  return best;
-}

@@ -69,15 +69,16 @@ export interface Group {
 /**
  * Reads a balanced `{...}` group starting exactly at `pos`. Escaped braces and comments
  * are respected. Returns null when `pos` is not `{` or the group does not close before
- * `limit`.
+ * `limit` (or, with `paragraph`, before a blank line).
  */
-export function readBraceGroup(text: string, pos: number, limit: number): Group | null {
+export function readBraceGroup(text: string, pos: number, limit: number, paragraph = false): Group | null {
   if (pos >= limit || text.charCodeAt(pos) !== LBRACE) return null;
   let depth = 0;
   for (let i = pos; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) i++;
-    else if (c === PERCENT) i = lineEnd(text, i, limit);
+    else if (c === PERCENT) i = lineEnd(text, i, limit) - 1;
+    else if (c === NEWLINE) { if (paragraph && isBlankLineAt(text, i + 1, limit)) return null; }
     else if (c === LBRACE) depth++;
     else if (c === RBRACE && --depth === 0) return { start: pos + 1, end: i, next: i + 1 };
   }
@@ -85,22 +86,12 @@ export function readBraceGroup(text: string, pos: number, limit: number): Group 
 }
 
 /**
- * Like readBraceGroup, but fails at a paragraph break. The block splitter only looks ahead
- * with this reader: its decisions then never depend on text past the next blank line, which
- * is what lets an edit be re-split starting from the block before it.
+ * A brace group that must close before the next paragraph break. The block splitter only
+ * looks ahead with this reader: its decisions then never depend on text past the next blank
+ * line, which is what lets an edit be re-split starting from the block before it.
  */
 export function readParagraphGroup(text: string, pos: number, limit: number): Group | null {
-  if (pos >= limit || text.charCodeAt(pos) !== LBRACE) return null;
-  let depth = 0;
-  for (let i = pos; i < limit; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === PERCENT) i = lineEnd(text, i, limit) - 1;
-    else if (c === NEWLINE) { if (isBlankLineAt(text, i + 1, limit)) return null; }
-    else if (c === LBRACE) depth++;
-    else if (c === RBRACE && --depth === 0) return { start: pos + 1, end: i, next: i + 1 };
-  }
-  return null;
+  return readBraceGroup(text, pos, limit, true);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Retrieval and classification metrics for the model evaluation, and the global decoding of
 // statement->proof matching (one proof per statement: a linear assignment over each
 // statement's top-k candidates, as in the MATcH thesis).
+import { topK } from '../../util/topK.js';
 
 /** 1-based rank of the best-ranked gold candidate. */
 export function goldRank(scores: ArrayLike<number>, gold: ReadonlySet<number>): number {
@@ -25,21 +26,9 @@ export function recallAt(scores: ArrayLike<number>, gold: ReadonlySet<number>, k
   return gold.size ? top.filter((i) => gold.has(i)).length / gold.size : 0;
 }
 
-/** Indices of the k highest scores, best first (stable on ties). */
+/** Indices of the k highest scores, best first (ties: lower index first). */
 export function topIndices(scores: ArrayLike<number>, k: number): number[] {
-  const idx = Array.from({ length: scores.length }, (_, i) => i);
-  if (k >= scores.length) return idx.sort((a, b) => scores[b] - scores[a] || a - b);
-  // partial selection: keep a sorted buffer of the best k
-  const best: number[] = [];
-  for (const i of idx) {
-    const s = scores[i];
-    if (best.length === k && s <= scores[best[k - 1]]) continue;
-    let lo = 0, hi = best.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (scores[best[mid]] >= s) lo = mid + 1; else hi = mid; }
-    best.splice(lo, 0, i);
-    if (best.length > k) best.pop();
-  }
-  return best;
+  return topK(scores, k);
 }
 
 /**
