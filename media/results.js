@@ -1,8 +1,9 @@
 // MathSense results panel (webview side). Receives {heading, items:[{title, latex, detail,
-// hasLocation}]} from the extension and renders each item's LaTeX: text is escaped and a few
+// hasLocation, link}]} from the extension and renders each item's LaTeX: text is escaped and a few
 // text commands are honoured; math ($…$, $$…$$, \(…\), \[…\], equation/align/gather/…) is
 // rendered with KaTeX (katex.render builds DOM nodes, so the strict CSP needs no inline styles).
-// Clicking an item asks the extension to open its location. No network, no eval.
+// Clicking an item asks the extension to open its location; clicking its link (a source page)
+// asks the extension to open it in the browser. No network from here, no eval.
 (function () {
   'use strict';
   const vscode = acquireVsCodeApi();
@@ -110,6 +111,14 @@
         h.addEventListener('click', () => vscode.postMessage({ type: 'open', index }));
       }
       art.appendChild(h);
+      if (item.link) {
+        const a = document.createElement('button');
+        a.className = 'link';
+        a.textContent = item.link;
+        a.title = 'Open the source page in the browser';
+        a.addEventListener('click', () => vscode.postMessage({ type: 'openLink', index }));
+        art.appendChild(a);
+      }
       if (item.detail) {
         const d = document.createElement('div');
         d.className = 'detail';

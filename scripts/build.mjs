@@ -33,6 +33,13 @@ await Promise.all([
     outfile: 'server/dist/derivation-worker.cjs',
     format: 'cjs',
   }),
+  // the equation analysis worker (related equations), found next to the server bundle at runtime
+  esbuild.build({
+    ...common,
+    entryPoints: ['server/src/index/equationWorker.ts'],
+    outfile: 'server/dist/equation-worker.cjs',
+    format: 'cjs',
+  }),
   // the embedding worker (onnxruntime-node is native: loaded from node_modules at runtime)
   esbuild.build({
     ...common,
@@ -49,4 +56,4 @@ await Promise.all([
     external: ['vscode'],
   }),
 ]);
-console.log('built server/dist/mathsense.cjs, server/dist/derivation-worker.cjs, server/dist/embeddingWorker.cjs and dist/extension.js');
+console.log('built server/dist/mathsense.cjs, server/dist/derivation-worker.cjs, server/dist/equation-worker.cjs, server/dist/embeddingWorker.cjs and dist/extension.js');

@@ -1,11 +1,13 @@
-// Palette commands: restart, status, output, label preview and the statements of a file in the
-// results panel.
+// Palette commands: restart, status, output, label preview, the statements of a file in the
+// results panel, and related equations (from the code lens or at the cursor: references peek
+// plus the results panel).
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { ResultItem, ResultsPanel } from './resultsPanel.js';
 import type { StatusBar } from './statusBar.js';
 import { enclosingEnvironment, labelAt, statementLatex } from './statements.js';
 import { providerName } from './status.js';
+import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
 
 export interface CommandDeps {
   client: () => LanguageClient | undefined;
@@ -78,6 +80,49 @@ async function showStatements(deps: CommandDeps): Promise<void> {
   deps.panel.show(`Statements in ${vscode.workspace.asRelativePath(editor.document.uri, false)}`, items);
 }
 
+/** The server command any LSP client can call; vscode-languageclient registers it as a client command that forwards to the server. */
+const FIND_RELATED = 'mathsense.findRelatedEquations';
+
+async function findRelatedAt(uri: vscode.Uri, position: vscode.Position): Promise<RelatedResponse | undefined> {
+  const r = await vscode.commands.executeCommand<unknown>(FIND_RELATED, { uri: uri.toString(), position: { line: position.line, character: position.character } });
+  return isRelatedResponse(r) ? r : undefined;
+}
+
+/**
+ * Related equations: the workspace hits in the references peek at the equation, and every hit
+ * (workspace and index) in the results panel. From the code lens the results come with the
+ * command; results computed while equations were still being analysed are asked for again.
+ */
+async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<void> {
+  let r = isRelatedResponse(arg) ? arg : undefined;
+  const editor = vscode.window.activeTextEditor;
+  if (!r) {
+    if (!editor) { void vscode.window.showInformationMessage('MathSense: put the cursor in a display equation to find related equations.'); return; }
+    r = await findRelatedAt(editor.document.uri, editor.selection.active);
+  } else if (r.pending > 0 && r.query.uri && r.query.line) {
+    r = (await findRelatedAt(vscode.Uri.parse(r.query.uri), new vscode.Position(r.query.line - 1, 0))) ?? r;
+  }
+  if (!r || r.results.length === 0) {
+    void vscode.window.showInformationMessage(`MathSense: no related equations${r?.message ? ` (${r.message})` : ''}.`);
+    return;
+  }
+  const where = (uri: string, line: number) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(uri), false)}:${line}`;
+  const items = relatedItems(r, where);
+  const toRange = (x: NonNullable<(typeof items)[number]['range']>) => new vscode.Range(x.start.line, x.start.character, x.end.line, x.end.character);
+  const panelItems = items.map((i) => ({
+    title: i.title, latex: i.latex, detail: i.detail, url: i.url,
+    location: i.uri ? new vscode.Location(vscode.Uri.parse(i.uri), i.range ? toRange(i.range) : new vscode.Position(0, 0)) : undefined,
+  }));
+  deps.panel.show(relatedHeading(r, where), panelItems);
+  if (r.message) deps.output.info(`related equations: ${r.message}`);
+  const locations = panelItems.flatMap((i) => (i.location ? [i.location] : []));
+  const at = r.query.uri ? vscode.Uri.parse(r.query.uri) : editor?.document.uri;
+  if (locations.length && at) {
+    const pos = r.query.line ? new vscode.Position(r.query.line - 1, 0) : editor!.selection.active;
+    await vscode.commands.executeCommand('editor.action.peekLocations', at, pos, locations, 'peek');
+  }
+}
+
 async function showStatus(deps: CommandDeps): Promise<void> {
   const s = await deps.statusBar.refresh();
   if (!s) { void vscode.window.showWarningMessage('MathSense: the language server is not running.'); return; }
@@ -97,6 +142,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   reg('mathsense.showOutput', () => deps.output.show(true));
   reg('mathsense.showLabelPreview', () => showLabelPreview(deps));
   reg('mathsense.showStatements', () => showStatements(deps));
+  // the code lens "Find related equations" carries the server's results; from the palette: at the cursor
+  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showRelatedEquations', async (arg?: unknown) => {
+    try { await showRelatedEquations(deps, arg); } catch (e) { deps.output.error(`mathsense.showRelatedEquations failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
+  }));
   // server code actions ("Suggest results to cite") hand their results to this command
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.showResults', (args?: ShowResultsArgs) => {
     if (!args || !Array.isArray(args.items)) return;

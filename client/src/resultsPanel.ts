@@ -1,5 +1,6 @@
 // The results panel: a webview listing statements/equations rendered with KaTeX. Any command
-// can show a list of {title, latex, location} items; clicking an item opens its location.
+// can show a list of {title, latex, location, url} items; clicking an item opens its location,
+// clicking its link opens the source page in the browser (http(s) only, through VS Code).
 // Strict Content-Security-Policy (no inline code, nonce'd local scripts, local styles/fonts
 // only), theme-aware CSS (VS Code CSS variables), no network.
 import * as crypto from 'node:crypto';
@@ -13,9 +14,13 @@ export interface ResultItem {
   /** Small print under the title, e.g. "chapters/one.tex:7 · lem:pigeonhole". */
   detail?: string;
   location?: vscode.Location;
+  /** A source page (ProofWiki, PlanetMath): shown under the title as a link. */
+  url?: string;
 }
 
-interface WebviewItem { title: string; latex: string; detail?: string; hasLocation: boolean }
+interface WebviewItem { title: string; latex: string; detail?: string; hasLocation: boolean; link?: string }
+
+const httpUrl = (u: string | undefined): boolean => !!u && /^https?:\/\/[^\s]+$/.test(u);
 
 export class ResultsPanel implements vscode.Disposable {
   static readonly viewType = 'mathsense.results';
@@ -55,12 +60,13 @@ export class ResultsPanel implements vscode.Disposable {
     panel.webview.onDidReceiveMessage(async (m: { type: string; index?: number; message?: string }) => {
       if (m.type === 'ready') { this.ready = true; this.post(); }
       else if (m.type === 'open' && typeof m.index === 'number') await this.open(m.index);
+      else if (m.type === 'openLink' && typeof m.index === 'number') await this.openLink(m.index);
       else if (m.type === 'error') this.log(`results panel: ${m.message}`);
     });
   }
 
   private post(): void {
-    const items: WebviewItem[] = this.items.map((i) => ({ title: i.title, latex: i.latex, detail: i.detail, hasLocation: !!i.location }));
+    const items: WebviewItem[] = this.items.map((i) => ({ title: i.title, latex: i.latex, detail: i.detail, hasLocation: !!i.location, ...(httpUrl(i.url) ? { link: i.url } : {}) }));
     void this.panel?.webview.postMessage({ type: 'show', heading: this.heading, items });
   }
 
@@ -69,6 +75,11 @@ export class ResultsPanel implements vscode.Disposable {
     if (!loc) return;
     const doc = await vscode.workspace.openTextDocument(loc.uri);
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: loc.range });
+  }
+
+  private async openLink(index: number): Promise<void> {
+    const url = this.items[index]?.url;
+    if (url && httpUrl(url)) await vscode.env.openExternal(vscode.Uri.parse(url));
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, bundled: vscode.Uri): string {

@@ -9,7 +9,8 @@
 //      status bar item is there (with the model provider when the server has one); a wrong step
 //      of an align gets a warning squiggle saying "does not follow" (when the bundled server
 //      checks derivations: detected by running its CLI on the fixture); the results panel renders
-//      statements with KaTeX.
+//      statements with KaTeX; the "Find related equations" code lens opens the references peek
+//      and the results panel.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
 // demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
@@ -320,6 +321,39 @@ try {
     await page.waitForTimeout(1500);
     await shot('04-results-panel-statements.png');
     return `preview "${title}", ${display} display equation(s); statements panel: ${n} items`;
+  });
+
+  await step('the "Find related equations" lens opens the references peek and the results panel', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    // the lens above the align of (x+y)^2 (resolved by the server: it carries the results)
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /Find related equations \(\d+/ }).first();
+    await lens.waitFor({ state: 'visible', timeout: T(120_000) });
+    const title = (await lens.innerText()).trim();
+    await lens.click();
+    const peek = page.locator('.monaco-editor .peekview-widget, .monaco-editor .zone-widget .peekview-title').first();
+    await peek.waitFor({ state: 'visible', timeout: T(30_000) });
+    const peekText = (await page.locator('.monaco-editor .zone-widget').first().innerText()).replace(/\s+/g, ' ');
+    if (!/basics\.tex/.test(peekText)) throw new Error(`the peek does not list basics.tex: ${peekText.slice(0, 200)}`);
+    await shot('06-related-equations-peek.png');
+    await page.locator('.tabs-container .tab', { hasText: 'MathSense: Related equations' }).first().waitFor({ state: 'visible', timeout: T(30_000) });
+    let frame;
+    const end = Date.now() + T(60_000);
+    while (!frame && Date.now() < end) {
+      for (const f of page.frames()) if (await f.locator('.item .katex-display').count().catch(() => 0)) { frame = f; break; }
+      if (!frame) await page.waitForTimeout(500);
+    }
+    if (!frame) throw new Error('no results panel with rendered equations');
+    const items = await frame.locator('.item').allInnerTexts();
+    if (!items.some((t) => /basics\.tex:\d+ · eq:square/.test(t) && /score \d\.\d\d/.test(t))) throw new Error(`no item for eq:square with its score: ${items.join(' | ').slice(0, 300)}`);
+    const errors = await frame.locator('.katex-error, .math.error').count();
+    if (errors) throw new Error(`${errors} KaTeX errors in the panel`);
+    await page.keyboard.press('Escape');
+    await page.mouse.move(1000, 800);
+    await page.waitForTimeout(1000);
+    await shot('07-related-equations-panel.png');
+    return `lens "${title}", peek lists basics.tex, panel: ${items.length} items`;
   });
 
   await step('no request left 127.0.0.1', async () => {

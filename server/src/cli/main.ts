@@ -56,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       const cli = await import('../index/cli.js');
       const io = { out: (s: string) => { process.stdout.write(s); }, err: (s: string) => { process.stderr.write(s); } };
       if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
+      if (cmd === 'search' && (await import('./equationSearch.js')).isEquationSearch(rest)) return (await import('./equationSearch.js')).equationSearch(rest, io);
       return cmd === 'index' ? cli.indexCommand(rest, io) : cmd === 'search' ? cli.searchCommand(rest, io) : cli.disambiguateCommand(rest, io);
     }
     case '--version': case '-v':

@@ -16,6 +16,8 @@ export interface EmbeddingServiceOptions {
   accelerator?: Accelerator;
   /** Explicit models folder (setting `mathsense.models.path`); default: found next to the server. */
   modelsDir?: string;
+  /** Model folder inside it (default mathsense-encoder; formula-encoder for equations). */
+  model?: string;
   /** Where the embedding cache lives; `null` disables the disk cache. */
   cacheDir?: string | null;
   threads?: number;
@@ -74,7 +76,7 @@ export class EmbeddingService {
     if (this.ready) return this.ready;
     const log = this.opts.log ?? (() => {});
     this.ready = new Promise<EncoderInfo>((resolve, reject) => {
-      const init: WorkerInit = { modelsDir: this.opts.modelsDir ?? findModelsDir(), accelerator: this.opts.accelerator ?? 'auto', threads: this.opts.threads ?? 1 };
+      const init: WorkerInit = { modelsDir: this.opts.modelsDir ?? findModelsDir(), model: this.opts.model, accelerator: this.opts.accelerator ?? 'auto', threads: this.opts.threads ?? 1 };
       const w = new Worker(workerPath(), { workerData: init });
       this.worker = w;
       w.unref();

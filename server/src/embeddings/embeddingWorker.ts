@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { EncoderSession } from './encoderSession.js';
 import type { Accelerator } from './providers.js';
 
-export interface WorkerInit { modelsDir?: string; accelerator: Accelerator; threads: number }
+export interface WorkerInit { modelsDir?: string; model?: string; accelerator: Accelerator; threads: number }
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] };
 export type WorkerReply =
   | { type: 'ready'; info: EncoderSession['info'] }
@@ -16,7 +16,7 @@ const port = parentPort!;
 const init = workerData as WorkerInit;
 const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-EncoderSession.load(init.modelsDir, { accelerator: init.accelerator, threads: init.threads, log: (message) => post({ type: 'log', message }) }).then(
+EncoderSession.load(init.modelsDir, { model: init.model, accelerator: init.accelerator, threads: init.threads, log: (message) => post({ type: 'log', message }) }).then(
   (enc) => {
     post({ type: 'ready', info: enc.info });
     port.on('message', async (m: WorkerRequest) => {

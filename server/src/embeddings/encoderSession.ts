@@ -22,6 +22,8 @@ export interface EncoderOptions {
   log?: (msg: string) => void;
   /** Threads for the CPU provider (the language server should leave cores to the editor). */
   threads?: number;
+  /** Model folder under the models folder (default mathsense-encoder; formula-encoder for equations). */
+  model?: string;
   /** For tests: replaces onnxruntime's session factory. */
   createSession?: (ort: Ort, onnxPath: string, provider: Provider) => Promise<Session>;
 }
@@ -37,7 +39,7 @@ export class EncoderSession {
 
   static async load(modelsDir: string | undefined, opts: EncoderOptions = {}): Promise<EncoderSession> {
     const t0 = performance.now();
-    const files = loadEncoderFiles(modelsDir);
+    const files = loadEncoderFiles(modelsDir, { model: opts.model });
     const tokenizer = MathTokenizer.load(files.vocabPath);
     if (tokenizer.vocab.hash !== files.config.vocabHash) {
       throw new ModelError(`vocabulary ${files.vocabPath} (hash ${tokenizer.vocab.hash}) is not the one the model was trained with (${files.config.vocabHash})`);

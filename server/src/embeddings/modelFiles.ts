@@ -1,12 +1,15 @@
-// Finds and validates the encoder's files (models/mathsense-encoder + models/tokenizer). A
-// missing or corrupt file is a ModelError with a message that says what to do; callers switch
-// the model features off instead of failing.
+// Finds and validates an encoder's files (models/<model>/config.json + models/tokenizer): the
+// text encoder (mathsense-encoder) or the formula encoder (formula-encoder), which share one
+// config format and one tokenizer. A missing or corrupt file is a ModelError with a message
+// that says what to do; callers switch the model features off instead of failing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 export const ENCODER_DIR = 'mathsense-encoder';
+/** The formula encoder (related equations): same files and config format, another folder. */
+export const FORMULA_ENCODER_DIR = 'formula-encoder';
 
 export interface EncoderConfig {
   format: 'mathsense-encoder';
@@ -52,11 +55,11 @@ export function moduleDir(): string {
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** Reads config.json and checks that the .onnx and vocabulary are there and intact. */
-export function loadEncoderFiles(modelsDir: string | undefined, opts: { verifyHash?: boolean } = {}): EncoderFiles {
+export function loadEncoderFiles(modelsDir: string | undefined, opts: { verifyHash?: boolean; model?: string } = {}): EncoderFiles {
   if (!modelsDir) throw new ModelError('no models folder found: set mathsense.models.path or run `npm run train` to build models/');
-  const dir = path.join(modelsDir, ENCODER_DIR);
+  const dir = path.join(modelsDir, opts.model ?? ENCODER_DIR);
   const cfgPath = path.join(dir, 'config.json');
-  if (!fs.existsSync(cfgPath)) throw new ModelError(`model config ${cfgPath} is missing`);
+  if (!fs.existsSync(cfgPath)) throw new ModelError(`model config ${cfgPath} is missing${opts.model === FORMULA_ENCODER_DIR ? ' (`npm run train:formula` builds it)' : ''}`);
   let config: EncoderConfig;
   try {
     config = JSON.parse(fs.readFileSync(cfgPath, 'utf8'));

@@ -18,8 +18,12 @@ export class ServerEmbeddings {
   private service: EmbeddingService | undefined;
   private current: EmbeddingSettings = { accelerator: 'auto' };
 
-  /** `settings` is read on every use, so a settings change restarts the service lazily. */
-  constructor(private readonly log: (msg: string) => void, private readonly settings: () => EmbeddingSettings = () => ({ accelerator: 'auto' })) {}
+  /**
+   * `settings` is read on every use, so a settings change restarts the service lazily. `model`
+   * is the folder under the models folder (the text encoder by default; the formula encoder
+   * runs in a second service of its own).
+   */
+  constructor(private readonly log: (msg: string) => void, private readonly settings: () => EmbeddingSettings = () => ({ accelerator: 'auto' }), private readonly model?: string) {}
 
   private configure(s: EmbeddingSettings): void {
     if (s.accelerator === this.current.accelerator && s.modelsPath === this.current.modelsPath) return;
@@ -30,7 +34,7 @@ export class ServerEmbeddings {
 
   private ensure(): EmbeddingService {
     this.configure(this.settings());
-    return (this.service ??= new EmbeddingService({ accelerator: this.current.accelerator, modelsDir: this.current.modelsPath, log: this.log }));
+    return (this.service ??= new EmbeddingService({ accelerator: this.current.accelerator, modelsDir: this.current.modelsPath, model: this.model, log: this.log }));
   }
 
   /** The running service, or undefined when the model cannot be used (features switch off). */

@@ -3,8 +3,8 @@
 // letters. Used for training augmentation (exporter) and for the "renamed" evaluation level.
 import { scanLatex } from './latexScanner.js';
 
-/** Letters inside these are names of sets/operators (ℝ, sin), not variables. */
-const FIXED_ARG = /\\(?:mathbb|mathrm|operatorname|mathsf|mathtt|text|textrm|textit|textbf|mbox|label|ref|begin|end|eqref|cite)\s*\{[^{}]*\}/g;
+/** Letters inside these are names of sets, sheaves, operators (ℝ, 𝒪, sin), not variables. */
+const FIXED_ARG = /\\(?:mathbb|mathrm|mathcal|mathfrak|mathscr|mathbf|boldsymbol|operatorname|mathsf|mathtt|text|textrm|textit|textbf|mbox|label|ref|begin|end|eqref|cite)\s*\{[^{}]*\}/g;
 
 interface Occurrence { start: number; letter: string }
 

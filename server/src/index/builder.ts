@@ -13,6 +13,7 @@ import { textKey } from '../embeddings/data/splits.js';
 import { ENTRY_KINDS, FILES, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource } from './format.js';
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { recoverReferences, titleTable } from './references.js';
+import { buildIndexEquations } from './equationStore.js';
 import { FIRST_TERM_ID } from './store.js';
 
 export interface BuildOptions {
@@ -22,8 +23,10 @@ export interface BuildOptions {
   sources: SourceId[];
   /** Per-source cap (tests); undefined: everything. */
   slice?: number;
-  /** Skip the encoder (BM25-only index). */
+  /** Skip the encoders (BM25-only index; equations without vectors). */
   noVectors?: boolean;
+  /** Skip the display equations (related equations search only the workspace). */
+  noEquations?: boolean;
   /** Embedding cache folder; null disables it. */
   cacheDir?: string | null;
   progress?: (phase: string, done: number, total: number) => void;
@@ -191,18 +194,23 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     bm25: Buffer.concat([Buffer.from(termOffsets.buffer), Buffer.from(docs.buffer), Buffer.from(tfs.buffer), Buffer.from(lengths.buffer)]),
   };
   for (const k of Object.keys(bufs) as Array<keyof typeof bufs>) fs.writeFileSync(path.join(tmp, FILES[k]), bufs[k]);
+  // ---- display equations of the ProofWiki statements and proofs (related equations)
+  const equations = o.noEquations ? undefined : await buildIndexEquations({
+    dir: tmp, entries: ordered.map((r, id) => ({ id, kind: r.kind, source: r.source, text: r.text })),
+    modelsDir, noVectors: o.noVectors, cacheDir: o.cacheDir, progress, log,
+  });
   const terms: Record<string, number[]> = {};
   ordered.forEach((r, id) => {
     if (r.kind !== 'definition') return;
     for (const t of new Set([r.term, ...(r.alsoTerms ?? [])])) if (t) (terms[t.toLowerCase()] ??= []).push(id);
   });
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
-  const bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0);
+  const bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
   const header: IndexHeader = {
     format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
-    builtAt: new Date().toISOString(), buildMs: 0, terms,
+    builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}),
     files: {
       entries: { name: FILES.entries, bytes: bufs.entries.length }, offsets: { name: FILES.offsets, bytes: bufs.offsets.length },
       vectors: { name: FILES.vectors, bytes: bufs.vectors.length }, bm25: { name: FILES.bm25, bytes: bufs.bm25.length },

@@ -24,11 +24,13 @@ import { fuse, LoadedIndex, type Query } from './store.js';
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
 
-export const INDEX_USAGE = `  index build [--data DIR] [--index DIR] [--sources proofwiki,mathd2,planetmath,stacks] [--slice N] [--no-vectors]
+export const INDEX_USAGE = `  index build [--data DIR] [--index DIR] [--sources proofwiki,mathd2,planetmath,stacks] [--slice N] [--no-vectors] [--no-equations]
                                         build the index from ../shared/data (progress on stderr)
   index info [--index DIR] [--json]     show what the index holds
   search --kind statement|proof|definition [--in DIR] [--limit N] [--index DIR] [--json] "<text>"
                                         ranked results from the index (and DIR's documents)
+  search --kind equation [--in DIR] [--limit N] [--index DIR] [--models DIR] [--json] "<latex>"
+                                        related equations in DIR's documents and the index
   disambiguate --term "<term>" --context "<text>" [--index DIR] [--limit N] [--json]
                                         the term's ProofWiki definitions ranked for the context
 `;
@@ -76,8 +78,9 @@ export async function indexCommand(args: string[], io: Io): Promise<number> {
     try {
       const idx = LoadedIndex.load(defaultIndexDir(p.opts.index as string | undefined));
       const h = idx.header;
-      const info = { path: idx.dir, entries: h.count, bytes: idx.bytes, loadMs: Math.round(idx.loadMs), modelVersion: h.modelVersion, builtAt: h.builtAt, buildMs: h.buildMs, kinds: h.stats.perKind, sources: h.sources, stats: h.stats, licence: h.licence };
-      io.out(p.opts.json ? JSON.stringify(info, null, 2) + '\n' : `${info.path}: ${h.count} entries (${(idx.bytes / 1e6).toFixed(1)} MB), loaded in ${info.loadMs} ms, model ${h.modelVersion || 'none (BM25 only)'}\n${h.sources.map((s) => `  ${s.name}: ${s.entries} entries, ${s.licence} — ${s.attribution}`).join('\n')}\n  ${JSON.stringify(h.stats)}\n`);
+      const eq = h.equations ? { count: h.equations.count, bytes: Object.values(h.equations.files).reduce((n, f) => n + f.bytes, 0), formulaEncoder: h.equations.modelVersion || null, buildMs: h.equations.buildMs, stats: h.equations.stats } : null;
+      const info = { path: idx.dir, entries: h.count, bytes: idx.bytes, loadMs: Math.round(idx.loadMs), modelVersion: h.modelVersion, builtAt: h.builtAt, buildMs: h.buildMs, kinds: h.stats.perKind, sources: h.sources, stats: h.stats, equations: eq, licence: h.licence };
+      io.out(p.opts.json ? JSON.stringify(info, null, 2) + '\n' : `${info.path}: ${h.count} entries (${(idx.bytes / 1e6).toFixed(1)} MB), loaded in ${info.loadMs} ms, model ${h.modelVersion || 'none (BM25 only)'}\n${h.sources.map((s) => `  ${s.name}: ${s.entries} entries, ${s.licence} — ${s.attribution}`).join('\n')}\n  ${JSON.stringify(h.stats)}\n${eq ? `  equations: ${eq.count} (${(eq.bytes / 1e6).toFixed(1)} MB), formula encoder ${eq.formulaEncoder ?? 'none (fingerprints and structure only)'}\n` : '  equations: none (rebuild with `mathsense index build` for related equations from ProofWiki)\n'}`);
       return 0;
     } catch (e) {
       io.err(`mathsense index info: ${(e as Error).message}\n`);
@@ -85,7 +88,7 @@ export async function indexCommand(args: string[], io: Io): Promise<number> {
     }
   }
   if (sub !== 'build') { io.err(`mathsense index: expected 'build' or 'info'\n${INDEX_USAGE}`); return 2; }
-  const p = parse(rest, ['--no-vectors', '--quiet'], ['--data', '--index', '--sources', '--slice', '--models']);
+  const p = parse(rest, ['--no-vectors', '--no-equations', '--quiet'], ['--data', '--index', '--sources', '--slice', '--models']);
   if (p.bad) { io.err(`mathsense index build: ${p.bad}\n`); return 2; }
   const sources = ((p.opts.sources as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_SOURCES) as SourceId[];
   const unknown = sources.filter((s) => !SOURCE_IDS.includes(s));
@@ -97,13 +100,13 @@ export async function indexCommand(args: string[], io: Io): Promise<number> {
   const t0 = performance.now();
   try {
     const r = await buildIndex({
-      dataDir, outDir, sources, slice, noVectors: !!p.opts['no-vectors'], modelsDir: p.opts.models ? path.resolve(p.opts.models as string) : undefined,
+      dataDir, outDir, sources, slice, noVectors: !!p.opts['no-vectors'], noEquations: !!p.opts['no-equations'], modelsDir: p.opts.models ? path.resolve(p.opts.models as string) : undefined,
       cacheDir: path.join(packageRoot(), '.cache', 'index-embeddings'),
       progress: p.opts.quiet ? undefined : progressBar(io.err, !!process.stderr.isTTY),
       log: (m) => io.err(`${m}\n`),
     });
     const h = r.header;
-    io.out(`index: ${h.count} entries (${Object.entries(h.stats.perKind as Record<string, number>).map(([k, n]) => `${n} ${k}s`).join(', ')}), ${(r.bytes / 1e6).toFixed(1)} MB in ${r.dir}, built in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    io.out(`index: ${h.count} entries (${Object.entries(h.stats.perKind as Record<string, number>).map(([k, n]) => `${n} ${k}s`).join(', ')})${h.equations ? `, ${h.equations.count} equations` : ''}, ${(r.bytes / 1e6).toFixed(1)} MB in ${r.dir}, built in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
     return 0;
   } catch (e) {
     io.err(`mathsense index build: ${(e as Error).message}\n`);
@@ -201,7 +204,7 @@ export async function searchCommand(args: string[], io: Io): Promise<number> {
   const p = parse(args, ['--json'], ['--kind', '--in', '--limit', '--index']);
   if (p.bad) { io.err(`mathsense search: ${p.bad}\n${INDEX_USAGE}`); return 2; }
   const kind = (p.opts.kind as string | undefined) ?? 'statement';
-  if (!ENTRY_KINDS.includes(kind as EntryKind)) { io.err(`mathsense search: --kind must be statement, proof or definition\n`); return 2; }
+  if (!ENTRY_KINDS.includes(kind as EntryKind)) { io.err(`mathsense search: --kind must be statement, proof, definition or equation\n`); return 2; }
   const text = p.rest.join(' ').trim();
   if (!text) { io.err(`mathsense search: no query text given\n${INDEX_USAGE}`); return 2; }
   const limit = p.opts.limit ? Math.max(1, Number(p.opts.limit) || 10) : 10;

@@ -9,8 +9,10 @@
 //   vectors.bin     Float32[count] scales, then Int8[count * dim] (row i ≈ scale[i] * int8 row)
 //   bm25.bin        Uint32[vocab + 1] term offsets, Uint32[P] doc ids (ascending per term),
 //                   Uint16[P] term frequencies, Uint16[count] document lengths (tokens)
+//   equations.*     optional: display equations of the ProofWiki entries (equationStore.ts)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { EquationsHeader } from './equationStore.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
@@ -50,6 +52,8 @@ export interface IndexHeader {
   /** Sizes checked on load (a truncated file is a corrupt index). */
   files: Record<'entries' | 'offsets' | 'vectors' | 'bm25', { name: string; bytes: number }>;
   stats: Record<string, unknown>;
+  /** Display equations of the ProofWiki entries (absent in indexes built without them). */
+  equations?: EquationsHeader;
 }
 
 export interface IndexEntry {

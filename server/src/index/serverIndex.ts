@@ -10,6 +10,7 @@ import type { EmbeddingService } from '../embeddings/embeddingService.js';
 import { IndexError } from './format.js';
 import { defaultIndexDir } from './paths.js';
 import { LoadedIndex, type Query } from './store.js';
+import { IndexEquations } from './equationStore.js';
 import { candidateProofs, QUERY_TOKENS, type Result } from './retrieval.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
@@ -29,6 +30,8 @@ export interface IndexStatus {
   state: 'idle' | 'loading' | 'ready' | 'unavailable';
   path: string;
   entries?: number;
+  /** Display equations loaded (related equations). */
+  equations?: number;
   bytes?: number;
   loadMs?: number;
   modelVersion?: string;
@@ -39,6 +42,8 @@ export interface IndexStatus {
 
 export class ServerIndex {
   private index: LoadedIndex | undefined;
+  private eqs: IndexEquations | undefined;
+  private eqsLoading: Promise<IndexEquations | undefined> | undefined;
   private tok: MathTokenizer | undefined;
   private loading: Promise<void> | undefined;
   private failure: string | undefined;
@@ -61,6 +66,8 @@ export class ServerIndex {
     if (this.loading && dir === this.dir) return this.loading;
     this.dir = dir;
     this.index = undefined;
+    this.eqs = undefined;
+    this.eqsLoading = undefined;
     this.failure = undefined;
     this.loading = (async () => {
       try {
@@ -85,6 +92,36 @@ export class ServerIndex {
     if (!this.index || !this.tok) return undefined;
     const s = this.settings().sources;
     return { index: this.index, tok: this.tok, sources: s ? new Set(s) : undefined };
+  }
+
+  /** The index's display equations, when loaded (never blocks). */
+  equations(): IndexEquations | undefined {
+    return this.get() ? this.eqs : undefined;
+  }
+
+  /**
+   * Loads the display equations (related equations) on first use, not with the index: ~30 MB
+   * that a session without equation searches never needs. A problem with them leaves the rest
+   * of the index usable. Resolves with undefined when there are none.
+   */
+  loadEquations(): Promise<IndexEquations | undefined> {
+    if (this.eqsLoading) return this.eqsLoading;
+    const loading = this.loading;
+    if (!loading) { void this.load(); return Promise.resolve(undefined); }
+    return (this.eqsLoading = loading.then(async () => {
+      const idx = this.index;
+      if (!idx?.header.equations) return undefined;
+      const t0 = performance.now();
+      try {
+        const eqs = await IndexEquations.loadAsync(idx.dir, idx.header.equations);
+        if (this.index === idx) this.eqs = eqs;
+        this.log(`index: ${eqs.size} equations loaded in ${Math.round(performance.now() - t0)} ms`);
+        return eqs;
+      } catch (e) {
+        this.log(`index equations unavailable: ${(e as Error).message}`);
+        return undefined;
+      }
+    }));
   }
 
   /** Tokens now; the vector when the worker has produced it (asked for otherwise). */
@@ -179,7 +216,7 @@ export class ServerIndex {
     const base = { path: this.dir || defaultIndexDir(this.settings().path) };
     if (this.failure) return { ...base, state: 'unavailable', message: this.failure };
     if (this.index) {
-      return { ...base, state: 'ready', entries: this.index.count, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false };
+      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false };
     }
     return { ...base, state: this.loading ? 'loading' : 'idle' };
   }

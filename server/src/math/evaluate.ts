@@ -205,8 +205,11 @@ function factorial(n: number): number {
 function binomial(n: number, k: number): number {
   if (!Number.isInteger(n) || !Number.isInteger(k) || n < 0) return NaN;
   if (k < 0 || k > n) return 0;
+  k = Math.min(k, n - k);
+  // past ~1100 factors the value overflows anyway: no billion-step loop on ProofWiki's huge binomials
+  if (k > 1100) return Infinity;
   let r = 1;
-  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  for (let i = 1; i <= k && Number.isFinite(r); i++) r = (r * (n - k + i)) / i;
   return Math.round(r);
 }
 

@@ -175,3 +175,10 @@ test('domain statements: "x is negative", contradictory cases, and letters insid
 test('a function of a two-letter product (\\cos^{n - 1} b x a \\sin b x) is read as cos(bx)·a', () => {
   assert.notEqual(check('\\cos^{n - 1} b x \\paren {a \\sin b x}', '\\cos^{n - 1} b x a \\sin b x').kind, 'refuted');
 });
+
+test('a binomial with astronomically many factors is overflow, not a billion-step loop', () => {
+  const t0 = performance.now();
+  const v = check('\\dbinom{20922789888000}{1828915200}', '\\dbinom{20922789888000}{1828915200} + 1');
+  assert.notEqual(v.kind, 'refuted');
+  assert.ok(performance.now() - t0 < 2000);
+});

@@ -23,19 +23,34 @@ import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
 import { bodyText, candidateProofsMarkdown, citeCodeActions, disambiguationMarkdown, rankRefCompletions } from '../features/indexFeatures.js';
 import { targetAt } from '../features/cursor.js';
+import { EquationAnalyses } from '../features/equationAnalyses.js';
+import { workerAnalysis } from '../index/equationAnalysis.js';
+import { FormulaVectors } from '../features/formulaVectors.js';
+import { WorkspaceEquations } from '../features/workspaceEquations.js';
+import {
+  emptyResponse, equationLenses, FIND_RELATED_COMMAND, findRelatedEquations, lensData, lensSite, lensTitle, parseFindArgs, SHOW_RELATED_COMMAND,
+  type RelatedContext, type RelatedResponse,
+} from '../features/relatedEquations.js';
+import { equationAt } from '../features/equationSites.js';
 import { statements } from '../analysis/structure.js';
 
-export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings }
+export interface EquationSettings { codeLens: boolean }
+export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings; equations: EquationSettings }
 
 const VERSION = '0.1.0';
+/** A lens resolution waits this long for workspace equations still being analysed. */
+const LENS_WAIT_MS = 1500;
+/** A search waits this long for the query's formula-encoder vector, then ranks without it. */
+const QUERY_VECTOR_WAIT_MS = 300;
 
 function mergeSettings(raw: unknown): ServerSettings {
-  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings> };
+  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown } };
   return {
     diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
     derivations: { ...defaultDerivationSettings, ...(r.derivations ?? {}) },
     embeddings: embeddingSettings(raw),
     index: indexSettings(raw),
+    equations: { codeLens: r.relatedEquations?.codeLens !== false },
   };
 }
 
@@ -45,6 +60,7 @@ export class MathSenseServer {
   private folders: string[] = [];
   private canPullConfig = false;
   private folderEvents = false;
+  private lensRefresh = false;
   private revalidateTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
   /** Derivation checks run in a worker; results are kept per block and per document version. */
@@ -57,6 +73,10 @@ export class MathSenseServer {
   /** The bundled index (build/index): loaded asynchronously after initialization; features wait for nothing. */
   private index = new ServerIndex((m) => this.log(m), () => ({ ...this.settings.index, modelsPath: this.settings.embeddings.modelsPath }), () => this.embeddings.get());
   private prefetchTimer: NodeJS.Timeout | undefined;
+  /** Related equations: analyses in a worker, formula-encoder vectors in their own embedding worker. */
+  private equationAnalyses = new EquationAnalyses(workerAnalysis((m) => this.log(m)), (m) => this.log(m));
+  private formulaVectors = new FormulaVectors((m) => this.log(m), () => this.settings.embeddings);
+  private equations = new WorkspaceEquations(this.equationAnalyses, this.formulaVectors);
 
   constructor(private readonly conn: Connection) {
     this.ws.onReadError = (uri, reason) => this.log(`cannot read ${uri}: ${reason}`);
@@ -67,6 +87,17 @@ export class MathSenseServer {
 
   private log(msg: string): void {
     this.conn.console.log(msg);
+  }
+
+  /** The asynchronous form of `guard`. */
+  private async guardAsync<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      this.conn.console.error(`${what} failed: ${(e as Error).stack ?? e}`);
+      return fallback;
+    }
   }
 
   /** Runs a handler; on failure logs and returns `fallback`. */
@@ -89,6 +120,7 @@ export class MathSenseServer {
     c.onInitialize((params: InitializeParams): InitializeResult => {
       this.canPullConfig = !!params.capabilities.workspace?.configuration;
       this.folderEvents = !!params.capabilities.workspace?.workspaceFolders;
+      this.lensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
       const init = params.initializationOptions as { settings?: unknown } | undefined;
       if (init?.settings) this.settings = mergeSettings(init.settings);
       const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
@@ -105,6 +137,8 @@ export class MathSenseServer {
           workspaceSymbolProvider: true,
           completionProvider: { triggerCharacters: ['{', ',', '['], resolveProvider: true },
           renameProvider: { prepareProvider: true },
+          codeLensProvider: { resolveProvider: true },
+          executeCommandProvider: { commands: [FIND_RELATED_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         },
       };
@@ -225,6 +259,32 @@ export class MathSenseServer {
         throw e;
       }
     }));
+    c.onCodeLens((p) => this.guard('codeLens', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      if (!doc || !this.settings.equations.codeLens) return [];
+      this.warmEquations();
+      return equationLenses(doc);
+    }));
+    c.onCodeLensResolve((lens) => this.guardAsync('codeLensResolve', lens, async () => {
+      const d = lensData(lens.data);
+      const doc = d && this.docAt(d.uri);
+      const site = doc && lensSite(doc, d);
+      if (!doc || !site) return { ...lens, command: { title: 'No equation here', command: '' } };
+      const r = await findRelatedEquations(await this.relatedContext(), { doc, site }, { waitMs: LENS_WAIT_MS });
+      if (r.pending) this.refreshLensesWhenAnalysed();
+      return { ...lens, command: { title: lensTitle(r), command: r.results.length || r.pending ? SHOW_RELATED_COMMAND : '', arguments: [r] } };
+    }));
+    c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
+      if (p.command !== FIND_RELATED_COMMAND) return null;
+      const a = parseFindArgs(p.arguments);
+      if ('error' in a) return emptyResponse(`${FIND_RELATED_COMMAND}: ${a.error}`);
+      if ('latex' in a) return findRelatedEquations(await this.relatedContext(), { latex: a.latex }, { waitMs: LENS_WAIT_MS });
+      const doc = this.docAt(a.uri);
+      if (!doc) return emptyResponse(`${FIND_RELATED_COMMAND}: ${a.uri} is not open or known`);
+      const site = equationAt(doc, doc.offsetAt(a.position));
+      if (!site) return emptyResponse(`${FIND_RELATED_COMMAND}: no display equation at ${a.position.line + 1}:${a.position.character + 1}`);
+      return findRelatedEquations(await this.relatedContext(), { doc, site }, { waitMs: LENS_WAIT_MS });
+    }));
     c.onRequest('mathsense/status', async () => {
       await this.scanning;
       await this.includeLoading;
@@ -237,8 +297,67 @@ export class MathSenseServer {
         rssBytes: process.memoryUsage().rss,
         embeddings: await this.embeddings.status(),
         index: this.index.status(),
+        equations: await this.equationStatus(),
       };
     });
+  }
+
+  /** What a related-equations search uses: the workspace equations, the index's, the formula encoder. */
+  private async relatedContext(): Promise<RelatedContext> {
+    // the index's equations load on first use; a search waits for them a little, like for analyses
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.index.loadEquations(), new Promise((r) => { timer = setTimeout(r, LENS_WAIT_MS); })]);
+    clearTimeout(timer);
+    const got = this.index.get();
+    const eqs = this.index.equations();
+    return {
+      ws: this.ws,
+      equations: this.equations,
+      index: got && eqs ? { index: got.index, equations: eqs } : undefined,
+      queryVector: (t) => this.formulaVectors.query(t, QUERY_VECTOR_WAIT_MS),
+      indexVectorsMatch: () => !!eqs && eqs.header.dim > 0 && eqs.header.modelVersion === this.formulaVectors.modelVersion,
+      encoderMessage: () => this.formulaVectors.unavailable ?? (this.formulaVectors.modelVersion ? undefined : 'formula encoder still loading: ranked by fingerprints and structure'),
+    };
+  }
+
+  private warmTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * The workspace's equations are analysed (in the equation worker) once lenses are first asked
+   * for, and again after edits: queued shortly after the request, never inside it.
+   */
+  private warmEquations(): void {
+    if (this.warmTimer) return;
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = undefined;
+      this.guard('equations', undefined, () => this.equations.snapshot(this.ws));
+      void this.index.loadEquations();
+      // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
+      void this.equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => this.equations.snapshot(this.ws)));
+    }, 200);
+  }
+
+  private refreshing = false;
+
+  /** Lenses resolved while equations were still being analysed are asked for again when they are done. */
+  private refreshLensesWhenAnalysed(): void {
+    if (this.refreshing || !this.lensRefresh) return;
+    this.refreshing = true;
+    void this.equationAnalyses.whenIdle().then(() => {
+      this.refreshing = false;
+      return this.conn.sendRequest('workspace/codeLens/refresh');
+    }).catch((e) => { this.refreshing = false; this.log(`code lens refresh failed: ${(e as Error).message}`); });
+  }
+
+  private async equationStatus() {
+    const snap = this.guard('equations status', undefined, () => this.equations.snapshot(this.ws, { queue: false }));
+    return {
+      sites: snap?.sites.length ?? 0,
+      pending: snap?.pending ?? 0,
+      vectorsPending: this.formulaVectors.pending,
+      index: this.index.equations()?.size ?? 0,
+      encoder: await this.formulaVectors.status(),
+    };
   }
 
   /** Statements of a document are embedded in the background, so hovers on them are hybrid at once. */

@@ -1,0 +1,78 @@
+// What the server's related-equations search returns (features/relatedEquations.ts#RelatedResponse)
+// turned into what the client shows: results-panel items (each equation as display math, its
+// file:line or ProofWiki page, the score and why) and the workspace hits as peek locations.
+// Pure (no VS Code API), so it is unit-tested from test/client/.
+
+export interface RelatedWhy { fingerprint?: 'equation' | 'identity' | 'side'; encoder?: number; structure: number }
+
+export interface RelatedResult {
+  latex: string;
+  display?: string;
+  score: number;
+  why: RelatedWhy;
+  source: 'workspace' | 'index';
+  uri?: string;
+  line?: number;
+  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
+  label?: string;
+  title?: string;
+  url?: string;
+  licence?: string;
+}
+
+export interface RelatedResponse {
+  query: { latex: string; canonical?: string; uri?: string; line?: number; label?: string };
+  results: RelatedResult[];
+  encoder: boolean;
+  pending: number;
+  message?: string;
+}
+
+export interface RelatedItem {
+  title: string;
+  latex: string;
+  detail: string;
+  /** Workspace hit: where it is (LSP range). */
+  uri?: string;
+  range?: RelatedResult['range'];
+  /** Index hit: its page (opened in the browser on request). */
+  url?: string;
+  score: number;
+}
+
+export function isRelatedResponse(x: unknown): x is RelatedResponse {
+  const r = x as RelatedResponse | undefined;
+  return !!r && typeof r === 'object' && !!r.query && Array.isArray(r.results);
+}
+
+/** Display math for KaTeX: rows and alignment marks in an `aligned` block. */
+export function displayMath(latex: string): string {
+  const body = latex.replace(/\\(label|tag\*?)\s*\{[^{}]*\}|\\(nonumber|notag)\b/g, '').trim();
+  return /\\\\|(?<!\\)&/.test(body) ? `\\[\\begin{aligned}${body}\\end{aligned}\\]` : `\\[${body}\\]`;
+}
+
+export function whyText(w: RelatedWhy): string {
+  const f = w.fingerprint === 'equation' ? 'same equation' : w.fingerprint === 'identity' ? 'same identity' : w.fingerprint === 'side' ? 'equivalent side' : undefined;
+  return [f, w.encoder !== undefined ? `encoder ${w.encoder.toFixed(2)}` : undefined, `structure ${w.structure.toFixed(2)}`].filter(Boolean).join(' · ');
+}
+
+/** Panel items, best first; `where` names a workspace file (relative to the workspace). */
+export function relatedItems(r: RelatedResponse, where: (uri: string, line: number) => string): RelatedItem[] {
+  return r.results.map((x) => {
+    const score = `score ${x.score.toFixed(2)} · ${whyText(x.why)}`;
+    if (x.source === 'workspace' && x.uri) {
+      const at = where(x.uri, x.line ?? 1);
+      return { title: x.label ? `${at} · ${x.label}` : at, latex: displayMath(x.display ?? x.latex), detail: score, uri: x.uri, range: x.range, score: x.score };
+    }
+    // index entries are CC BY-SA: the page and its licence are always shown
+    return { title: x.title ?? 'Index entry', latex: displayMath(x.display ?? x.latex), detail: `${score} · ${x.licence ?? ''}`.replace(/ · $/, ''), url: x.url, score: x.score };
+  });
+}
+
+/** The panel's heading: the equation's label, else its file and line, else its LaTeX (short). */
+export function relatedHeading(r: RelatedResponse, where?: (uri: string, line: number) => string): string {
+  const q = r.query;
+  const latex = q.latex.replace(/\s+/g, ' ').trim();
+  const name = q.label ?? (q.uri && q.line && where ? where(q.uri, q.line) : latex.length > 60 ? `${latex.slice(0, 59)}…` : latex);
+  return `Related equations: ${name}`;
+}

@@ -1,0 +1,103 @@
+// The real bundled CLI: `mathsense search --kind equation` on the fixture workspace
+// test/fixtures/related-equations (JSON shape kept stable for checks; readable text; exit codes
+// as `mathsense search`), and index hits from a slice index built from the shared data.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataDir } from '../index/testing.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const bundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
+const fixture = path.join(repoRoot, 'test', 'fixtures', 'related-equations');
+const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
+
+function cli(args: string[], cwd = repoRoot) {
+  const r = spawnSync(process.execPath, [bundle, ...args], { encoding: 'utf8', timeout: 300_000, cwd });
+  if (r.error) throw r.error;
+  return r;
+}
+
+describe('CLI: search --kind equation', { timeout: 600_000 }, () => {
+  let tmp: string;
+  let empty: string;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-cli-eq-'));
+    empty = path.join(tmp, 'no-index');
+    fs.mkdirSync(empty);
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('--json: workspace hits {latex, score, file, line, label}, best first, twins in other letters first', () => {
+    const r = cli(['search', '--kind', 'equation', '--in', fixture, '--index', empty, '--json', '(p+q)^2 = p^2 + 2pq + q^2']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /no index at .*searching .* only/);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    assert.ok(rows.length >= 2 && rows.length <= 20);
+    for (const x of rows) {
+      assert.deepEqual(Object.keys(x), ['latex', 'score', 'file', 'line', 'label', 'source', 'why']);
+      assert.equal(typeof x.latex, 'string');
+      assert.equal(typeof x.score, 'number');
+      assert.ok(path.isAbsolute(x.file as string) && fs.existsSync(x.file as string));
+      assert.ok(Number.isInteger(x.line) && (x.line as number) >= 1);
+      assert.ok(x.label === null || typeof x.label === 'string');
+      assert.equal(x.source, 'workspace');
+    }
+    for (let i = 1; i < rows.length; i++) assert.ok((rows[i - 1].score as number) >= (rows[i].score as number));
+    assert.deepEqual(rows.slice(0, 2).map((x) => x.label).sort(), ['eq:binomial-square', 'eq:square-of-sum']);
+    assert.deepEqual(rows.slice(0, 2).map((x) => (x.why as { fingerprint?: string }).fingerprint), ['identity', 'identity']);
+    const top = rows.find((x) => x.label === 'eq:square-of-sum')!;
+    assert.equal(top.file, path.join(fixture, 'chapters', 'analysis.tex'));
+    assert.equal(top.line, 3);
+    assert.equal(top.latex, '(x+y)^2 = x^2 + 2xy + y^2');
+    // a note's equation, no label
+    const gauss = JSON.parse(cli(['search', '--kind=equation', '--in', fixture, '--index', empty, '--json', '--limit', '2', '\\sum_{r=1}^{s} r = \\frac{s(s+1)}{2}']).stdout) as Array<Record<string, unknown>>;
+    assert.equal(gauss.length, 2);
+    assert.deepEqual(gauss.map((x) => path.basename(x.file as string)).sort(), ['algebra.tex', 'notes.md']);
+    assert.ok(gauss.every((x) => x.label === null));
+  });
+
+  it('text: one readable line per result', () => {
+    const r = cli(['search', '--kind', 'equation', '--in', fixture, '--index', empty, '--limit', '3', 'x^2 - 5x + 6 = 0']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0], /^ 1\. 1\.000 {2}test\/fixtures\/related-equations\/chapters\/algebra\.tex:9 \\label\{eq:quadratic\} {2}x\^2 - 5x \+ 6 = 0 {2}\[same equation, (encoder 1\.00, )?structure 1\.00\]$/);
+    assert.match(lines[1], /^ 2\. 0\.\d{3} {2}.*analysis\.tex:11 \\label\{eq:scaled-quadratic\} {2}2\\sq\{t\} - 10t = -12 {2}\[same equation, /);
+  });
+
+  it('usage errors exit 2; no index and no folder exit 1', () => {
+    assert.equal(cli(['search', '--kind', 'equation', '--in', fixture, '--index', empty]).status, 2);
+    assert.equal(cli(['search', '--kind', 'equation', '--limit', '0', 'x=1']).status, 2);
+    assert.equal(cli(['search', '--kind', 'equation', '--bogus', 'x=1']).status, 2);
+    assert.equal(cli(['search', '--kind', 'equation', '--in', path.join(tmp, 'nope'), 'x=1']).status, 2);
+    const none = cli(['search', '--kind', 'equation', '--index', empty, '--json', 'x=1']);
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /no index at .*mathsense index build/);
+  });
+
+  it('index hits {latex, score, title, url} with the licence, beside workspace hits', { skip: !hasProofWiki && 'shared data missing' }, () => {
+    const indexDir = path.join(tmp, 'index');
+    const b = cli(['index', 'build', '--data', dataDir, '--index', indexDir, '--sources', 'proofwiki', '--slice', '40', '--no-vectors', '--quiet']);
+    assert.equal(b.status, 0, b.stderr);
+    assert.match(b.stdout, /\d+ equations/);
+    const first = JSON.parse(fs.readFileSync(path.join(indexDir, 'equations.ndjson'), 'utf8').split('\n')[0]) as { latex: string };
+    const r = cli(['search', '--kind', 'equation', '--in', fixture, '--index', indexDir, '--json', first.latex]);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    const hits = rows.filter((x) => x.source === 'index');
+    assert.ok(hits.length > 0);
+    for (const x of hits) {
+      assert.deepEqual(Object.keys(x), ['latex', 'score', 'title', 'url', 'licence', 'source', 'why']);
+      assert.match(x.url as string, /^https:\/\/proofwiki\.org\/wiki\//);
+      assert.match(x.licence as string, /^CC BY-SA 3\.0/);
+    }
+    assert.equal(hits[0].latex, first.latex);
+    const info = JSON.parse(cli(['index', 'info', '--index', indexDir, '--json']).stdout) as { equations: { count: number }; licence: string };
+    assert.ok(info.equations.count > 0);
+    assert.match(info.licence, /CC BY-SA 3\.0/);
+  });
+});

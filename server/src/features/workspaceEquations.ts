@@ -1,0 +1,169 @@
+// The workspace equation index: every display equation and labelled row of every document
+// (equationSites.ts), its features by content (equationAnalyses.ts: a keystroke re-analyses
+// only the edited block's new texts; identical equations are analysed once), its formula-encoder
+// vector when the model is there, and a searchable snapshot (EquationCorpus) rebuilt only when a
+// document changed or new analyses or vectors arrived.
+import { macroSignature, scopeMacros } from '../math/blocks.js';
+import type { MacroDef } from '../math/macros.js';
+import type { Block } from '../model/documentView.js';
+import type { Doc, Workspace } from '../project/workspace.js';
+import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
+import { shapeOf, type EquationFeatures } from '../index/equationFeatures.js';
+import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equationRanking.js';
+import { documentEquations, type DocEquation, type EquationSite } from './equationSites.js';
+
+/** Macros visible from a document, with their signature; recomputed when a scope document changes. */
+export class DocMacros {
+  private readonly memo = new WeakMap<Doc, { blocks: Array<readonly Block[]>; defs: MacroDef[]; sig: string }>();
+
+  of(ws: Workspace, doc: Doc): { defs: MacroDef[]; sig: string } {
+    const scope = [...ws.scope(doc)];
+    const blocks = scope.map((d) => d.blocks());
+    const m = this.memo.get(doc);
+    if (m && m.blocks.length === blocks.length && m.blocks.every((b, i) => b === blocks[i])) return m;
+    const defs = scopeMacros(ws, doc);
+    const v = { blocks, defs, sig: macroSignature(defs) };
+    this.memo.set(doc, v);
+    return v;
+  }
+}
+
+/** Formula-encoder vectors by canonical text (the server's FormulaVectors, or a map in the CLI). */
+export interface VectorSource {
+  get(canonical: string): Float32Array | undefined;
+  /** Asks for vectors in the background. */
+  want?(canonicals: string[]): void;
+  /** Advances when vectors arrive. */
+  readonly generation: number;
+}
+
+export interface WorkspaceSnapshot {
+  sites: DocEquation[];
+  /** Features per site (undefined: not analysed yet). */
+  features: Array<EquationFeatures | undefined>;
+  corpus: EquationCorpus;
+  /** Sites still waiting for their analysis. */
+  pending: number;
+}
+
+class SnapshotCorpus implements EquationCorpus {
+  private readonly byDiff = new Map<string, number[]>();
+  private readonly bySide = new Map<string, number[]>();
+  private readonly offsets: Uint32Array;
+  private readonly hashes: Uint32Array;
+  private static readonly NONE: Pick<EquationFeatures, 'sides' | 'identity'> = { sides: [], identity: false };
+
+  constructor(private readonly feats: ReadonlyArray<EquationFeatures | undefined>, private readonly vecs: ReadonlyArray<Float32Array | undefined>, private readonly table: TokenTable, codesOf: (f: EquationFeatures) => Uint32Array) {
+    const lists: Uint32Array[] = [];
+    this.offsets = new Uint32Array(feats.length + 1);
+    feats.forEach((f, i) => {
+      const h = f ? codesOf(f) : new Uint32Array(0);
+      lists.push(h);
+      this.offsets[i + 1] = this.offsets[i] + h.length;
+      if (!f) return;
+      if (f.difference) push(this.byDiff, f.difference, i);
+      for (const s of f.sides) push(this.bySide, s.key, i);
+    });
+    this.hashes = new Uint32Array(this.offsets[feats.length]);
+    lists.forEach((h, i) => this.hashes.set(h, this.offsets[i]));
+  }
+
+  get size(): number { return this.feats.length; }
+  withDifference(key: string): readonly number[] { return this.byDiff.get(key) ?? []; }
+  withSide(key: string): readonly number[] { return this.bySide.get(key) ?? []; }
+  features(id: number) { return this.feats[id] ?? SnapshotCorpus.NONE; }
+  shape(id: number): string[] { const f = this.feats[id]; return f ? shapeOf(f) : []; }
+
+  shapeOverlap(tokens: readonly string[]): Float32Array {
+    return overlapAll(this.table.codes(tokens, false), this.hashes, this.offsets, this.feats.length);
+  }
+
+  cosines(q: Float32Array): Float32Array | undefined {
+    let any = false;
+    const out = new Float32Array(this.vecs.length).fill(NaN);
+    this.vecs.forEach((v, i) => {
+      if (!v || v.length !== q.length) return;
+      any = true;
+      let s = 0;
+      for (let j = 0; j < v.length; j++) s += v[j] * q[j];
+      out[i] = s;
+    });
+    return any ? out : undefined;
+  }
+}
+
+function push(m: Map<string, number[]>, k: string, i: number): void {
+  const l = m.get(k);
+  if (l) l.push(i); else m.set(k, [i]);
+}
+
+export class WorkspaceEquations {
+  readonly macros = new DocMacros();
+  private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
+  private readonly codes = new WeakMap<EquationFeatures, Uint32Array>();
+  private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
+
+  constructor(readonly analyses: EquationAnalyses, private readonly vectors?: VectorSource) {}
+
+  /** Content key of a site under its document's macros (memoised per site object). */
+  keyOf(site: EquationSite, sig: string): string {
+    const k = this.keys.get(site);
+    if (k && k.sig === sig) return k.key;
+    const key = analysisKey(site.latex, sig);
+    this.keys.set(site, { sig, key });
+    return key;
+  }
+
+  /**
+   * All sites with the features known now; sites not analysed yet are queued for the background
+   * analysis (and vectors of analysed ones asked for). Cheap when nothing changed.
+   */
+  snapshot(ws: Workspace, opts: { queue?: boolean } = {}): WorkspaceSnapshot {
+    const docs = ws.all();
+    const blocks = docs.map((d) => d.blocks());
+    const gen = this.analyses.generation;
+    const vgen = this.vectors?.generation ?? 0;
+    const l = this.last;
+    if (l && l.gen === gen && l.vgen === vgen && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i])) {
+      if (opts.queue !== false && l.snap.pending) this.analyses.want(l.missing, l.defs);
+      return l.snap;
+    }
+    const sites: DocEquation[] = [];
+    const features: Array<EquationFeatures | undefined> = [];
+    const missing: Array<{ key: string; latex: string; macroKey: string }> = [];
+    const defs = new Map<string, readonly MacroDef[]>();
+    for (const doc of docs) {
+      const eqs = documentEquations(doc);
+      if (eqs.length === 0) continue;
+      const m = this.macros.of(ws, doc);
+      defs.set(m.sig, m.defs);
+      for (const s of eqs) {
+        const key = this.keyOf(s.rel, m.sig);
+        const f = this.analyses.get(key);
+        sites.push(s);
+        features.push(f);
+        if (!f) missing.push({ key, latex: s.latex, macroKey: m.sig });
+      }
+    }
+    if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
+    const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
+    if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.codesOf(f)), pending: missing.length };
+    this.last = { blocks, gen, vgen, snap, missing, defs };
+    return snap;
+  }
+
+  /** Bigram codes of analysed features (made once per features object). */
+  private codesOf(f: EquationFeatures): Uint32Array {
+    let c = this.codes.get(f);
+    if (!c) { c = this.analyses.tokens.codes(f.tokens, true); this.codes.set(f, c); }
+    return c;
+  }
+
+  /** Features of one site now (analysed in this thread if needed: the query of a search). */
+  featuresNow(ws: Workspace, site: DocEquation): EquationFeatures {
+    const m = this.macros.of(ws, site.doc);
+    const key = this.keyOf(site.rel, m.sig);
+    return this.analyses.get(key) ?? this.analyses.now(site.latex, m.sig, m.defs);
+  }
+}

@@ -1,0 +1,166 @@
+// Ranking for "Find related equations": three channels fused into one score in [0, 1].
+// * Fingerprint (strongest): the same equation up to scale (difference keys equal), the same
+//   identity class, or an equivalent non-trivial side. Weight 0.55, so an equation that says the
+//   same thing always ranks above one that only looks alike.
+// * Formula encoder: cosine of the canonical texts' vectors, when both vectors exist (0.25).
+// * Structure: structuralSimilarity of the shape features (0.20; 0.45 without the encoder).
+// Candidates are every fingerprint hit plus the best few hundred by a cheap overlap of token
+// bigrams and by cosine; only those get the exact structural score. Shared by the
+// workspace (features/workspaceEquations.ts) and the bundled index (equationStore.ts).
+import { structuralSimilarity } from '../math/equations/structural.js';
+import { topK } from '../util/topK.js';
+import { shapeOf, type EquationFeatures } from './equationFeatures.js';
+
+export const W_FINGERPRINT = 0.55;
+export const W_ENCODER = 0.25;
+export const W_STRUCTURE = 0.2;
+const POOL = 200;
+const MAX_FP_HITS = 500;
+
+export type FingerprintMatch = 'equation' | 'identity' | 'side';
+
+export interface Why {
+  fingerprint?: FingerprintMatch;
+  /** Cosine of the formula-encoder vectors (absent when either vector is missing). */
+  encoder?: number;
+  structure: number;
+}
+
+export interface Scored { id: number; score: number; why: Why }
+
+/** A set of analysed equations that can be searched (ids 0 … size-1). */
+export interface EquationCorpus {
+  readonly size: number;
+  /** Ids whose difference key, or one of whose side keys, is `key`. */
+  withDifference(key: string): readonly number[];
+  withSide(key: string): readonly number[];
+  features(id: number): Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>;
+  /** Structural features (read on demand for the few candidates scored exactly). */
+  shape(id: number): string[];
+  /** Cheap overlap of token bigrams with the query's tokens, for every id. */
+  shapeOverlap(tokens: readonly string[]): Float32Array;
+  /** Cosine with the query vector for every id (NaN where an id has no vector), or undefined. */
+  cosines(vec: Float32Array): Float32Array | undefined;
+}
+
+export interface RankQuery { f: EquationFeatures; vec?: Float32Array }
+
+/** Token ids < 65535 (one shared id beyond): a bigram is one 32-bit code. */
+const OTHER = 0xffff;
+
+/** Canonical tokens numbered, so token sequences become sorted distinct bigram codes (what shapeOverlap compares). */
+export class TokenTable {
+  private readonly ids = new Map<string, number>();
+  readonly list: string[] = [];
+
+  constructor(list: readonly string[] = []) { for (const t of list) this.id(t, true); }
+
+  /** The token's id (added when `add`), or undefined. */
+  id(t: string, add: boolean): number | undefined {
+    let i = this.ids.get(t);
+    if (i === undefined && add) {
+      i = Math.min(this.list.length, OTHER);
+      if (this.list.length < OTHER) { this.list.push(t); this.ids.set(t, i); }
+    }
+    return i;
+  }
+
+  /** Sorted distinct codes of the token bigrams; unknown tokens make no code unless `add`. */
+  codes(tokens: readonly string[], add: boolean): Uint32Array {
+    const out: number[] = [];
+    let prev: number | undefined;
+    for (const t of tokens) {
+      const i = this.id(t, add);
+      if (prev !== undefined && i !== undefined) out.push(prev * 0x10000 + i);
+      prev = i;
+    }
+    return sortedDistinct(out);
+  }
+}
+
+export function sortedDistinct(xs: readonly number[]): Uint32Array {
+  const a = Uint32Array.from(xs).sort();
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[i - 1]) a[n++] = a[i];
+  return a.slice(0, n);
+}
+
+/**
+ * `overlap` of the query codes with every list of a CSR layout (codes[offsets[i] … offsets[i+1]]).
+ * A 4096-bit filter of the query's codes skips most codes without a search (the lists are long,
+ * the query short), which makes a scan over ~70k equations a few milliseconds.
+ */
+export function overlapAll(q: Uint32Array, codes: Uint32Array, offsets: Uint32Array, n: number): Float32Array {
+  const out = new Float32Array(n);
+  if (q.length === 0) return out;
+  const bits = new Uint32Array(128);
+  const slot = (c: number) => Math.imul(c, 0x9e3779b1) >>> 20;
+  for (const c of q) { const h = slot(c); bits[h >>> 5] |= 1 << (h & 31); }
+  for (let i = 0; i < n; i++) {
+    const a = offsets[i], b = offsets[i + 1];
+    if (a === b) continue;
+    let common = 0;
+    for (let j = a; j < b; j++) {
+      const c = codes[j];
+      const h = slot(c);
+      if ((bits[h >>> 5] & (1 << (h & 31))) === 0) continue;
+      let lo = 0, hi = q.length;
+      while (lo < hi) { const m = (lo + hi) >>> 1; if (q[m] < c) lo = m + 1; else hi = m; }
+      if (lo < q.length && q[lo] === c) common++;
+    }
+    if (common) out[i] = common / Math.sqrt(q.length * (b - a));
+  }
+  return out;
+}
+
+/** |A ∩ B| / sqrt(|A| |B|) of two sorted distinct hash lists. */
+export function overlap(a: Uint32Array, b: Uint32Array, bStart = 0, bEnd = b.length): number {
+  const nb = bEnd - bStart;
+  if (a.length === 0 || nb === 0) return 0;
+  let i = 0, j = bStart, common = 0;
+  while (i < a.length && j < bEnd) {
+    if (a[i] === b[j]) { common++; i++; j++; } else if (a[i] < b[j]) i++; else j++;
+  }
+  return common / Math.sqrt(a.length * nb);
+}
+
+/** The fingerprint relation of a candidate to the query, and its strength in [0, 1]. */
+export function fingerprintMatch(q: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>, c: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>): { match?: FingerprintMatch; strength: number } {
+  if (q.difference && q.difference === c.difference) return { match: 'equation', strength: 1 };
+  if (q.identity && c.identity && q.sides.length && c.sides.some((s) => s.key === q.sides[0].key)) return { match: 'identity', strength: 1 };
+  let best = 0;
+  for (const s of q.sides) for (const t of c.sides) if (s.key === t.key) best = Math.max(best, Math.min(s.weight, t.weight));
+  return best > 0 ? { match: 'side', strength: best } : { strength: 0 };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: { limit?: number; exclude?: (id: number) => boolean } = {}): Scored[] {
+  const limit = opts.limit ?? 20;
+  if (corpus.size === 0) return [];
+  const pool = new Set<number>();
+  // fingerprint hits: the equation, then its sides by weight (common small sides are capped)
+  if (q.f.difference) for (const id of corpus.withDifference(q.f.difference)) pool.add(id);
+  for (const s of [...q.f.sides].sort((a, b) => b.weight - a.weight)) {
+    for (const id of corpus.withSide(s.key)) { if (pool.size >= MAX_FP_HITS) break; pool.add(id); }
+  }
+  const over = corpus.shapeOverlap(q.f.tokens);
+  for (const i of topK(over, POOL)) if (over[i] > 0) pool.add(i);
+  const cos = q.vec ? corpus.cosines(q.vec) : undefined;
+  if (cos) {
+    const finite = Float32Array.from(cos, (x) => (Number.isNaN(x) ? -2 : x));
+    for (const i of topK(finite, POOL)) if (finite[i] > -2) pool.add(i);
+  }
+  const out: Scored[] = [];
+  const qShape = shapeOf(q.f);
+  for (const id of pool) {
+    if (opts.exclude?.(id)) continue;
+    const fm = fingerprintMatch(q.f, corpus.features(id));
+    const structure = qShape.length ? structuralSimilarity(qShape, corpus.shape(id)) : 0;
+    const c = cos && !Number.isNaN(cos[id]) ? cos[id] : undefined;
+    const score = W_FINGERPRINT * fm.strength + (c !== undefined ? W_ENCODER * Math.max(0, c) + W_STRUCTURE * structure : (W_ENCODER + W_STRUCTURE) * structure);
+    if (score <= 0) continue;
+    out.push({ id, score: round(score), why: { ...(fm.match ? { fingerprint: fm.match } : {}), ...(c !== undefined ? { encoder: round(c) } : {}), structure: round(structure) } });
+  }
+  return out.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+}

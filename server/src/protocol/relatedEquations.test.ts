@@ -1,0 +1,142 @@
+// Related equations over real stdio: the bundled server on the fixture workspace
+// test/fixtures/related-equations (two chapters with twin equations in other letters). Code
+// lenses on every display equation and labelled row; resolving the lens of (a+b)^2 = … runs
+// the search, whose first result is (x+y)^2 = … in the other file with its label; the server
+// command `mathsense.findRelatedEquations` answers for a position, for raw LaTeX, and with an
+// empty result and a message for bad or huge input, without taking the server down.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
+  DidOpenTextDocumentNotification, CodeLensRequest, CodeLensResolveRequest, ExecuteCommandRequest, ShutdownRequest, ExitNotification,
+  ConfigurationRequest, WorkDoneProgressCreateRequest, LogMessageNotification, MessageType,
+  type ProtocolConnection, type CodeLens, type InitializeResult,
+} from 'vscode-languageserver-protocol/node';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
+const fixture = path.join(repoRoot, 'test', 'fixtures', 'related-equations');
+
+interface Related {
+  query: { latex: string; uri?: string; line?: number; label?: string };
+  results: Array<{ latex: string; score: number; source: string; uri?: string; file?: string; line?: number; label?: string; why: { fingerprint?: string; structure: number } }>;
+  encoder: boolean;
+  pending: number;
+  message?: string;
+}
+
+describe('related equations over stdio', { timeout: 120_000 }, () => {
+  let child: ChildProcessWithoutNullStreams;
+  let conn: ProtocolConnection;
+  let init: InitializeResult;
+  const errors: string[] = [];
+  const algebra = path.join(fixture, 'chapters', 'algebra.tex');
+  const algebraUri = pathToFileURL(algebra).href;
+  const algebraText = fs.readFileSync(algebra, 'utf8');
+  let noIndex: string;
+
+  before(async () => {
+    assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
+    // an empty index folder: the results come from the workspace alone, whatever build/ holds
+    noIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-noindex-'));
+    child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => ({ index: { path: noIndex } })));
+    conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
+    conn.onNotification(LogMessageNotification.type, (p) => { if (p.type === MessageType.Error) errors.push(p.message); });
+    conn.listen();
+    init = await conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: pathToFileURL(fixture).href, workspaceFolders: [{ uri: pathToFileURL(fixture).href, name: 'fixture' }],
+      capabilities: { workspace: { configuration: true }, window: { workDoneProgress: true } },
+    });
+    await conn.sendNotification(InitializedNotification.type, {});
+    await conn.sendRequest('mathsense/status'); // the workspace scan has finished
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: algebraUri, languageId: 'latex', version: 1, text: algebraText } });
+  });
+
+  after(async () => {
+    try {
+      await conn.sendRequest(ShutdownRequest.type);
+      await conn.sendNotification(ExitNotification.type);
+    } finally {
+      conn.dispose();
+      child.kill();
+      fs.rmSync(noIndex, { recursive: true, force: true });
+    }
+  });
+
+  it('advertises code lenses with resolution and the findRelatedEquations command', () => {
+    assert.deepEqual(init.capabilities.codeLensProvider, { resolveProvider: true });
+    assert.deepEqual(init.capabilities.executeCommandProvider?.commands, ['mathsense.findRelatedEquations']);
+  });
+
+  let lenses: CodeLens[];
+
+  it('puts a cheap lens on every display equation and every labelled row', async () => {
+    lenses = (await conn.sendRequest(CodeLensRequest.type, { textDocument: { uri: algebraUri } })) ?? [];
+    // equation (a+b)^2; the align, and its two labelled rows; the \[ \] sum
+    assert.deepEqual(lenses.map((l) => l.range.start.line), [2, 6, 7, 8, 11]);
+    for (const l of lenses) assert.equal(l.command, undefined, 'unresolved lenses carry no command');
+  });
+
+  it('resolving the lens of (a+b)^2 finds (x+y)^2 in the other file first, with its label', async () => {
+    const lens = lenses.find((l) => l.range.start.line === 2)!;
+    const resolved = await conn.sendRequest(CodeLensResolveRequest.type, lens);
+    assert.ok(resolved.command, 'the resolved lens has a command');
+    assert.match(resolved.command.title, /^Find related equations \(\d+\+?\) · same equation found$/);
+    assert.equal(resolved.command.command, 'mathsense.showRelatedEquations');
+    const r = resolved.command.arguments![0] as Related;
+    assert.equal(r.query.label, 'eq:binomial-square');
+    const top = r.results[0];
+    assert.equal(top.label, 'eq:square-of-sum');
+    assert.equal(top.file, path.join(fixture, 'chapters', 'analysis.tex'));
+    assert.equal(top.line, 3);
+    assert.equal(top.why.fingerprint, 'identity');
+    assert.equal(top.latex, '(x+y)^2 = x^2 + 2xy + y^2');
+    assert.ok(r.results.every((x) => !(x.file === algebra && x.line === 3)), 'the query equation itself is excluded');
+    assert.ok(r.results.every((x, i) => i === 0 || r.results[i - 1].score >= x.score), 'best first');
+  });
+
+  it('a labelled align row finds its twin written with a document macro and another scale', async () => {
+    const lens = lenses.find((l) => l.range.start.line === 8)!;
+    const resolved = await conn.sendRequest(CodeLensResolveRequest.type, lens);
+    const r = resolved.command!.arguments![0] as Related;
+    assert.equal(r.query.label, 'eq:quadratic');
+    assert.equal(r.results[0].label, 'eq:scaled-quadratic');
+    assert.equal(r.results[0].why.fingerprint, 'equation');
+  });
+
+  it('the server command answers for a position, for raw LaTeX, and for Markdown notes', async () => {
+    const byPos = await conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.findRelatedEquations', arguments: [{ uri: algebraUri, position: { line: 3, character: 4 } }] }) as Related;
+    assert.equal(byPos.results[0].label, 'eq:square-of-sum');
+    const byLatex = await conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.findRelatedEquations', arguments: [{ latex: '\\sum_{j=1}^{q} j = \\frac{q(q+1)}{2}' }] }) as Related;
+    const files = byLatex.results.slice(0, 2).map((x) => path.basename(x.file!)).sort();
+    assert.deepEqual(files, ['algebra.tex', 'notes.md']);
+    assert.ok(byLatex.results.slice(0, 2).every((x) => x.why.fingerprint === 'identity'));
+  });
+
+  it('bad arguments and garbage or huge equations give an empty result with a message, never a crash', async () => {
+    const cases: unknown[][] = [[], [42], [{ uri: algebraUri }], [{ uri: 'file:///nowhere.tex', position: { line: 0, character: 0 } }], [{ uri: algebraUri, position: { line: 0, character: 0 } }]];
+    for (const args of cases) {
+      const r = await conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.findRelatedEquations', arguments: args }) as Related;
+      assert.deepEqual(r.results, [], JSON.stringify(args));
+      assert.match(r.message ?? '', /mathsense\.findRelatedEquations: /, JSON.stringify(args));
+    }
+    const garbage = '\\frac{{{}}\\left( ^_^ \\begin{align} & \\\\ = = \\sqrt[\\end{x}';
+    const huge = Array.from({ length: 4000 }, (_, i) => `x_{${i}}^{${i % 7}}`).join(' + ') + ' = 0';
+    for (const latex of [garbage, huge]) {
+      const t0 = Date.now();
+      const r = await conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.findRelatedEquations', arguments: [{ latex }] }) as Related;
+      assert.ok(Array.isArray(r.results));
+      assert.ok(Date.now() - t0 < 10_000, `answered in ${Date.now() - t0} ms`);
+    }
+    const status = await conn.sendRequest('mathsense/status') as { equations: { sites: number; pending: number } };
+    assert.equal(status.equations.sites, 9); // 5 in algebra.tex, 3 in analysis.tex, 1 in notes.md
+    assert.deepEqual(errors, []);
+  });
+});

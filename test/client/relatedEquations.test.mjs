@@ -1,0 +1,44 @@
+// The client's view of related equations (client/src/relatedEquations.ts, compiled to
+// client/out): panel items with display math, file:line or the ProofWiki page with its
+// licence, score and why; the peek and the panel themselves run in VS Code (test/e2e).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const out = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'client', 'out');
+const { relatedItems, relatedHeading, displayMath, isRelatedResponse } = require(path.join(out, 'relatedEquations.js'));
+
+const response = {
+  query: { latex: '(a+b)^2 = a^2 + 2ab + b^2', uri: 'file:///w/chapters/algebra.tex', line: 3, label: 'eq:binomial-square' },
+  results: [
+    { latex: '(x+y)^2 = x^2 + 2xy + y^2', display: '(x+y)^2 = x^2 + 2xy + y^2', score: 0.964, why: { fingerprint: 'identity', structure: 0.92 }, source: 'workspace', uri: 'file:///w/chapters/analysis.tex', line: 3, label: 'eq:square-of-sum', range: { start: { line: 2, character: 0 }, end: { line: 4, character: 14 } } },
+    { latex: '\\paren {a + b}^2 = a^2 + 2 a b + b^2', display: '{\\left(a + b\\right)}^2 = a^2 + 2 a b + b^2', score: 0.93, why: { fingerprint: 'identity', encoder: 0.97, structure: 0.8 }, source: 'index', title: 'Square of Sum', url: 'https://proofwiki.org/wiki/Square_of_Sum', licence: 'CC BY-SA 3.0, ProofWiki contributors' },
+    { latex: 'a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1', score: 0.2, why: { structure: 0.44 }, source: 'workspace', uri: 'file:///w/a.tex', line: 7 },
+  ],
+  encoder: true,
+  pending: 0,
+};
+
+test('related equations: panel items show where, the rendered equation, score and why', () => {
+  assert.ok(isRelatedResponse(response) && !isRelatedResponse({ results: [] }) && !isRelatedResponse(undefined));
+  const items = relatedItems(response, (uri, line) => `${uri.replace('file:///w/', '')}:${line}`);
+  assert.equal(items.length, 3);
+  assert.deepEqual(items[0], {
+    title: 'chapters/analysis.tex:3 · eq:square-of-sum', latex: '\\[(x+y)^2 = x^2 + 2xy + y^2\\]',
+    detail: 'score 0.96 · same identity · structure 0.92', uri: 'file:///w/chapters/analysis.tex', range: response.results[0].range, score: 0.964,
+  });
+  // an index hit: its page and licence, the macros expanded by the server for KaTeX
+  assert.equal(items[1].title, 'Square of Sum');
+  assert.equal(items[1].url, 'https://proofwiki.org/wiki/Square_of_Sum');
+  assert.equal(items[1].latex, '\\[{\\left(a + b\\right)}^2 = a^2 + 2 a b + b^2\\]');
+  assert.equal(items[1].detail, 'score 0.93 · same identity · encoder 0.97 · structure 0.80 · CC BY-SA 3.0, ProofWiki contributors');
+  // rows and alignment marks render as an aligned block
+  assert.equal(items[2].latex, '\\[\\begin{aligned}a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1\\end{aligned}\\]');
+  assert.equal(relatedHeading(response), 'Related equations: eq:binomial-square');
+  const unlabelled = { ...response, query: { latex: '(x+y)^2 &= x^2 + 2xy + y^2 \\\\ &= x^2 + xy + y^2', uri: 'file:///w/results.tex', line: 13 } };
+  assert.equal(relatedHeading(unlabelled, (uri, line) => `${uri.replace('file:///w/', '')}:${line}`), 'Related equations: results.tex:13');
+  assert.equal(relatedHeading({ ...response, query: { latex: 'x'.repeat(80) } }), `Related equations: ${'x'.repeat(59)}…`);
+  assert.equal(displayMath('x = 1 \\label{eq:x}\\nonumber'), '\\[x = 1\\]');
+});
