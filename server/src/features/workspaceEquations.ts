@@ -80,7 +80,7 @@ class SnapshotCorpus implements EquationCorpus {
 
   cosines(q: Float32Array): Float32Array | undefined {
     let any = false;
-    const out = new Float32Array(this.vecs.length).fill(NaN);
+    const out = new Float32Array(this.vecs.length).fill(-2);
     this.vecs.forEach((v, i) => {
       if (!v || v.length !== q.length) return;
       any = true;

@@ -15,6 +15,8 @@ export const W_FINGERPRINT = 0.55;
 export const W_ENCODER = 0.25;
 export const W_STRUCTURE = 0.2;
 const POOL = 200;
+/** Pool candidates scored exactly (structure), chosen by the score with token-bigram overlap for structure. */
+const EXACT = 120;
 const MAX_FP_HITS = 500;
 
 export type FingerprintMatch = 'equation' | 'identity' | 'side';
@@ -39,7 +41,7 @@ export interface EquationCorpus {
   shape(id: number): string[];
   /** Cheap overlap of token bigrams with the query's tokens, for every id. */
   shapeOverlap(tokens: readonly string[]): Float32Array;
-  /** Cosine with the query vector for every id (NaN where an id has no vector), or undefined. */
+  /** Cosine with the query vector for every id (-2 where an id has no vector), or undefined. */
   cosines(vec: Float32Array): Float32Array | undefined;
 }
 
@@ -113,17 +115,6 @@ export function overlapAll(q: Uint32Array, codes: Uint32Array, offsets: Uint32Ar
   return out;
 }
 
-/** |A ∩ B| / sqrt(|A| |B|) of two sorted distinct hash lists. */
-export function overlap(a: Uint32Array, b: Uint32Array, bStart = 0, bEnd = b.length): number {
-  const nb = bEnd - bStart;
-  if (a.length === 0 || nb === 0) return 0;
-  let i = 0, j = bStart, common = 0;
-  while (i < a.length && j < bEnd) {
-    if (a[i] === b[j]) { common++; i++; j++; } else if (a[i] < b[j]) i++; else j++;
-  }
-  return common / Math.sqrt(a.length * nb);
-}
-
 /** The fingerprint relation of a candidate to the query, and its strength in [0, 1]. */
 export function fingerprintMatch(q: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>, c: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>): { match?: FingerprintMatch; strength: number } {
   if (q.difference && q.difference === c.difference) return { match: 'equation', strength: 1 };
@@ -147,20 +138,25 @@ export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: { limi
   const over = corpus.shapeOverlap(q.f.tokens);
   for (const i of topK(over, POOL)) if (over[i] > 0) pool.add(i);
   const cos = q.vec ? corpus.cosines(q.vec) : undefined;
-  if (cos) {
-    const finite = Float32Array.from(cos, (x) => (Number.isNaN(x) ? -2 : x));
-    for (const i of topK(finite, POOL)) if (finite[i] > -2) pool.add(i);
-  }
-  const out: Scored[] = [];
-  const qShape = shapeOf(q.f);
+  if (cos) for (const i of topK(cos, POOL)) if (cos[i] > -2) pool.add(i);
+  const fuse = (fp: number, c: number | undefined, structure: number) =>
+    W_FINGERPRINT * fp + (c !== undefined ? W_ENCODER * Math.max(0, c) + W_STRUCTURE * structure : (W_ENCODER + W_STRUCTURE) * structure);
+  // the exact structural score (n-gram multisets) only for the best candidates by the cheap one
+  const pre: Array<{ id: number; fm: ReturnType<typeof fingerprintMatch>; c?: number; score: number }> = [];
   for (const id of pool) {
     if (opts.exclude?.(id)) continue;
     const fm = fingerprintMatch(q.f, corpus.features(id));
-    const structure = qShape.length ? structuralSimilarity(qShape, corpus.shape(id)) : 0;
-    const c = cos && !Number.isNaN(cos[id]) ? cos[id] : undefined;
-    const score = W_FINGERPRINT * fm.strength + (c !== undefined ? W_ENCODER * Math.max(0, c) + W_STRUCTURE * structure : (W_ENCODER + W_STRUCTURE) * structure);
+    const c = cos && cos[id] > -2 ? cos[id] : undefined;
+    pre.push({ id, fm, c, score: fuse(fm.strength, c, over[id]) });
+  }
+  pre.sort((a, b) => b.score - a.score || a.id - b.id);
+  const out: Scored[] = [];
+  const qShape = shapeOf(q.f);
+  for (const p of pre.slice(0, Math.max(EXACT, limit))) {
+    const structure = qShape.length ? structuralSimilarity(qShape, corpus.shape(p.id)) : 0;
+    const score = fuse(p.fm.strength, p.c, structure);
     if (score <= 0) continue;
-    out.push({ id, score: round(score), why: { ...(fm.match ? { fingerprint: fm.match } : {}), ...(c !== undefined ? { encoder: round(c) } : {}), structure: round(structure) } });
+    out.push({ id: p.id, score: round(score), why: { ...(p.fm.match ? { fingerprint: p.fm.match } : {}), ...(p.c !== undefined ? { encoder: round(p.c) } : {}), structure: round(structure) } });
   }
   return out.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
 }

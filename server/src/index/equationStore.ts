@@ -3,11 +3,12 @@
 //
 //   equations.ndjson   one {e: entry id, latex} per line (read when shown)
 //   equations.idx      Uint32[count + 1] byte offsets of the lines
-//   equations.bin      Uint32[count] entry ids, Uint32[count + 1] token offsets, Uint32[count + 1]
-//                      bigram offsets, Uint32[B] bigram codes (sorted per equation), Uint16[T]
-//                      canonical token ids (padded to 4 bytes), Float32[count] vector scales,
-//                      Int8[count * dim] vectors
-//   equations.keys.json  {tokens: token table, difference: (key|null)[], sides: [[key, weight]][], identity: ids}
+//   equations.bin      Uint32[count] entry ids, Uint32[count + 1] token offsets, Uint32[count]
+//                      distinct bigrams per equation, Uint32[K] bigram codes (sorted), Uint32[K + 1]
+//                      posting offsets, Uint32[P] postings (equation ids per code, ascending),
+//                      Uint16[T] canonical token ids (padded to 4 bytes), Float32[count] vector
+//                      scales, Int8[count * dim] vectors
+//   equations.keys.json  {tokens: token table, bigrams: K, difference: (key|null)[], sides: [[key, weight]][], identity: ids}
 //
 // Each equation keeps its page through the entry (title, URL, licence line). Vectors are the
 // formula encoder's (dim 0 when the index was built without it).
@@ -18,7 +19,7 @@ import { EncoderSession } from '../embeddings/encoderSession.js';
 import { FORMULA_ENCODER_DIR, loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { analyserSignature, FEATURES_VERSION, formulaEncoderInput, type EquationFeatures, type SideKey } from './equationFeatures.js';
 import { shapeFeatures } from '../math/equations/structural.js';
-import { overlapAll, TokenTable, type EquationCorpus } from './equationRanking.js';
+import { TokenTable, type EquationCorpus } from './equationRanking.js';
 import { IndexError, type IndexEntry } from './format.js';
 import { proofWikiEquations } from './proofwikiEquations.js';
 import { analyseMany } from './equationAnalysis.js';
@@ -26,7 +27,12 @@ import { createHash } from 'node:crypto';
 
 export const EQUATION_FILES = { lines: 'equations.ndjson', offsets: 'equations.idx', data: 'equations.bin', keys: 'equations.keys.json' } as const;
 
+/** Layout of the equation files; an index with another one is rebuilt, not misread. */
+export const EQUATIONS_LAYOUT = 2;
+
 export interface EquationsHeader {
+  /** EQUATIONS_LAYOUT of the build (absent: layout 1, before bigram postings). */
+  layout?: number;
   count: number;
   /** Formula-encoder vector size; 0 when built without the model. */
   dim: number;
@@ -38,7 +44,7 @@ export interface EquationsHeader {
   stats: Record<string, number>;
 }
 
-interface KeysFile { tokens: string[]; difference: Array<string | null>; sides: Array<Array<[string, number]>>; identity: number[] }
+interface KeysFile { tokens: string[]; bigrams: number; difference: Array<string | null>; sides: Array<Array<[string, number]>>; identity: number[] }
 
 /** Same equation on more pages than this: only the first pages keep it (statements come first). */
 const MAX_COPIES = 3;
@@ -126,14 +132,22 @@ export async function buildIndexEquations(o: {
   const table = new TokenTable();
   const codes = kept.map((x) => table.codes(feats.get(x.latex)!.tokens, true));
   const tokIds = kept.map((x) => Uint16Array.from(feats.get(x.latex)!.tokens, (t) => table.id(t, true)!));
-  const cOff = new Uint32Array(count + 1), tOff = new Uint32Array(count + 1);
-  codes.forEach((c, i) => { cOff[i + 1] = cOff[i] + c.length; });
+  const tOff = new Uint32Array(count + 1);
   tokIds.forEach((t, i) => { tOff[i + 1] = tOff[i] + t.length; });
-  const allCodes = new Uint32Array(cOff[count]);
-  codes.forEach((c, i) => allCodes.set(c, cOff[i]));
+  // bigram postings: a query touches only the equations that share a bigram with it
+  const df = new Map<number, number>();
+  for (const c of codes) for (const x of c) df.set(x, (df.get(x) ?? 0) + 1);
+  const codeKeys = Uint32Array.from(df.keys()).sort();
+  const postOff = new Uint32Array(codeKeys.length + 1);
+  codeKeys.forEach((k, i) => { postOff[i + 1] = postOff[i] + df.get(k)!; });
+  const slot = new Map<number, number>();
+  codeKeys.forEach((k, i) => slot.set(k, postOff[i]));
+  const postings = new Uint32Array(postOff[codeKeys.length]);
+  codes.forEach((c, id) => { for (const x of c) { const at = slot.get(x)!; postings[at] = id; slot.set(x, at + 1); } });
+  const perEq = Uint32Array.from(codes, (c) => c.length);
   const allTokens = new Uint16Array(tOff[count] + (tOff[count] % 2)); // 4-byte aligned after it
   tokIds.forEach((t, i) => allTokens.set(t, tOff[i]));
-  const keys: KeysFile = { tokens: table.list, difference: [], sides: [], identity: [] };
+  const keys: KeysFile = { tokens: table.list, bigrams: codeKeys.length, difference: [], sides: [], identity: [] };
   kept.forEach((x, i) => {
     const f = feats.get(x.latex)!;
     keys.difference.push(f.difference ?? null);
@@ -143,7 +157,7 @@ export async function buildIndexEquations(o: {
   const bufs: Record<keyof typeof EQUATION_FILES, Buffer> = {
     lines: Buffer.concat(lines),
     offsets: Buffer.from(offsets.buffer),
-    data: Buffer.concat([Buffer.from(Uint32Array.from(kept, (x) => x.e).buffer), Buffer.from(tOff.buffer), Buffer.from(cOff.buffer), Buffer.from(allCodes.buffer), Buffer.from(allTokens.buffer), Buffer.from(scales.buffer), Buffer.from(matrix.buffer)]),
+    data: Buffer.concat([Buffer.from(Uint32Array.from(kept, (x) => x.e).buffer), Buffer.from(tOff.buffer), Buffer.from(perEq.buffer), Buffer.from(codeKeys.buffer), Buffer.from(postOff.buffer), Buffer.from(postings.buffer), Buffer.from(allTokens.buffer), Buffer.from(scales.buffer), Buffer.from(matrix.buffer)]),
     keys: Buffer.from(JSON.stringify(keys)),
   };
   const files = {} as EquationsHeader['files'];
@@ -154,7 +168,7 @@ export async function buildIndexEquations(o: {
   const withFp = kept.filter((x) => { const f = feats.get(x.latex)!; return !!f.difference || f.sides.length > 0; }).length;
   const buildMs = Math.round(performance.now() - t0);
   log(`equations: ${found.length} display equations found, ${distinct.length} distinct, ${count} kept (${withFp} with a fingerprint), ${dim ? `${dim}-dim vectors` : 'no vectors'}, ${(buildMs / 1000).toFixed(1)} s`);
-  return { count, dim, modelVersion, featuresVersion: FEATURES_VERSION, files, buildMs, stats: { found: found.length, distinct: distinct.length, kept: count, withFingerprint: withFp } };
+  return { layout: EQUATIONS_LAYOUT, count, dim, modelVersion, featuresVersion: FEATURES_VERSION, files, buildMs, stats: { found: found.length, distinct: distinct.length, kept: count, withFingerprint: withFp } };
 }
 
 /**
@@ -214,8 +228,10 @@ export class IndexEquations implements EquationCorpus {
   readonly entryIds: Uint32Array;
   private readonly tOff: Uint32Array;
   private readonly tokenIds: Uint16Array;
-  private readonly cOff: Uint32Array;
-  private readonly codes: Uint32Array;
+  private readonly perEq: Uint32Array;
+  private readonly codeKeys: Uint32Array;
+  private readonly postOff: Uint32Array;
+  private readonly postings: Uint32Array;
   private readonly table: TokenTable;
   private readonly scales: Float32Array;
   private readonly matrix: Int8Array;
@@ -234,15 +250,19 @@ export class IndexEquations implements EquationCorpus {
     const data = bufs.data;
     this.entryIds = view(data, Uint32Array, 0, n);
     this.tOff = view(data, Uint32Array, n * 4, n + 1);
-    this.cOff = view(data, Uint32Array, (2 * n + 1) * 4, n + 1);
-    const c = this.cOff[n], t = this.tOff[n] + (this.tOff[n] % 2);
-    this.codes = view(data, Uint32Array, (3 * n + 2) * 4, c);
-    this.tokenIds = view(data, Uint16Array, (3 * n + 2 + c) * 4, t);
-    const at = (3 * n + 2 + c) * 4 + t * 2;
+    this.keys = JSON.parse(bufs.keys.toString('utf8')) as KeysFile;
+    const k = this.keys.bigrams ?? 0;
+    let at = (2 * n + 1) * 4;
+    this.perEq = view(data, Uint32Array, at, n); at += n * 4;
+    this.codeKeys = view(data, Uint32Array, at, k); at += k * 4;
+    this.postOff = view(data, Uint32Array, at, k + 1); at += (k + 1) * 4;
+    const p = this.postOff[k] ?? 0;
+    this.postings = view(data, Uint32Array, at, p); at += p * 4;
+    const t = this.tOff[n] + (this.tOff[n] % 2);
+    this.tokenIds = view(data, Uint16Array, at, t); at += t * 2;
     this.scales = d ? view(data, Float32Array, at, n) : new Float32Array(0);
     this.matrix = d ? view(data, Int8Array, at + n * 4, n * d) : new Int8Array(0);
     if (data.length !== at + (d ? n * 4 + n * d : 0)) throw new IndexError(`index ${dir} is corrupt: ${EQUATION_FILES.data} has the wrong size; rebuild it with \`mathsense index build\``);
-    this.keys = JSON.parse(bufs.keys.toString('utf8')) as KeysFile;
     this.table = new TokenTable(this.keys.tokens);
     this.identity = new Uint8Array(n);
     for (const i of this.keys.identity) this.identity[i] = 1;
@@ -269,7 +289,18 @@ export class IndexEquations implements EquationCorpus {
     }
     bufs.lines = Buffer.alloc(0);
     IndexEquations.statLines(dir, header);
-    return new IndexEquations(dir, header, bufs);
+    return IndexEquations.make(dir, header, bufs);
+  }
+
+  /** Inconsistent contents (offsets beyond the data) are a corrupt index, like wrong sizes. */
+  private static make(dir: string, header: EquationsHeader, bufs: Record<keyof typeof EQUATION_FILES, Buffer>): IndexEquations {
+    if ((header.layout ?? 1) !== EQUATIONS_LAYOUT) throw new IndexError(`index ${dir} has equations of layout ${header.layout ?? 1}, this MathSense reads ${EQUATIONS_LAYOUT}: rebuild it with \`mathsense index build\``);
+    try {
+      return new IndexEquations(dir, header, bufs);
+    } catch (e) {
+      if (e instanceof IndexError) throw e;
+      throw new IndexError(`index ${dir} is corrupt: its equations cannot be read (${(e as Error).message}); rebuild it with \`mathsense index build\``);
+    }
   }
 
   static async loadAsync(dir: string, header: EquationsHeader): Promise<IndexEquations> {
@@ -280,7 +311,7 @@ export class IndexEquations implements EquationCorpus {
     }
     bufs.lines = Buffer.alloc(0);
     IndexEquations.statLines(dir, header);
-    return new IndexEquations(dir, header, bufs);
+    return IndexEquations.make(dir, header, bufs);
   }
 
   private static statLines(dir: string, header: EquationsHeader): void {
@@ -324,7 +355,18 @@ export class IndexEquations implements EquationCorpus {
   shape(id: number): string[] { return shapeFeatures(this.tokens(id)); }
 
   shapeOverlap(tokens: readonly string[]): Float32Array {
-    return overlapAll(this.table.codes(tokens, false), this.codes, this.cOff, this.header.count);
+    // |A ∩ B| / sqrt(|A| |B|) through the postings of the query's bigrams
+    const q = this.table.codes(tokens, false);
+    const n = this.header.count;
+    const out = new Float32Array(n);
+    for (const c of q) {
+      let lo = 0, hi = this.codeKeys.length;
+      while (lo < hi) { const m = (lo + hi) >>> 1; if (this.codeKeys[m] < c) lo = m + 1; else hi = m; }
+      if (lo >= this.codeKeys.length || this.codeKeys[lo] !== c) continue;
+      for (let j = this.postOff[lo]; j < this.postOff[lo + 1]; j++) out[this.postings[j]]++;
+    }
+    if (q.length) for (let i = 0; i < n; i++) if (out[i]) out[i] /= Math.sqrt(q.length * this.perEq[i]);
+    return out;
   }
 
   cosines(vec: Float32Array): Float32Array | undefined {

@@ -74,6 +74,8 @@ describe('index equations (ProofWiki)', { skip: !hasProofWiki && 'shared data mi
       assert.throws(() => IndexEquations.load(copy, header), (e: Error) => e instanceof IndexError && /corrupt/.test(e.message));
       fs.rmSync(path.join(copy, EQUATION_FILES.lines));
       assert.throws(() => IndexEquations.load(copy, header), IndexError);
+      // equations written by an older layout are rebuilt, never misread
+      assert.throws(() => IndexEquations.load(tmp, { ...header, layout: undefined }), (e: Error) => e instanceof IndexError && /layout 1.*mathsense index build/.test(e.message));
     } finally { fs.rmSync(copy, { recursive: true, force: true }); }
   });
 });
