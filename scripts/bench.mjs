@@ -525,6 +525,9 @@ async function main() {
   // the derivation checker's own table (steps/s over Stacks + HoTT, incremental re-check)
   const derivations = spawnSync(process.execPath, [path.join(root, 'scripts', 'bench-derivations.mjs')], { stdio: 'inherit' });
   if (derivations.status !== 0) results.errors.push(`bench-derivations exited with ${derivations.status ?? derivations.signal}`);
+  // related equations over stdio on the Stacks project (lens resolution and search latency)
+  const related = spawnSync(process.execPath, [path.join(root, 'scripts', 'bench-related-equations.mjs')], { stdio: 'inherit' });
+  if (related.status !== 0) results.errors.push(`bench-related-equations exited with ${related.status ?? related.signal}`);
   if (results.errors.length) {
     console.log(`\nFAILED:\n${results.errors.map((e) => `  - ${e}`).join('\n')}`);
     process.exit(1);

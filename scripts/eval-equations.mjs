@@ -15,7 +15,9 @@
 // Stacks + HoTT held-out equations (isHeldOut(textKey(canonical)), never trained on): each is
 // searched for with its variables renamed (a random permutation of the letters it uses) over
 // every display equation of both projects; "twin at rank 1" when the original is the first hit.
-// Also: the same with one side rewritten by the rewrite engine (parseable equations only).
+// The renaming permutes letters within each case, as an author renaming variables would.
+// Also: the same with the sides of its `=` swapped, and with one side rewritten by the rewrite
+// engine (parseable equations only).
 // Speed: search p50/p95 in that workspace (in-process; the LSP round trip is `npm run bench`).
 //
 // Options: --clusters N (E-Gen clusters sampled, default 300), --members M (default 10),
@@ -48,6 +50,9 @@ const { seededRandom } = await out('util/random.js');
 const { rewrite } = await out('math/rewrite/engine.js');
 const { parseSides } = await out('math/rewrite/latexFormula.js');
 const { macroTable } = await out('math/macros.js');
+const { fingerprintMatch, W_FINGERPRINT, W_ENCODER, W_STRUCTURE } = await out('index/equationRanking.js');
+const { shapeOf } = await out('index/equationFeatures.js');
+const { structuralSimilarity } = await out('math/equations/structural.js');
 
 const argv = process.argv.slice(2);
 const opt = (n, d) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : d; };
@@ -93,6 +98,22 @@ async function virtualWorkspace(latexes, analyses = new EquationAnalyses()) {
   const ctx = { ws, equations, ...(enc ? { queryVector: async (t) => vecs.get(t) ?? (await enc.embedTexts([formulaEncoderInput(t)]))[0] } : {}) };
   const sites = docs.map((d) => documentEquations(d)[0]);
   return { ws, docs, sites, ctx, vecs, snap };
+}
+
+/** `a = b` → `b = a` for a one-row display with exactly one `=` outside braces; else undefined. */
+function swapSides(latex) {
+  const t = latex.trim().replace(/[.,]$/, '');
+  if (/&|\\\\/.test(t)) return undefined;
+  let depth = 0;
+  const at = [];
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === '\\') { i++; continue; }
+    if (c === '{') depth++; else if (c === '}') depth--; else if (c === '=' && depth === 0) at.push(i);
+  }
+  if (at.length !== 1) return undefined;
+  const [l, r] = [t.slice(0, at[0]).trim(), t.slice(at[0] + 1).trim()];
+  return l && r && /[<>]|\\(le|ge|neq|to|subset)/.test(l + r) === false ? `${r} = ${l}` : undefined;
 }
 
 const rows = [['Task', 'Metric', 'MathSense', 'Anchor', 'Notes']];
@@ -222,20 +243,48 @@ log('E-Gen done');
   while (sample.length < N_TWINS && held.length) sample.push(held.splice(Math.floor(r4() * held.length), 1)[0]);
   const LETTERS = [...'abcdefghjklmnpqrstuvwxyz'];
   const times = [];
-  let ok = 0, nT = 0, okRw = 0, nRw = 0;
+  // baseline: the same three channels scored exactly for every equation (features, shapes and
+  // vectors precomputed, untimed) — what the candidate pruning of rankEquations saves
+  const shapes = snap.features.map((f) => (f ? shapeOf(f) : []));
+  const baseTimes = [];
+  const exhaustive = (latex, macros) => {
+    const tq = performance.now();
+    const f = equations.analyses.now(latex, `q:${JSON.stringify(macros)}`, macros);
+    const qs = shapeOf(f);
+    const qv = vecs.get(f.canonical);
+    const scores = new Float32Array(snap.features.length);
+    snap.features.forEach((c, id) => {
+      if (!c) return;
+      const v = byText.get(c.canonical);
+      const st = structuralSimilarity(qs, shapes[id]);
+      scores[id] = W_FINGERPRINT * fingerprintMatch(f, c).strength + (qv && v ? W_ENCODER * Math.max(0, cos(qv, v)) + W_STRUCTURE * st : (W_ENCODER + W_STRUCTURE) * st);
+    });
+    return performance.now() - tq;
+  };
+  let ok = 0, nT = 0, okRw = 0, nRw = 0, okSw = 0, nSw = 0;
   const firstIs = (r, i) => r.results[0] && r.results[0].uri === snap.sites[i].doc.uri && r.results[0].line === snap.sites[i].line + 1;
   for (const i of sample) {
     const s = snap.sites[i];
     const used = [...mathVariables(`$ ${s.latex} $`)]; // letters in math mode
-    const targets = LETTERS.filter((l) => !used.includes(l)).sort(() => r4() - 0.5);
-    const mapping = new Map(used.map((v, k) => [v, targets[k % targets.length]]));
+    // a permutation within each case (upper and lower case letters are different kinds of objects)
+    const pick = (alphabet) => alphabet.filter((l) => !used.includes(l)).map((l) => [r4(), l]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    const lower = pick(LETTERS), upper = pick(LETTERS.map((l) => l.toUpperCase()));
+    let nl = 0, nu = 0;
+    const mapping = new Map(used.map((v) => [v, v === v.toLowerCase() ? lower[nl++ % lower.length] : upper[nu++ % upper.length]]));
     const twin = applyRenaming(`$ ${s.latex.replace(/\\label\{[^{}]*\}/g, '')} $`, mapping).slice(2, -2);
     const macros = equations.macros.of(ws, s.doc).defs;
     const tq = performance.now();
     const r = await findRelatedEquations(ctx, { latex: twin, macros }, { limit: 10 });
     times.push(performance.now() - tq);
+    if (baseTimes.length < 40) baseTimes.push(exhaustive(twin, macros));
     nT++;
     if (firstIs(r, i)) ok++;
+    // renamed and the sides of its one `=` swapped (any notation: the encoder and structure carry it)
+    const swapped = swapSides(twin);
+    if (swapped) {
+      nSw++;
+      if (firstIs(await findRelatedEquations(ctx, { latex: swapped, macros }, { limit: 10 }), i)) okSw++;
+    }
     // renamed and rewritten: one side through the rewrite engine (equations whose sides parse)
     const info = analyseEquation(s.latex, macroTable(macros));
     if (info.sides.length === 2 && info.relations.every((x) => x === '=') && info.fingerprints.difference) {
@@ -248,9 +297,13 @@ log('E-Gen done');
     }
   }
   rows.push(['Stacks/HoTT twins', 'held-out equation, variables renamed: twin at rank 1', pct(ok / nT), '—', `${nT} queries over ${snap.sites.length} equations`]);
+  rows.push(['Stacks/HoTT twins', 'renamed + sides of `=` swapped: twin at rank 1', pct(okSw / Math.max(1, nSw)), '—', `${nSw} single-\`=\` equations`]);
   if (nRw) rows.push(['Stacks/HoTT twins', 'renamed + one side rewritten: twin at rank 1', pct(okRw / nRw), '—', `${nRw} parseable equations`]);
   const q = (p) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(p * times.length))];
   rows.push(['Speed', 'search p50 / p95 (in-process, ms)', `${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)}`, '—', `${snap.sites.length} workspace equations${enc ? ', encoder query vector included' : ''}`]);
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const first = times.slice(0, baseTimes.length);
+  rows.push(['Speed', 'mean search vs exhaustive exact scoring (ms, ratio)', `${mean(first).toFixed(1)} vs ${mean(baseTimes).toFixed(1)} (${(mean(baseTimes) / mean(first)).toFixed(1)}x)`, '—', `same ${baseTimes.length} queries, same run; query vector from cache in both`]);
 }
 
 console.log(table(rows));

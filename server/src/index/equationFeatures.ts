@@ -26,13 +26,8 @@ export interface EquationFeatures {
   tokens: string[];
 }
 
-/**
- * The formula encoder's input for a canonical text: in `$…$`, so the tokenizer reads it in math
- * mode (models/formula-encoder/README.md; the training export builds the same text).
- */
-export function formulaEncoderInput(canonical: string): string {
-  return `$${canonical}$`;
-}
+/** The formula encoder's input text (defined with the encoder, re-exported for the search). */
+export { formulaEncoderInput } from '../embeddings/formulaInput.js';
 
 /** Changes whenever the features of the same text may change (stored in the index header). */
 export const FEATURES_VERSION = 2;

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EncoderSession } from '../../embeddings/encoderSession.js';
-import { FORMULA_ENCODER_DIR } from '../../embeddings/modelFiles.js';
-import { modelsDir } from '../../embeddings/testPaths.js';
-import { canonicalFormula } from '../equations/canonicalLatex.js';
-import { formulaEncoderInput } from '../../index/equationFeatures.js';
+import { EncoderSession } from './encoderSession.js';
+import { FORMULA_ENCODER_DIR } from './modelFiles.js';
+import { modelsDir } from './testPaths.js';
+import { canonicalFormula } from '../math/equations/canonicalLatex.js';
+import { formulaEncoderInput } from './formulaInput.js';
 
 const dir = path.join(modelsDir, FORMULA_ENCODER_DIR);
 const SKIP = fs.existsSync(path.join(dir, 'config.json')) ? false : 'no formula encoder (npm run train:formula)';
