@@ -147,7 +147,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=".cache/train-formula")
     ap.add_argument("--out", default="models/formula-encoder")
-    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--clusters", type=int, default=48, help="clusters per batch")
     ap.add_argument("--per-cluster", type=int, default=3, help="members drawn per cluster (positives of each other)")
     ap.add_argument("--lr", type=float, default=1e-3)
