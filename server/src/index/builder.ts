@@ -10,7 +10,7 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles, findModelsDir } from '../embeddings/modelFiles.js';
 import { loadPsProofWiki } from '../embeddings/data/psProofwiki.js';
 import { textKey } from '../embeddings/data/splits.js';
-import { ENTRY_KINDS, FILES, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource } from './format.js';
+import { ENTRY_KINDS, FILES, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, quantise, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource } from './format.js';
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildIndexEquations } from './equationStore.js';
@@ -229,14 +229,6 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   fs.renameSync(tmp, o.outDir);
   progress('done', 1, 1);
   return { header, dir: o.outDir, bytes };
-}
-
-function quantise(v: Float32Array, i: number, matrix: Int8Array, scales: Float32Array, dim: number): void {
-  let m = 0;
-  for (let j = 0; j < dim; j++) m = Math.max(m, Math.abs(v[j]));
-  const s = m / 127 || 1;
-  scales[i] = s;
-  for (let j = 0; j < dim; j++) matrix[i * dim + j] = Math.round(v[j] / s);
 }
 
 /**

@@ -20,7 +20,7 @@ import { FORMULA_ENCODER_DIR, loadEncoderFiles } from '../embeddings/modelFiles.
 import { analyserSignature, FEATURES_VERSION, formulaEncoderInput, type EquationFeatures, type SideKey } from './equationFeatures.js';
 import { shapeFeatures } from '../math/equations/structural.js';
 import { TokenTable, type EquationCorpus } from './equationRanking.js';
-import { IndexError, type IndexEntry } from './format.js';
+import { IndexError, quantise, view, type IndexEntry } from './format.js';
 import { proofWikiEquations } from './proofwikiEquations.js';
 import { analyseMany } from './equationAnalysis.js';
 import { createHash } from 'node:crypto';
@@ -203,22 +203,6 @@ class FeatureCache {
     try { fs.appendFileSync(this.file, this.pending.join('\n') + '\n'); } catch { /* read-only: no cache */ }
     this.pending = [];
   }
-}
-
-function quantise(v: Float32Array, i: number, matrix: Int8Array, scales: Float32Array, dim: number): void {
-  let m = 0;
-  for (let j = 0; j < dim; j++) m = Math.max(m, Math.abs(v[j]));
-  const s = m / 127 || 1;
-  scales[i] = s;
-  for (let j = 0; j < dim; j++) matrix[i * dim + j] = Math.round(v[j] / s);
-}
-
-function view<T>(buf: Buffer, ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, byteOffset: number, n: number): T {
-  const abs = buf.byteOffset + byteOffset;
-  if (abs % ctor.BYTES_PER_ELEMENT === 0) return new ctor(buf.buffer as ArrayBuffer, abs, n);
-  const copy = new Uint8Array(n * ctor.BYTES_PER_ELEMENT);
-  copy.set(buf.subarray(byteOffset, byteOffset + copy.length));
-  return new ctor(copy.buffer, 0, n);
 }
 
 export interface IndexEquationLine { e: number; latex: string }

@@ -104,3 +104,21 @@ export function readHeader(dir: string): IndexHeader {
   if (h.formatVersion !== INDEX_FORMAT_VERSION) throw new IndexError(`index ${dir} has format ${h.formatVersion}, this MathSense reads ${INDEX_FORMAT_VERSION}: rebuild it with \`mathsense index build\``);
   return h;
 }
+
+/** Row `i` of an Int8 matrix with one Float32 scale per row (the layout of every vector file). */
+export function quantise(v: Float32Array, i: number, matrix: Int8Array, scales: Float32Array, dim: number): void {
+  let m = 0;
+  for (let j = 0; j < dim; j++) m = Math.max(m, Math.abs(v[j]));
+  const s = m / 127 || 1;
+  scales[i] = s;
+  for (let j = 0; j < dim; j++) matrix[i * dim + j] = Math.round(v[j] / s);
+}
+
+/** A typed array over part of a file read into a Buffer (copied when the offset is not aligned). */
+export function view<T>(buf: Buffer, ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, byteOffset: number, n: number): T {
+  const abs = buf.byteOffset + byteOffset;
+  if (abs % ctor.BYTES_PER_ELEMENT === 0) return new ctor(buf.buffer as ArrayBuffer, abs, n);
+  const copy = new Uint8Array(n * ctor.BYTES_PER_ELEMENT);
+  copy.set(buf.subarray(byteOffset, byteOffset + copy.length));
+  return new ctor(copy.buffer, 0, n);
+}

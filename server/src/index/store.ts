@@ -5,7 +5,7 @@
 // evaluation). At ~50k entries an exact scan is a few milliseconds.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENTRY_KINDS, FILES, IndexError, readHeader, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
+import { ENTRY_KINDS, FILES, IndexError, readHeader, view, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
 import { topK } from '../util/topK.js';
 
 export const BM25_K1 = 1.2;
@@ -29,15 +29,6 @@ export interface SearchOptions {
   sources?: ReadonlySet<string>;
   /** Restrict scoring to these ids (e.g. one term's definitions). */
   only?: readonly number[];
-}
-
-function view<T>(buf: Buffer, ctor: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }, byteOffset: number, n: number): T {
-  // typed views need aligned offsets: copy when the Buffer slice is not aligned
-  const abs = buf.byteOffset + byteOffset;
-  if (abs % ctor.BYTES_PER_ELEMENT === 0) return new ctor(buf.buffer as ArrayBuffer, abs, n);
-  const copy = new Uint8Array(n * ctor.BYTES_PER_ELEMENT);
-  copy.set(buf.subarray(byteOffset, byteOffset + copy.length));
-  return new ctor(copy.buffer, 0, n);
 }
 
 /** Entry texts stay on disk (32 MB for ProofWiki): read by offset when an entry is shown. */
