@@ -72,6 +72,23 @@ function simpleDelimiter(j: Json): boolean {
   return isDelimiter(j) && j.length === 2 && (typeof j[1] === 'string' || (Array.isArray(j[1]) && j[1][0] === 'Subscript'));
 }
 
+/**
+ * Parses the sides of one step or equation together: one context, so notation (`f(x)` as a
+ * product, `e` as Euler's number, integer indices) is decided across all sides. A string says
+ * why they cannot be read as real expressions.
+ */
+export function parseSides(texts: readonly string[], constants?: ReadonlyMap<string, number>, intIndices = false): { sides: Expr[]; ctx: ParseContext } | string {
+  const jsons = texts.map((t) => parseLatex(t));
+  if (jsons.some((j) => j === null || JSON.stringify(j).includes('"Error"'))) return 'cannot parse';
+  const ctx = newContext(jsons, texts.some((t) => t.includes('/')), constants, intIndices);
+  try {
+    return { sides: jsons.map((j) => toExpr(j, ctx)), ctx };
+  } catch (e) {
+    if (e instanceof Unsupported) return e.message;
+    throw e;
+  }
+}
+
 export function newContext(jsons: Json[], slash: boolean, constants: ReadonlyMap<string, number> = new Map(), intIndices = false): ParseContext {
   const ctx: ParseContext = { standalone: new Set(), eIsEuler: false, roles: new Map(), logAmbiguous: false, slash, constants, intIndices };
   const visit = (j: Json, applied = false): void => {

@@ -6,10 +6,10 @@
 // sqrt(x^2) = x) is never flagged. Refutations are then withdrawn where the step is
 // probably not meant as an identity (sides in different variables, a justification that
 // cites a hypothesis).
-import { type Expr, Unsupported, exprKey, freeVars, hasDerivative } from './expr.js';
+import { type Expr, exprKey, freeVars, hasDerivative } from './expr.js';
 import { Evaluator, type Env, type EvalOptions } from './evaluate.js';
 import { type MacroTable, expandMacros } from './macros.js';
-import { newContext, parseLatex, toExpr, type ParseContext } from './parse.js';
+import { parseSides as parseLatexSides, type ParseContext } from './parse.js';
 import { readDomains, type Domains } from './domain.js';
 import { hashText } from './latexText.js';
 import { normalizeLatex, type Reach } from './normalize.js';
@@ -115,16 +115,10 @@ function parseSides(step: StepInput, macros: MacroTable, reading: Reading = {}):
   if (texts.some((t) => /\d\s+\d/.test(t!))) return 'juxtaposed numbers';
   if (texts.some((t) => /(?<!\^\s*)\*|\\ast\b|\\star\b|\\circ\b|\\oplus|\\otimes/.test(t!))) return 'a binary operation (∗, ∘, ⊕, ⊗)';
   if (texts.some((t) => [...t!.matchAll(CONDITION_SUM)].some((m) => !/=/.test(m[3])))) return 'a sum or product over a condition';
-  const jsons = texts.map((t) => parseLatex(t!));
-  if (jsons.some((j) => j === null || JSON.stringify(j).includes('"Error"'))) return 'cannot parse';
-  const ctx = newContext(jsons, texts.some((t) => t!.includes('/')), reading.constants, !!reading.ints);
-  try {
-    const [lhs, rhs, mod] = jsons.map((j) => toExpr(j, ctx));
-    return { lhs, rhs, mod, ctx };
-  } catch (e) {
-    if (e instanceof Unsupported) return e.message;
-    throw e;
-  }
+  const parsed = parseLatexSides(texts as string[], reading.constants, !!reading.ints);
+  if (typeof parsed === 'string') return parsed;
+  const [lhs, rhs, mod] = parsed.sides;
+  return { lhs, rhs, mod, ctx: parsed.ctx };
 }
 
 /**

@@ -5,10 +5,10 @@
 // `normalizeLatex`). Sides with commands the parser cannot evaluate (`\mathcal`, `\to`,
 // `\otimes`, `\Spec`, …: most of the Stacks project) are not parsed at all, which keeps the
 // analysis fast; results are cached by text. Never throws.
-import { type Expr, Unsupported } from '../expr.js';
+import type { Expr } from '../expr.js';
 import { type MacroTable, expandMacros, macroTable } from '../macros.js';
 import { normalizeLatex } from '../normalize.js';
-import { newContext, parseLatex, toExpr } from '../parse.js';
+import { parseSides as parseLatexSides, type ParseContext } from '../parse.js';
 import { type Relation, extractSteps } from '../steps.js';
 import { canonicalTokens, GREEK_LOWER } from './canonicalLatex.js';
 import { type EquationFingerprints, type FingerprintOptions, equationFingerprints, expressionFingerprint } from './fingerprint.js';
@@ -101,7 +101,7 @@ function substituteImaginary(e: Expr): Expr {
 }
 
 /** Parses every side with one context (as the checker does for a step); undefined if any fails. */
-function parseSides(texts: string[], table: MacroTable, imaginary: boolean): { sides: Expr[]; roles: ReturnType<typeof newContext>['roles'] } | undefined {
+function parseSides(texts: string[], table: MacroTable, imaginary: boolean): { sides: Expr[]; roles: ParseContext['roles'] } | undefined {
   const prepared: string[] = [];
   for (const t of texts) {
     const s = expandMacros(t, table);
@@ -110,16 +110,9 @@ function parseSides(texts: string[], table: MacroTable, imaginary: boolean): { s
     if (!evaluable(n)) return undefined;
     prepared.push(n);
   }
-  const jsons = prepared.map((t) => parseLatex(t));
-  if (jsons.some((j) => j === null || JSON.stringify(j).includes('"Error"'))) return undefined;
-  const ctx = newContext(jsons, prepared.some((t) => t.includes('/')));
-  try {
-    const sides = jsons.map((j) => toExpr(j, ctx));
-    return { sides: imaginary ? sides.map(substituteImaginary) : sides, roles: ctx.roles };
-  } catch (e) {
-    if (e instanceof Unsupported) return undefined;
-    throw e;
-  }
+  const parsed = parseLatexSides(prepared);
+  if (typeof parsed === 'string') return undefined;
+  return { sides: imaginary ? parsed.sides.map(substituteImaginary) : parsed.sides, roles: parsed.ctx.roles };
 }
 
 const DISPLAY_OPEN = /^\s*(?:\\begin\{(?:equation|align|gather|multline|eqnarray|displaymath|flalign|alignat|math)\*?\}(?:\{\d+\})?|\\\[|\$\$)/;

@@ -3,10 +3,10 @@
 // the compute engine's parser, strict conversion to Expr). Also the side-reversed text of an
 // equation, the renaming augmentation of the context pairs (`y = x^2` → `x^2 = y` changes
 // which variable the canonical text names first).
-import { type Expr, Unsupported, freeVars } from '../expr.js';
+import { type Expr, freeVars } from '../expr.js';
 import { type MacroTable, expandMacros } from '../macros.js';
 import { normalizeLatex } from '../normalize.js';
-import { newContext, parseLatex, toExpr } from '../parse.js';
+import { parseSides as parseLatexSides } from '../parse.js';
 import { extractSteps, type Relation as StepRelation, type Span } from '../steps.js';
 import type { Relation } from './clusters.js';
 import { canonicalFormula } from '../equations/canonicalLatex.js';
@@ -121,17 +121,11 @@ export function parseSides(texts: readonly string[], macros: MacroTable): Expr[]
     if (!n || /\\(ldots|cdots|dots|vdots|ddots)\b|\.\.\./.test(n)) return undefined;
     prepared.push(n);
   }
-  const jsons = prepared.map((t) => parseLatex(t));
-  if (jsons.some((j) => j === null || JSON.stringify(j).includes('"Error"'))) return undefined;
-  const ctx = newContext(jsons, prepared.some((t) => t.includes('/')));
-  try {
-    const sides = jsons.map((j) => toExpr(j, ctx));
-    if (sides.some(discrete)) return undefined;
-    const vars = new Set(sides.flatMap((e) => [...freeVars(e)]));
-    if (vars.size === 0 || ![...vars].every(printableName)) return undefined;
-    return sides;
-  } catch (e) {
-    if (e instanceof Unsupported) return undefined;
-    throw e;
-  }
+  const parsed = parseLatexSides(prepared);
+  if (typeof parsed === 'string') return undefined;
+  const sides = parsed.sides;
+  if (sides.some(discrete)) return undefined;
+  const vars = new Set(sides.flatMap((e) => [...freeVars(e)]));
+  if (vars.size === 0 || ![...vars].every(printableName)) return undefined;
+  return sides;
 }
