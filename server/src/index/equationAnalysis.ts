@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { macroTable, type MacroDef, type MacroTable } from '../math/macros.js';
 import { equationFeatures, type EquationFeatures } from './equationFeatures.js';
+import { WorkerClient } from '../util/workerClient.js';
 
 export interface AnalysisItem { latex: string; macroKey: string }
 export interface AnalysisRequest { id: number; items: AnalysisItem[]; macros: Record<string, readonly MacroDef[]> }
@@ -62,61 +62,9 @@ function workerScript(): string | undefined {
  */
 export function workerAnalysis(log: (m: string) => void = () => {}, idleMs = 60_000): AnalysisRunner & { close(): Promise<void> } {
   const fallback = inProcessAnalysis();
-  let worker: Worker | undefined;
-  let failed = false;
-  let nextId = 1;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const stopWhenIdle = (): void => {
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => { if (pending.size === 0) void close(); }, idleMs);
-    idleTimer.unref();
-  };
-  const close = async (): Promise<void> => { const w = worker; worker = undefined; await w?.terminate(); };
-  const pending = new Map<number, { resolve: (r: EquationFeatures[]) => void; reject: (e: Error) => void }>();
-  const start = (): Worker | undefined => {
-    if (worker || failed) return worker;
-    const script = workerScript();
-    if (!script) { failed = true; log('equation worker not found: analysing equations in the main thread'); return undefined; }
-    try {
-      const w = new Worker(script);
-      w.unref();
-      w.on('message', (res: AnalysisResponse) => {
-        const p = pending.get(res.id);
-        if (!p) return;
-        pending.delete(res.id);
-        if (res.results) p.resolve(res.results); else p.reject(new Error(res.error ?? 'worker error'));
-        if (pending.size === 0) stopWhenIdle();
-      });
-      const die = (why: string): void => {
-        log(`equation worker stopped (${why}): analysing equations in the main thread`);
-        failed = true;
-        worker = undefined;
-        for (const p of pending.values()) p.reject(new Error(why));
-        pending.clear();
-      };
-      w.on('error', (e) => die(e.message));
-      w.on('exit', (code) => { if (worker === w) die(`exit ${code}`); });
-      worker = w;
-    } catch (e) {
-      failed = true;
-      log(`cannot start the equation worker: ${(e as Error).message}`);
-    }
-    return worker;
-  };
-  const run = async (items: AnalysisItem[], macros: Record<string, readonly MacroDef[]>) => {
-    const w = start();
-    if (!w) return fallback(items, macros);
-    const id = nextId++;
-    try {
-      return await new Promise<EquationFeatures[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.postMessage({ id, items, macros } satisfies AnalysisRequest);
-      });
-    } catch {
-      return fallback(items, macros);
-    }
-  };
-  return Object.assign(run, { close: async () => { if (idleTimer) clearTimeout(idleTimer); await close(); } });
+  const client = new WorkerClient<Omit<AnalysisRequest, 'id'>, EquationFeatures[]>({ name: 'equation worker', instead: 'analysing equations in the main thread', script: workerScript, log, idleMs });
+  const run = async (items: AnalysisItem[], macros: Record<string, readonly MacroDef[]>) => (await client.request({ items, macros })) ?? fallback(items, macros);
+  return Object.assign(run, { close: () => client.close() });
 }
 
 /**

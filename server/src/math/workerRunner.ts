@@ -4,11 +4,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { BlockInput } from './blocks.js';
 import type { BlockResult } from './checker.js';
 import type { MacroDef } from './macros.js';
 import { inProcessRunner, type Runner } from './service.js';
+import { WorkerClient } from '../util/workerClient.js';
 
 export interface WorkerRequest { id: number; blocks: BlockInput[]; macros: readonly MacroDef[]; macroKey: string }
 export interface WorkerResponse { id: number; results?: BlockResult[]; error?: string }
@@ -29,50 +29,6 @@ export function workerScript(): string | undefined {
 
 export function workerRunner(log: (msg: string) => void = () => {}): Runner {
   const fallback = inProcessRunner();
-  let worker: Worker | undefined;
-  let failed = false;
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (r: BlockResult[]) => void; reject: (e: Error) => void }>();
-  const start = (): Worker | undefined => {
-    if (worker || failed) return worker;
-    const script = workerScript();
-    if (!script) { failed = true; log('derivation worker not found: checking in the main thread'); return undefined; }
-    try {
-      const w = new Worker(script);
-      w.unref();
-      w.on('message', (res: WorkerResponse) => {
-        const p = pending.get(res.id);
-        if (!p) return;
-        pending.delete(res.id);
-        if (res.results) p.resolve(res.results); else p.reject(new Error(res.error ?? 'worker error'));
-      });
-      const die = (why: string): void => {
-        log(`derivation worker stopped (${why}): checking in the main thread`);
-        failed = true;
-        worker = undefined;
-        for (const p of pending.values()) p.reject(new Error(why));
-        pending.clear();
-      };
-      w.on('error', (e) => die(e.message));
-      w.on('exit', (code) => { if (worker === w) die(`exit ${code}`); });
-      worker = w;
-    } catch (e) {
-      failed = true;
-      log(`cannot start derivation worker: ${(e as Error).message}`);
-    }
-    return worker;
-  };
-  return async (blocks, macros, macroKey) => {
-    const w = start();
-    if (!w) return fallback(blocks, macros, macroKey);
-    const id = nextId++;
-    try {
-      return await new Promise<BlockResult[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.postMessage({ id, blocks, macros, macroKey } satisfies WorkerRequest);
-      });
-    } catch {
-      return fallback(blocks, macros, macroKey);
-    }
-  };
+  const client = new WorkerClient<Omit<WorkerRequest, 'id'>, BlockResult[]>({ name: 'derivation worker', instead: 'checking in the main thread', script: workerScript, log });
+  return async (blocks, macros, macroKey) => (await client.request({ blocks, macros, macroKey })) ?? fallback(blocks, macros, macroKey);
 }
