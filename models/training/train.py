@@ -147,24 +147,35 @@ def main():
     export(model, args, meta, train_seconds, n_params, device.type)
 
 
-def export(model, args, meta, train_seconds, n_params, device):
-    onnx_path = os.path.join(args.out, "encoder.onnx")
+def export_onnx(model, out_dir):
+    """encoder.onnx with dynamic batch and length; the input/output names every MathSense
+    encoder uses, so one loader (server/src/embeddings/encoderSession.ts) runs them all."""
+    onnx_path = os.path.join(out_dir, "encoder.onnx")
     ids = torch.tensor([[5, 9, 12, 0]], dtype=torch.long)
     mask = torch.tensor([[1, 1, 1, 0]], dtype=torch.long)
-    # export outside no_grad (torch 1.13 + TransformerEncoder), dynamic batch and length
+    # export outside no_grad (torch 1.13 + TransformerEncoder)
     torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14,
                       input_names=["input_ids", "attention_mask"], output_names=["embeddings"],
                       dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
                                     "embeddings": {0: "batch"}})
-    # reference vectors for the Node test: token ids written by the exporter, embedded by torch
-    ref_in = os.path.join(args.data, "reference_inputs.json")
+    return onnx_path
+
+
+def write_reference(model, data_dir, out_dir, max_len):
+    """reference.json for the Node test: token ids written by the exporter, embedded by torch."""
+    ref_in = os.path.join(data_dir, "reference_inputs.json")
     refs = []
     if os.path.exists(ref_in):
         with torch.no_grad():
             for r in json.load(open(ref_in)):
-                i, m = pad([r["ids"][: args.max_len]], "cpu")
+                i, m = pad([r["ids"][: max_len]], "cpu")
                 refs.append({"text": r["text"], "ids": r["ids"], "embedding": [round(v, 7) for v in model(i, m)[0].tolist()]})
-    json.dump(refs, open(os.path.join(args.out, "reference.json"), "w"))
+    json.dump(refs, open(os.path.join(out_dir, "reference.json"), "w"))
+
+
+def export(model, args, meta, train_seconds, n_params, device):
+    onnx_path = export_onnx(model, args.out)
+    write_reference(model, args.data, args.out, args.max_len)
     train_info = {"steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
                   "renameP": args.rename_p, "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
                   "parameters": n_params, "pairs": meta["counts"]}

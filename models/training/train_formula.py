@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train import Encoder, pad  # noqa: E402  (same architecture and padding as the text encoder)
+from train import Encoder, export_onnx, pad, write_reference  # noqa: E402  (the text encoder's architecture, padding and export)
 
 # share of each batch drawn from each kind of cluster
 MIX = {"synthetic": 0.45, "real": 0.35, "context": 0.20}
@@ -214,22 +214,8 @@ def main():
 
 
 def export(model, args, meta, train_seconds, n_params, device, metrics, history, n_train, n_val):
-    onnx_path = os.path.join(args.out, "encoder.onnx")
-    ids = torch.tensor([[5, 9, 12, 0]], dtype=torch.long)
-    mask = torch.tensor([[1, 1, 1, 0]], dtype=torch.long)
-    # the text encoder's names and dynamic axes: the same loader and session code run both
-    torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14,
-                      input_names=["input_ids", "attention_mask"], output_names=["embeddings"],
-                      dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
-                                    "embeddings": {0: "batch"}})
-    ref_in = os.path.join(args.data, "reference_inputs.json")
-    refs = []
-    if os.path.exists(ref_in):
-        with torch.no_grad():
-            for r in json.load(open(ref_in)):
-                i, m = pad([r["ids"][: args.max_len]], "cpu")
-                refs.append({"text": r["text"], "ids": r["ids"], "embedding": [round(v, 7) for v in model(i, m)[0].tolist()]})
-    json.dump(refs, open(os.path.join(args.out, "reference.json"), "w"))
+    onnx_path = export_onnx(model, args.out)
+    write_reference(model, args.data, args.out, args.max_len)
     info = {"steps": args.steps, "clustersPerBatch": args.clusters, "membersPerCluster": args.per_cluster, "mix": MIX, "lr": args.lr,
             "temperature": args.temperature, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": args.max_len, "seed": args.seed,
             "device": device, "trainSeconds": round(train_seconds), "parameters": n_params, "trainClusters": n_train, "validationClusters": n_val,
