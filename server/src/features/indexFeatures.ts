@@ -11,7 +11,7 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
-import { disambiguate, search, termCandidates, type Result } from '../index/retrieval.js';
+import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { RefContext } from './completion.js';
 
@@ -194,7 +194,7 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
     items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
   }
-  for (const r of search(got.index, q, 'statement', { limit: 8, sources: got.sources })) {
+  for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources })) {
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }

@@ -14,6 +14,7 @@ import { ENTRY_KINDS, FILES, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, qua
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildIndexEquations } from './equationStore.js';
+import { trainTermRanker, type TermRankerModel } from './termRanker.js';
 import { FIRST_TERM_ID } from './store.js';
 
 export interface BuildOptions {
@@ -199,6 +200,12 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     dir: tmp, entries: ordered.map((r, id) => ({ id, kind: r.kind, source: r.source, text: r.text })),
     modelsDir, noVectors: o.noVectors, cacheDir: o.cacheDir, progress, log,
   });
+  // the disambiguation ranker, fitted on MathD2's train split (a second; absent data: none)
+  let termRanker: TermRankerModel | undefined;
+  if (usedSources.includes('mathd2')) {
+    try { termRanker = trainTermRanker(o.dataDir, tok); log(`term ranker: train accuracy ${(termRanker.trainAccuracy * 100).toFixed(1)}% on ${termRanker.groups} definitions`); }
+    catch (e) { log(`term ranker not fitted: ${(e as Error).message}`); }
+  }
   const terms: Record<string, number[]> = {};
   ordered.forEach((r, id) => {
     if (r.kind !== 'definition') return;
@@ -210,7 +217,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
-    builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}),
+    builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}),
     files: {
       entries: { name: FILES.entries, bytes: bufs.entries.length }, offsets: { name: FILES.offsets, bytes: bufs.offsets.length },
       vectors: { name: FILES.vectors, bytes: bufs.vectors.length }, bm25: { name: FILES.bm25, bytes: bufs.bm25.length },

@@ -241,7 +241,7 @@ export async function disambiguateCommand(args: string[], io: Io): Promise<numbe
   if (!o) return 1;
   try {
     const [vec] = await o.embed([context || term]);
-    const q: Query = { ids: o.tok.encode(context || term, { maxTokens: QUERY_TOKENS }), vec };
+    const q: Query = { ids: o.tok.encode(context || term, { maxTokens: QUERY_TOKENS }), vec, text: context || term };
     const limit = p.opts.limit ? Number(p.opts.limit) : undefined;
     const res = disambiguate(o.index, o.tok, term, q, { limit });
     if (res.length === 0) {

@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EquationsHeader } from './equationStore.js';
+import type { TermRankerModel } from './termRanker.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
@@ -54,6 +55,8 @@ export interface IndexHeader {
   stats: Record<string, unknown>;
   /** Display equations of the ProofWiki entries (absent in indexes built without them). */
   equations?: EquationsHeader;
+  /** The term-disambiguation ranker fitted at build time (termRanker.ts); absent: BM25+encoder. */
+  termRanker?: TermRankerModel;
 }
 
 export interface IndexEntry {

@@ -10,7 +10,9 @@ import { EncoderSession } from '../embeddings/encoderSession.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { FILES, IndexError, headerPath } from './format.js';
 import { LoadedIndex } from './store.js';
-import { candidateProofs, disambiguate, search, QUERY_TOKENS } from './retrieval.js';
+import { candidateProofs, disambiguate, search, suggestCitations, QUERY_TOKENS } from './retrieval.js';
+import { TERM_FEATURES } from './termRanker.js';
+import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildSlice, hasData, modelsDir } from './testing.js';
 
@@ -111,6 +113,29 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     for (let i = 1; i < res.length; i++) assert.ok(res[i - 1].score >= res[i].score);
     assert.deepEqual(disambiguate(index, tok, 'no such term at all', { ids: [] }), []);
     assert.equal(disambiguate(index, tok, term, { ids: tok.encode(ctx), vec }, { titleOnly: true }).length, ids.length);
+  });
+
+  it('stores the fitted term ranker and ranks by title words when the context is given', () => {
+    const m = index.header.termRanker!;
+    assert.deepEqual(m.features, [...TERM_FEATURES]);
+    assert.match(m.trainedOn, /MathD2 train/);
+    const [term, ids] = Object.entries(index.header.terms).find(([, ids]) => ids.length >= 2)!;
+    for (const id of ids) {
+      const target = index.entry(id);
+      const text = `Let the following hold. A ${titleText(target.title).toLowerCase()} is what we study here.`;
+      const res = disambiguate(index, tok, term, { ids: tok.encode(text), text }, { titleOnly: true });
+      assert.equal(res[0].id, id, `${target.title} for "${text}": got ${res[0].entry.title}`);
+    }
+  });
+
+  it('suggests statements to cite, never the query\'s own entry', () => {
+    const [a, b] = index.header.kinds.statement;
+    const own = index.entry(a + 5);
+    const q = { ids: tok.encode(own.text, { maxTokens: QUERY_TOKENS }), text: own.text };
+    assert.equal(suggestCitations(index, q, { limit: 3 })[0].id, own.id, 'without exclusion its own text matches first');
+    const hits = suggestCitations(index, q, { limit: 10, exclude: new Set([own.id]) });
+    assert.equal(hits.length, 10);
+    for (const h of hits) { assert.notEqual(h.id, own.id); assert.ok(h.id >= a && h.id < b); }
   });
 
   it('says how to fix a missing or corrupt index', () => {

@@ -11,7 +11,7 @@ import { IndexError } from './format.js';
 import { defaultIndexDir } from './paths.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
-import { candidateProofs, QUERY_TOKENS, type Result } from './retrieval.js';
+import { candidateProofs, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -78,6 +78,8 @@ export class ServerIndex {
         this.tok = tok;
         this.index = idx;
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
+        // the first term hover should not pay for reading every definition's title
+        void prepareDisambiguation(idx, tok).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
       } catch (e) {
         this.failure = (e as Error).message;
         this.log(`index unavailable: ${this.failure}`);
@@ -131,7 +133,7 @@ export class ServerIndex {
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
     const vec = this.vectors.get(key);
     if (!vec) this.want([key]);
-    return { ids: got.tok.encode(key, { maxTokens: QUERY_TOKENS }), vec };
+    return { ids: got.tok.encode(key, { maxTokens: QUERY_TOKENS }), vec, text: key };
   }
 
   private readonly tokenCache = new Map<string, number[]>();
@@ -203,8 +205,10 @@ export class ServerIndex {
         const batch = this.embedQueue.splice(0, 64);
         const vs = await svc.embed(batch).catch(() => undefined);
         batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });
-        // precompute the hybrid candidate proofs of these texts, yielding between them
-        for (const t of batch) { await new Promise((r) => setImmediate(r)); this.candidateProofs(t); }
+        // precompute the hybrid candidate proofs of these texts (~20 ms each), pausing between
+        // them: a pause (not setImmediate, which requests would queue behind) leaves the event
+        // loop idle, so a request that arrives waits for at most the one in progress
+        for (const t of batch) { await new Promise((r) => setTimeout(r, 10)); this.candidateProofs(t); }
         if (this.vectors.size > 20_000) this.vectors.clear();
       }
     } finally {

@@ -17,6 +17,8 @@ export interface Query {
   ids: readonly number[];
   /** L2-normalised encoder vector of the query, when available (else BM25 only). */
   vec?: Float32Array;
+  /** The query text itself (the term ranker reads its words). */
+  text?: string;
 }
 
 export interface Hit { id: number; score: number; bm25: number; cosine?: number }
@@ -29,6 +31,8 @@ export interface SearchOptions {
   sources?: ReadonlySet<string>;
   /** Restrict scoring to these ids (e.g. one term's definitions). */
   only?: readonly number[];
+  /** Re-scores the fused scores of the whole kind (dense, from id `a`) before the top is taken. */
+  adjust?: (fused: Float32Array, a: number) => Float32Array;
 }
 
 /** Entry texts stay on disk (32 MB for ProofWiki): read by offset when an entry is shown. */
@@ -63,6 +67,8 @@ export class LoadedIndex {
   readonly bytes: number;
   private readonly cache = new Map<number, IndexEntry>();
   private readonly kindOf: Uint8Array;
+  /** BM25's length normalisation per entry, k1·(1 − b + b·len/avg(kind)), computed once at load. */
+  private readonly lengthNorm: Float32Array;
 
   private constructor(readonly dir: string, readonly header: IndexHeader, files: LoadedFiles, entryFile: EntryFile, t0: number) {
     const h = header;
@@ -79,6 +85,8 @@ export class LoadedIndex {
     if (this.offsets[h.count] !== entryFile.size) throw new IndexError(`index ${dir} is corrupt: entry offsets do not match ${FILES.entries}; rebuild it with \`mathsense index build\``);
     this.kindOf = new Uint8Array(h.count);
     ENTRY_KINDS.forEach((k, i) => { const [a, b] = h.kinds[k]; this.kindOf.fill(i, a, b); });
+    this.lengthNorm = new Float32Array(h.count);
+    for (let d = 0; d < h.count; d++) this.lengthNorm[d] = BM25_K1 * (1 - BM25_B + BM25_B * this.lengths[d] / (h.avgLength[ENTRY_KINDS[this.kindOf[d]]] || 1));
     this.bytes = Object.values(files).reduce((n, b) => n + b.length, 0) + entryFile.size;
     this.loadMs = performance.now() - t0;
   }
@@ -160,21 +168,21 @@ export class LoadedIndex {
     const out = new Float32Array(b - a);
     const n = this.header.kinds[kind][1] - this.header.kinds[kind][0];
     const [ka, kb] = this.header.kinds[kind];
-    const avg = this.header.avgLength[kind] || 1;
     const V = this.header.vocabSize;
+    const docs = this.docs, tfs = this.tfs, norm = this.lengthNorm;
     for (const term of new Set(ids)) {
       if (term < FIRST_TERM_ID || term >= V) continue;
       const s = this.termOffsets[term], e = this.termOffsets[term + 1];
       if (s === e) continue;
       // posting lists are ascending: the kind's part is found by binary search
-      const lo = lowerBound(this.docs, s, e, ka), hi = lowerBound(this.docs, lo, e, kb);
+      const lo = lowerBound(docs, s, e, ka), hi = lowerBound(docs, lo, e, kb);
       const df = hi - lo;
       if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const from = lowerBound(this.docs, lo, hi, a), to = lowerBound(this.docs, from, hi, b);
+      const w = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1);
+      const from = lowerBound(docs, lo, hi, a), to = lowerBound(docs, from, hi, b);
       for (let i = from; i < to; i++) {
-        const d = this.docs[i], tf = this.tfs[i];
-        out[d - a] += idf * (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * this.lengths[d] / avg));
+        const d = docs[i], tf = tfs[i];
+        out[d - a] += w * tf / (tf + norm[d]);
       }
     }
     return out;
@@ -206,7 +214,7 @@ export class LoadedIndex {
     const useVec = !!q.vec && this.header.modelVersion !== '' && q.vec.length === this.header.dim;
     const bm = this.bm25Range(q.ids, kind, a, b);
     const cos = useVec ? this.cosineRange(q.vec!, a, b) : undefined;
-    const fused = cos ? fuse(bm, cos) : bm;
+    const fused = opts.adjust ? opts.adjust(cos ? fuse(bm, cos) : bm, a) : cos ? fuse(bm, cos) : bm;
     const allowed = opts.sources ? new Set(this.header.sources.map((s, i) => (opts.sources!.has(s.id) ? i : -1)).filter((i) => i >= 0)) : undefined;
     const cand = opts.only ? opts.only.filter((id) => id >= a && id < b).map((id) => id - a) : undefined;
     const limit = opts.limit ?? 10;

@@ -9,7 +9,7 @@ test('eval-models runs on a slice and prints one table with BM25, encoder and an
   const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'eval-models.mjs'), '--slice', '6'], { encoding: 'utf8', timeout: 240_000 });
   assert.equal(r.status, 0, r.stderr);
   const table = r.stdout.split('\n').filter((l) => l.startsWith('|'));
-  assert.match(table[0], /\| task \| metric \| n \| BM25 \| encoder \| BM25\+enc \| published anchor \|/);
+  assert.match(table[0], /\| task \| metric \| n \| BM25 \| encoder \| BM25\+enc \| MathSense \| published anchor \|/);
   for (const task of ['ProofWiki test statement→proof (kept)', 'ProofWiki test statement→proof (renamed)', 'Stacks test statement→proof (kept)',
     'PS-ProofWiki test references', 'Stacks test references', 'MathD2 test_new_candi', 'MathD2 test_new_term', 'encoder throughput (CPU, batch 64)', 'model load time']) {
     assert.ok(table.some((l) => l.startsWith(`| ${task} |`)), `missing row ${task}`);

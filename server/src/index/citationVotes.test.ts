@@ -1,0 +1,49 @@
+// Neighbour votes for results to cite: weighting, the k nearest only, and the z-score sum.
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { neighbourVotes, withVotes } from './citationVotes.js';
+import type { IndexEntry } from './format.js';
+import { citationsOf, withCitationVotes } from './retrieval.js';
+import type { LoadedIndex } from './store.js';
+
+describe('citation votes', () => {
+  it('weights each neighbour by its similarity relative to the nearest, cubed, and reads only k', () => {
+    const v = neighbourVotes([{ score: 10, cites: [0, 2] }, { score: 5, cites: [2] }, { score: 4, cites: [3] }], 4, 2, 3);
+    assert.deepEqual([...v], [1, 0, 1.125, 0]);
+    assert.deepEqual([...neighbourVotes([], 3)], [0, 0, 0]);
+    assert.deepEqual([...neighbourVotes([{ score: 1, cites: [7, -1] }], 3)], [0, 0, 0], 'out-of-range ids are ignored');
+  });
+
+  it('adds standardised votes to the standardised direct match', () => {
+    const direct = [3, 2, 1, 0];
+    assert.deepEqual([...withVotes(direct, new Float32Array(4))].map((x) => Math.round(x * 100) / 100), [1.34, 0.45, -0.45, -1.34]);
+    const s = withVotes(direct, Float32Array.from([0, 0, 0, 2]));
+    assert.ok(s[3] > s[1], 'a voted candidate overtakes a better direct match');
+    assert.ok(s[0] > s[3]);
+  });
+});
+
+describe('votes over the index entries', () => {
+  // a five-statement index: 0 cites 3 (a PS premise), 1's proof names 4, 2 cites nothing
+  const entries: Record<number, Partial<IndexEntry>> = {
+    0: { premises: [3] }, 1: { proofs: [10] }, 2: {}, 3: {}, 4: {}, 10: { refs: [4, 1] },
+  };
+  const index = { entry: (id: number) => ({ id, ...entries[id] }) } as unknown as LoadedIndex;
+
+  it('reads what a statement cites from its premises and its proofs\' named results, never itself', () => {
+    assert.deepEqual(citationsOf(index, 0), [3]);
+    assert.deepEqual(citationsOf(index, 1), [4]);
+    assert.deepEqual(citationsOf(index, 2), []);
+  });
+
+  it('lifts what the nearest citing statements cite; an excluded statement does not vote', () => {
+    const direct = Float32Array.from([5, 4, 3, 0, 0]);
+    const plain = withVotes(direct, new Float32Array(5));
+    const gain = (exclude?: Set<number>) => { const v = withCitationVotes(index, exclude)(direct.slice(), 0); return [...v].map((x, i) => x - plain[i]); };
+    const g = gain();
+    assert.ok(g[3] > 0 && g[4] > 0 && g[2] < 0, `${g}`);
+    assert.ok(g[3] > g[4], 'the nearer neighbour weighs more');
+    const without0 = gain(new Set([0]));
+    assert.ok(without0[3] < 0 && without0[4] > 0, 'statement 0 excluded: nothing votes for 3');
+  });
+});

@@ -1,0 +1,43 @@
+// Results to cite, by neighbours: a statement tends to need what similar statements needed.
+// The query's nearest statements whose references are known (PS-ProofWiki train premises,
+// references recovered from ProofWiki proofs, Stacks \ref's) vote for what they cite, each
+// vote weighted by its neighbour's similarity relative to the nearest one, raised to a power
+// so the closest neighbours dominate. The votes are then added to the direct text match as
+// z-scores. K = 5 and power 3 were chosen on PS-ProofWiki dev, never on a test split.
+
+export const VOTE_NEIGHBOURS = 5;
+export const VOTE_POWER = 3;
+
+/**
+ * Votes per candidate. `neighbours` are the citing statements' similarities to the query, best
+ * first (only the first `k` are read); `cites(j)` the candidate ids the j-th one references.
+ */
+export function neighbourVotes(neighbours: Array<{ score: number; cites: readonly number[] }>, candidates: number, k = VOTE_NEIGHBOURS, power = VOTE_POWER): Float32Array {
+  const votes = new Float32Array(candidates);
+  const top = neighbours[0]?.score ?? 0;
+  if (top <= 0) return votes;
+  for (const n of neighbours.slice(0, k)) {
+    const w = (Math.max(n.score, 0) / top) ** power;
+    for (const c of n.cites) if (c >= 0 && c < candidates) votes[c] += w;
+  }
+  return votes;
+}
+
+function zScores(x: ArrayLike<number>): Float32Array {
+  let mean = 0;
+  for (let i = 0; i < x.length; i++) mean += x[i];
+  mean /= x.length || 1;
+  let v = 0;
+  for (let i = 0; i < x.length; i++) v += (x[i] - mean) ** 2;
+  const sd = Math.sqrt(v / (x.length || 1)) || 1;
+  return Float32Array.from(x, (y) => (y - mean) / sd);
+}
+
+/** Direct match plus votes, each standardised over the candidates. */
+export function withVotes(direct: ArrayLike<number>, votes: Float32Array, weight = 1): Float32Array {
+  const d = zScores(direct);
+  if (!votes.some((v) => v > 0)) return d;
+  const z = zScores(votes);
+  for (let i = 0; i < d.length; i++) d[i] += weight * z[i];
+  return d;
+}

@@ -1,0 +1,53 @@
+// The term ranker: title parsing, features read from a context, the softmax fit, and on the
+// real MathD2 data, fitted on train and measured on a test split against title BM25 alone.
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { loadMathD2 } from '../embeddings/data/mathd2.js';
+import { contextWords, fitSoftmaxRanker, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker } from './termRanker.js';
+import { dataDir, hasData, modelsDir } from './testing.js';
+
+describe('term ranker', () => {
+  it('splits a title into its phrase, qualifier and sub-page', () => {
+    assert.deepEqual(titleParts('Definition:Power of Element/Monoid'), { main: ['power', 'elemen'], qualifier: [], sub: ['monoid'] });
+    assert.deepEqual(titleParts('Definition:Baire Space (Topology)'), { main: ['baire', 'space'], qualifier: ['topolo'], sub: [] });
+  });
+
+  it('reads the sense a definition names: phrase, field, structure, early mentions', () => {
+    const ctx = contextWords('Let T = (S, τ) be a topological space. T is a Baire space if and only if the union of any countable set of closed sets of T whose interiors are empty also has an empty interior.');
+    const topo = termFeatures(ctx, 'Baire Space', 'Definition:Baire Space (Topology)', 1);
+    const sets = termFeatures(ctx, 'Baire Space', 'Definition:Baire Space (Set Theory)', 1);
+    const f = (v: number[], name: string) => v[TERM_FEATURES.indexOf(name as typeof TERM_FEATURES[number])];
+    assert.equal(topo.length, TERM_FEATURES.length);
+    assert.equal(f(topo, 'qualifier'), 1);
+    assert.equal(f(topo, 'qualifierEarly'), 1);
+    assert.ok(f(sets, 'qualifier') < f(topo, 'qualifier'), 'only "set" of (Set Theory) is there');
+    const monoid = contextWords('Let (S, ∘) be a monoid whose identity element is e. Let a ∈ S.');
+    assert.equal(f(termFeatures(monoid, 'Power', 'Definition:Power of Element/Monoid', 1), 'subPage'), 1);
+    assert.equal(f(termFeatures(monoid, 'Power', 'Definition:Power of Element/Group', 1), 'subPage'), 0);
+    const graph = contextWords('A simple graph is a graph which is undirected and has no loops.');
+    assert.equal(f(termFeatures(graph, 'Simple', 'Definition:Simple Graph', 1), 'titlePhrase'), 1);
+    assert.equal(f(termFeatures(graph, 'Simple', 'Definition:Multigraph/Simple Edge', 1), 'titlePhrase'), 0);
+  });
+
+  it('fits a softmax ranker that separates what it can, deterministically', () => {
+    const groups = Array.from({ length: 40 }, (_, i) => ({ gold: i % 3, x: [0, 1, 2].map((k) => [k === i % 3 ? 1 : 0, (i * 7 + k) % 5 / 5]) }));
+    const w1 = fitSoftmaxRanker(groups), w2 = fitSoftmaxRanker(groups);
+    assert.deepEqual(w1, w2);
+    assert.ok(w1[0] > 1, `weight of the informative feature ${w1[0]}`);
+    assert.equal(rankerAccuracy(w1, groups), 1);
+  });
+
+  it('fitted on MathD2 train, beats title BM25 on test_new_term', { skip: !hasData && 'shared data missing' }, () => {
+    const tok = MathTokenizer.load(path.join(modelsDir, 'tokenizer', 'vocab.json'));
+    const model = trainTermRanker(dataDir, tok);
+    assert.deepEqual(model.features, [...TERM_FEATURES]);
+    assert.ok(model.trainAccuracy > 0.85, `train accuracy ${model.trainAccuracy}`);
+    const rows = loadMathD2(dataDir, 'test_new_term').map((r) => ({ term: r.term, title: r.title, context: r.definition }));
+    const groups = rankGroups(rows, titleBm25(tok, rows));
+    const bm25Only = TERM_FEATURES.map((f) => (f === 'bm25' ? 1 : 0));
+    const ranker = rankerAccuracy(model.weights, groups), bm25 = rankerAccuracy(bm25Only, groups);
+    assert.ok(ranker > bm25 + 0.03, `ranker ${ranker} vs title BM25 ${bm25}`);
+  });
+});

@@ -1,0 +1,159 @@
+// Term disambiguation ranker: which of the titles sharing an ambiguous term ("Definition:Power
+// of Element/Monoid", "Definition:Power (Algebra)", …) a context means. A definition names its
+// sense in set ways: the title's phrase ("a simple graph is"), the qualifier's field
+// ("topological space" for "(Topology)"), the sub-page's structure ("Let (S, ∘) be a monoid"),
+// mostly in its first sentences. Each of these is one feature; a linear model over them is
+// fitted on the MathD2 train split (softmax over each term's candidates), so nothing is tuned
+// on the test splits. Candidates are scored by their titles only, never by their own text.
+import { Bm25Index } from '../embeddings/bm25.js';
+import { loadMathD2, titleText } from '../embeddings/data/mathd2.js';
+import type { MathTokenizer } from '../embeddings/tokenizer.js';
+
+/** Feature names, in vector order (stored with the weights so a stale model is detected). */
+export const TERM_FEATURES = [
+  'bm25', 'extraWords', 'extraWordsEarly', 'noExtraWords', 'titleBigrams', 'titlePhrase',
+  'qualifier', 'qualifierEarly', 'noQualifier', 'subPage', 'subPageEarly', 'noSubPage', 'titleLength',
+  'extraFirstAt', 'subPageFirstAt', 'qualifierFirstAt', 'extraAllBy', 'subPageAllBy',
+] as const;
+
+export interface TermRankerModel {
+  features: string[];
+  weights: number[];
+  /** What it was fitted on, and its accuracy there. */
+  trainedOn: string;
+  trainAccuracy: number;
+  groups: number;
+}
+
+const STOP = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'and', 'or', 'for', 'to', 'with', 'by', 'as', 'is', 'at', 'from', 'under', 'over']);
+// A six-letter prefix is a crude stem that is good enough here: topolo(gy|gical), monoid(s).
+const stem = (w: string) => w.slice(0, 6);
+const words = (t: string) => t.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !STOP.has(w)).map(stem);
+
+interface TitleParts { main: string[]; qualifier: string[]; sub: string[] }
+
+/** "Definition:Power of Element/Monoid" -> main "power element", sub "monoid"; "(Topology)" -> qualifier. */
+export function titleParts(title: string): TitleParts {
+  const t = title.replace(/^Definition:/, '');
+  const [head, ...rest] = t.split('/');
+  const noParen = (s: string) => s.replace(/\([^)]*\)/g, ' ');
+  return {
+    main: words(noParen(head)),
+    qualifier: words([...t.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]).join(' ')),
+    sub: words(noParen(rest.join(' '))),
+  };
+}
+
+/** What the features read of a context, computed once per context. */
+export interface ContextWords { all: Set<string>; early: Set<string>; bigrams: Set<string>; joined: string; firstAt: Map<string, number> }
+
+export function contextWords(text: string): ContextWords {
+  const all = words(text);
+  const firstAt = new Map<string, number>();
+  all.forEach((w, i) => { if (!firstAt.has(w)) firstAt.set(w, i); });
+  return {
+    all: new Set(all), early: new Set(words(text.slice(0, 300))), firstAt,
+    bigrams: new Set(all.slice(1).map((w, i) => `${all[i]} ${w}`)), joined: ` ${all.join(' ')} `,
+  };
+}
+
+/** The feature vector of one candidate title; `bm25` is its BM25 divided by the best candidate's. */
+export function termFeatures(ctx: ContextWords, term: string, title: string, bm25: number): number[] {
+  const p = titleParts(title);
+  const termWords = new Set(words(term));
+  const extra = p.main.filter((w) => !termWords.has(w));
+  const cover = (ws: string[], s: Set<string>) => (ws.length ? ws.filter((w) => s.has(w)).length / ws.length : 0);
+  const bigrams = p.main.slice(1).map((w, i) => `${p.main[i]} ${w}`);
+  // how soon the words are mentioned: 1 at the first word, 1/2 twenty words in, 0 when absent
+  const soon = (i: number) => 1 / (1 + i / 20);
+  const firstOf = (ws: string[]) => { let best = Infinity; for (const w of ws) best = Math.min(best, ctx.firstAt.get(w) ?? Infinity); return best === Infinity ? 0 : soon(best); };
+  const allBy = (ws: string[]) => { if (!ws.length) return 0; let last = 0; for (const w of ws) { const i = ctx.firstAt.get(w); if (i === undefined) return 0; last = Math.max(last, i); } return soon(last); };
+  return [
+    bm25,
+    cover(extra, ctx.all), cover(extra, ctx.early), extra.length ? 0 : 1,
+    bigrams.length ? bigrams.filter((b) => ctx.bigrams.has(b)).length / bigrams.length : 0,
+    p.main.length > 1 && ctx.joined.includes(` ${p.main.join(' ')} `) ? 1 : 0,
+    cover(p.qualifier, ctx.all), cover(p.qualifier, ctx.early), p.qualifier.length ? 0 : 1,
+    cover(p.sub, ctx.all), cover(p.sub, ctx.early), p.sub.length ? 0 : 1,
+    Math.log1p(p.main.length + p.sub.length),
+    firstOf(extra), firstOf(p.sub), firstOf(p.qualifier), allBy(extra), allBy(p.sub),
+  ];
+}
+
+export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
+
+/** One training example: the candidates' feature vectors and which one is right. */
+export interface RankGroup { x: number[][]; gold: number }
+
+/**
+ * Softmax (listwise) logistic regression by full-batch gradient descent from zero weights:
+ * deterministic, about a second for MathD2's ~1,100 groups.
+ */
+export function fitSoftmaxRanker(groups: RankGroup[], o: { epochs?: number; rate?: number; l2?: number } = {}): number[] {
+  const dim = groups[0]?.x[0]?.length ?? 0;
+  const w = new Array<number>(dim).fill(0);
+  // a convex objective: run to convergence rather than pick an epoch count on any test split
+  const epochs = o.epochs ?? 2000, rate = o.rate ?? 0.5, l2 = o.l2 ?? 1e-3;
+  for (let ep = 0; ep < epochs; ep++) {
+    const g = new Array<number>(dim).fill(0);
+    for (const q of groups) {
+      const s = q.x.map((x) => dot(w, x));
+      const m = Math.max(...s);
+      const e = s.map((v) => Math.exp(v - m));
+      const z = e.reduce((a, b) => a + b, 0);
+      q.x.forEach((x, k) => { const d = e[k] / z - (k === q.gold ? 1 : 0); for (let i = 0; i < dim; i++) g[i] += d * x[i]; });
+    }
+    for (let i = 0; i < dim; i++) w[i] -= rate * (g[i] / Math.max(groups.length, 1) + l2 * w[i]);
+  }
+  return w;
+}
+
+export function rankerAccuracy(w: readonly number[], groups: RankGroup[]): number {
+  let ok = 0;
+  for (const q of groups) {
+    let best = 0;
+    q.x.forEach((x, k) => { if (dot(w, x) > dot(w, q.x[best])) best = k; });
+    if (best === q.gold) ok++;
+  }
+  return groups.length ? ok / groups.length : 0;
+}
+
+export interface Disambiguation { term: string; title: string; context: string }
+
+/**
+ * Feature groups for a labelled set: each context against every title that shares its term in
+ * the set, BM25 over "term: title" strings with `bm25` (ids of the context -> scores per title).
+ */
+export function rankGroups(rows: Disambiguation[], bm25: TitleScorer): Array<RankGroup & { titles: string[] }> {
+  const byTerm = new Map<string, string[]>();
+  for (const r of rows) { const ts = byTerm.get(r.term) ?? []; if (!ts.includes(r.title)) ts.push(r.title); byTerm.set(r.term, ts); }
+  return rows.map((r) => {
+    const titles = byTerm.get(r.term)!;
+    const bm = bm25(r.context, r.term, titles);
+    const top = Math.max(...bm, 0) || 1;
+    const ctx = contextWords(r.context);
+    return { titles, gold: titles.indexOf(r.title), x: titles.map((t, i) => termFeatures(ctx, r.term, t, bm[i] / top)) };
+  });
+}
+
+/** BM25 of a context against "term: title" strings of a fixed title set (IDF over the whole set). */
+export type TitleScorer = (context: string, term: string, titles: string[]) => number[];
+
+export function titleBm25(tok: MathTokenizer, pairs: Array<{ term: string; title: string }>): TitleScorer {
+  const bm = new Bm25Index();
+  const at = new Map<string, number>();
+  for (const p of pairs) { const k = `${p.term}\u0000${p.title}`; if (!at.has(k)) at.set(k, bm.add(tok.encode(`${p.term}: ${titleText(p.title)}`))); }
+  let last: { context: string; s: Float32Array } | undefined;
+  return (context, term, titles) => {
+    if (last?.context !== context) last = { context, s: bm.scores(tok.encode(context)) };
+    return titles.map((t) => last!.s[at.get(`${term}\u0000${t}`) ?? -1] ?? 0);
+  };
+}
+
+/** Fits the ranker on the MathD2 train split (never the test splits). */
+export function trainTermRanker(dataDir: string, tok: MathTokenizer): TermRankerModel {
+  const rows = loadMathD2(dataDir, 'train').map((r) => ({ term: r.term, title: r.title, context: r.definition }));
+  const groups = rankGroups(rows, titleBm25(tok, rows));
+  const weights = fitSoftmaxRanker(groups);
+  return { features: [...TERM_FEATURES], weights, trainedOn: 'MathD2 train split (ProofWiki, CC BY-SA 3.0)', trainAccuracy: rankerAccuracy(weights, groups), groups: groups.length };
+}
