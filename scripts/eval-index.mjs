@@ -19,12 +19,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = (p) => pathToFileURL(path.join(root, 'server', 'out', p)).href;
-const { LoadedIndex, fuse } = await import(out('index/store.js'));
+const { LoadedIndex } = await import(out('index/store.js'));
+const { fuseZ } = await import(out('util/zScores.js'));
 const { disambiguate, withCitationVotes, QUERY_TOKENS } = await import(out('index/retrieval.js'));
 const { defaultIndexDir, sharedDataDir } = await import(out('index/paths.js'));
 const { mapPsStatements } = await import(out('index/builder.js'));
 const { EncoderSession } = await import(out('embeddings/encoderSession.js'));
-const { EmbeddingCache } = await import(out('embeddings/embeddingCache.js'));
+const { EmbeddingCache, embedThroughCache } = await import(out('embeddings/embeddingCache.js'));
 const { goldRank, averagePrecision, recallAt } = await import(out('embeddings/eval/metrics.js'));
 const { loadMathD2 } = await import(out('embeddings/data/mathd2.js'));
 const { loadPsProofWiki } = await import(out('embeddings/data/psProofwiki.js'));
@@ -53,18 +54,7 @@ const h = index.header;
 const enc = await EncoderSession.load(path.join(root, 'models'), { accelerator: 'cpu', threads: 2 });
 if (enc.info.version !== h.modelVersion) console.log(`warning: index built with encoder ${h.modelVersion}, model is ${enc.info.version}`);
 const cache = new EmbeddingCache(enc.info.version, enc.info.dim, path.join(root, '.cache', 'index-embeddings'));
-async function embed(texts) {
-  const res = new Array(texts.length);
-  const todo = [];
-  texts.forEach((t, i) => { const v = cache.get(cache.key(t)); if (v) res[i] = v; else todo.push(i); });
-  for (let s = 0; s < todo.length; s += 64) {
-    const part = todo.slice(s, s + 64);
-    const vs = await enc.embedTexts(part.map((i) => texts[i]));
-    part.forEach((i, j) => { res[i] = vs[j]; cache.set(cache.key(texts[i]), vs[j]); });
-  }
-  cache.flush();
-  return res;
-}
+const embed = (texts) => embedThroughCache(cache, texts, (part) => enc.embedTexts(part.map((i) => texts[i])));
 const tok = enc.tokenizer;
 const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
 
@@ -81,7 +71,7 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const bm = index.bm25Range(ids(e.text), 'proof', pa, pb);
     const cos = index.cosineRange(vecs[i], pa, pb);
     const gold = new Set(e.proofs.map((p) => p - pa));
-    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fuse(bm, cos)]]) {
+    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fuseZ(bm, cos)]]) {
       const r = goldRank(s, gold);
       acc[m][0] += 1 / r; acc[m][1] += r === 1 ? 1 : 0;
     }
@@ -107,8 +97,8 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const cos = index.cosineRange(vecs[i], sa, sb);
     const self = map.get(q.id);
     const gold = new Set(q.gold.map((g) => g - sa));
-    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fuse(bm, cos), sa);
-    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fuse(bm, cos)], ['shipped', shipped]]) {
+    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fuseZ(bm, cos), sa);
+    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fuseZ(bm, cos)], ['shipped', shipped]]) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);
     }

@@ -24,7 +24,7 @@ const { VocabCounter, buildVocabulary } = await emb('vocabBuilder.js');
 const { renameSharedSymbols, seededRandom } = await emb('symbolRenaming.js');
 const { loadProofWiki } = await emb('data/proofwiki.js');
 const { loadPsProofWiki } = await emb('data/psProofwiki.js');
-const { loadMathD2, titleText } = await emb('data/mathd2.js');
+const { loadMathD2, termTitle } = await emb('data/mathd2.js');
 const { loadStacks } = await emb('data/stacks.js');
 const { textKey } = await emb('data/splits.js');
 
@@ -52,7 +52,7 @@ for (const r of stacksTrain) {
   for (const ref of r.refs.slice(0, 6)) pairs.push({ a: r.statement, b: byLabel.get(ref).statement, s: 'stacks-ref', macros: true });
 }
 for (const q of ps.train) for (const p of q.premises) pairs.push({ a: q.text, b: ps.texts.get(p), s: 'ps-premise' });
-for (const d of md2) pairs.push({ a: d.definition, b: `${d.term}: ${titleText(d.title)}`, s: 'mathd2-title' });
+for (const d of md2) pairs.push({ a: d.definition, b: termTitle(d.term, d.title), s: 'mathd2-title' });
 
 const vocabFile = path.join(root, 'models', 'tokenizer', 'vocab.json');
 let vocab;

@@ -75,6 +75,16 @@ def pad(seqs, device):
     return ids.to(device), (ids != 0).long().to(device)
 
 
+def start_run(args):
+    """Seeds, the device (CUDA when present, else CPU with --threads) and the exported meta.json."""
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device.type == "cpu":
+        torch.set_num_threads(args.threads)
+    return device, json.load(open(os.path.join(args.data, "meta.json")))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=".cache/train")
@@ -93,12 +103,7 @@ def main():
     ap.add_argument("--log-every", type=int, default=25)
     args = ap.parse_args()
 
-    random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device.type == "cpu":
-        torch.set_num_threads(args.threads)
-    meta = json.load(open(os.path.join(args.data, "meta.json")))
+    device, meta = start_run(args)
     caps = {"stacks-ref": 9000}
     by_src = load_pairs(os.path.join(args.data, "pairs.jsonl"), caps)
     model = Encoder(meta["vocabSize"], d=args.d, layers=args.layers, ff=4 * args.d, out=args.d, max_len=args.max_len).to(device)

@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train import Encoder, export_onnx, pad, write_reference  # noqa: E402  (the text encoder's architecture, padding and export)
+from train import Encoder, export_onnx, pad, start_run, write_reference  # noqa: E402  (the text encoder's architecture, padding, set-up and export)
 
 # share of each batch drawn from each kind of cluster
 MIX = {"synthetic": 0.45, "real": 0.35, "context": 0.20}
@@ -162,12 +162,7 @@ def main():
     ap.add_argument("--no-export", action="store_true", help="throughput runs: train only")
     args = ap.parse_args()
 
-    random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if device.type == "cpu":
-        torch.set_num_threads(args.threads)
-    meta = json.load(open(os.path.join(args.data, "meta.json")))
+    device, meta = start_run(args)
     train, val = load_clusters(os.path.join(args.data, "clusters.jsonl"))
     rng = random.Random(args.seed)
     samplers = {k: Sampler(v, rng) for k, v in train.items()}

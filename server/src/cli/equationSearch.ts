@@ -9,7 +9,7 @@
 // (no index and no --in), 2 usage.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EmbeddingCache } from '../embeddings/embeddingCache.js';
+import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { defaultCacheDir } from '../embeddings/embeddingService.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { findModelsDir, FORMULA_ENCODER_DIR } from '../embeddings/modelFiles.js';
@@ -67,18 +67,9 @@ async function formulaEncoder(io: Io, models?: string): Promise<{ embed: (texts:
   const cache = new EmbeddingCache(enc.info.version, enc.info.dim, defaultCacheDir());
   return {
     version: enc.info.version,
-    embed: async (canonicals) => {
+    embed: (canonicals) => {
       const texts = canonicals.map(formulaEncoderInput);
-      const out: Float32Array[] = new Array(texts.length);
-      const todo: number[] = [];
-      texts.forEach((t, i) => { const v = cache.get(cache.key(t)); if (v) out[i] = v; else todo.push(i); });
-      for (let s = 0; s < todo.length; s += 64) {
-        const part = todo.slice(s, s + 64);
-        const vs = await enc.embedTexts(part.map((i) => texts[i]));
-        part.forEach((i, j) => { out[i] = vs[j]; cache.set(cache.key(texts[i]), vs[j]); });
-      }
-      cache.flush();
-      return out;
+      return embedThroughCache(cache, texts, (part) => enc.embedTexts(part.map((i) => texts[i])));
     },
     close: () => enc.release(),
   };

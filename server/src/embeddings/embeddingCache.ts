@@ -60,3 +60,26 @@ export class EmbeddingCache {
     }
   }
 }
+
+/**
+ * Vectors for items through a cache: cached ones are read, the others embedded by `embed`
+ * (given item indices, batches of 64) and written back, flushed every 20 batches and at the
+ * end. `keys[i]` is the text item i is cached under; without a cache every item is embedded.
+ * `progress(done, todo)` is called before each batch and once at the end.
+ */
+export async function embedThroughCache(cache: EmbeddingCache | undefined, keys: readonly string[], embed: (items: number[]) => Promise<Float32Array[]>, progress?: (done: number, todo: number) => void): Promise<Float32Array[]> {
+  const out = new Array<Float32Array>(keys.length);
+  const hashes = cache ? keys.map((k) => cache.key(k)) : [];
+  const todo: number[] = [];
+  keys.forEach((_, i) => { const v = cache?.get(hashes[i]); if (v) out[i] = v; else todo.push(i); });
+  for (let s = 0; s < todo.length; s += 64) {
+    progress?.(s, todo.length);
+    const part = todo.slice(s, s + 64);
+    const vs = await embed(part);
+    part.forEach((i, j) => { out[i] = vs[j]; cache?.set(hashes[i], vs[j]); });
+    if (s % 1280 === 0) cache?.flush();
+  }
+  cache?.flush();
+  progress?.(todo.length, todo.length);
+  return out;
+}

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EncoderSession } from '../embeddings/encoderSession.js';
-import { EmbeddingCache } from '../embeddings/embeddingCache.js';
+import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles, findModelsDir } from '../embeddings/modelFiles.js';
 import { loadPsProofWiki } from '../embeddings/data/psProofwiki.js';
@@ -155,28 +155,15 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     dim = enc.info.dim;
     const cache = o.cacheDir === null ? undefined : new EmbeddingCache(modelVersion, dim, o.cacheDir);
     const max = files.config.maxTokens;
-    const keyOf = (r: RawEntry) => cache?.key(`${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.text}`);
-    const keys = ordered.map(keyOf);
-    const todo: number[] = [];
-    ordered.forEach((_, i) => {
-      const v = keys[i] ? cache!.get(keys[i]!) : undefined;
-      if (v) quantise(v, i, matrix, scales, dim); else todo.push(i);
+    const vectors = await embedThroughCache(cache, ordered.map((r) => `${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.text}`), (part) => enc.embedIds(part.map((i) => {
+      const r = ordered[i];
+      const x = r.embedText !== undefined ? tok.encode(r.embedText, { maxTokens: max }) : ids[i].slice(0, max);
+      return x.length ? x : enc.encode('');
+    })), (s, todo) => {
+      if (s === 0) log(`embedding ${todo} texts (${ordered.length - todo} from the cache)`);
+      progress('embedding', s, todo);
     });
-    log(`embedding ${todo.length} texts (${ordered.length - todo.length} from the cache)`);
-    for (let s = 0; s < todo.length; s += 64) {
-      progress('embedding', s, todo.length);
-      const part = todo.slice(s, s + 64);
-      const batch = part.map((i) => {
-        const r = ordered[i];
-        const x = r.embedText !== undefined ? tok.encode(r.embedText, { maxTokens: max }) : ids[i].slice(0, max);
-        return x.length ? x : enc.encode('');
-      });
-      const vs = await enc.embedIds(batch);
-      part.forEach((i, j) => { quantise(vs[j], i, matrix, scales, dim); if (keys[i]) cache!.set(keys[i]!, vs[j]); });
-      if (s % 1280 === 0) cache?.flush();
-    }
-    cache?.flush();
-    progress('embedding', todo.length, todo.length);
+    vectors.forEach((v, i) => quantise(v, i, matrix, scales, dim));
     await enc.release();
   }
 

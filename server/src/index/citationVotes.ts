@@ -4,6 +4,8 @@
 // vote weighted by its neighbour's similarity relative to the nearest one, raised to a power
 // so the closest neighbours dominate. The votes are then added to the direct text match as
 // z-scores. K = 5 and power 3 were chosen on PS-ProofWiki dev, never on a test split.
+import { topK } from '../util/topK.js';
+import { zScores } from '../util/zScores.js';
 
 export const VOTE_NEIGHBOURS = 5;
 export const VOTE_POWER = 3;
@@ -23,16 +25,6 @@ export function neighbourVotes(neighbours: Array<{ score: number; cites: readonl
   return votes;
 }
 
-function zScores(x: ArrayLike<number>): Float32Array {
-  let mean = 0;
-  for (let i = 0; i < x.length; i++) mean += x[i];
-  mean /= x.length || 1;
-  let v = 0;
-  for (let i = 0; i < x.length; i++) v += (x[i] - mean) ** 2;
-  const sd = Math.sqrt(v / (x.length || 1)) || 1;
-  return Float32Array.from(x, (y) => (y - mean) / sd);
-}
-
 /** Direct match plus votes, each standardised over the candidates. */
 export function withVotes(direct: ArrayLike<number>, votes: Float32Array, weight = 1): Float32Array {
   const d = zScores(direct);
@@ -40,4 +32,21 @@ export function withVotes(direct: ArrayLike<number>, votes: Float32Array, weight
   const z = zScores(votes);
   for (let i = 0; i < d.length; i++) d[i] += weight * z[i];
   return d;
+}
+
+/**
+ * Votes from a similarity scan: the nearest of `similarity` (over the citing statements) whose
+ * `citesOf` is non-empty, up to K of them among the first `scan`; similarities are shifted by
+ * their minimum, so that z-scored fusions (negative values) weigh like raw ones.
+ */
+export function votesFromSimilarity(similarity: Float32Array, citesOf: (i: number) => readonly number[] | undefined, candidates: number, scan = 40): Float32Array {
+  let min = Infinity;
+  for (let i = 0; i < similarity.length; i++) if (similarity[i] < min) min = similarity[i];
+  const neighbours: Array<{ score: number; cites: readonly number[] }> = [];
+  for (const i of topK(similarity, scan)) {
+    const cites = citesOf(i);
+    if (cites?.length) neighbours.push({ score: similarity[i] - min, cites });
+    if (neighbours.length === VOTE_NEIGHBOURS) break;
+  }
+  return neighbourVotes(neighbours, candidates);
 }

@@ -19,7 +19,8 @@ import { ENTRY_KINDS, IndexError, type EntryKind } from './format.js';
 import { defaultIndexDir, packageRoot, sharedDataDir } from './paths.js';
 import { candidateProofs, disambiguate, QUERY_TOKENS, search, type Result } from './retrieval.js';
 import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
-import { fuse, LoadedIndex, type Query } from './store.js';
+import { LoadedIndex, type Query } from './store.js';
+import { fuseZ } from '../util/zScores.js';
 
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
@@ -190,7 +191,7 @@ async function workspaceRows(dir: string, kind: EntryKind, q: Query, text: strin
   if (q.vec) {
     const vs = await embed(cut.map((it) => it.text));
     const cos = Float32Array.from(vs, (v) => { let s = 0; if (v) for (let j = 0; j < v.length; j++) s += v[j] * q.vec![j]; return s; });
-    scores = fuse(b, cos);
+    scores = fuseZ(b, cos);
   }
   void text;
   return cut.map((it, i) => ({

@@ -14,7 +14,7 @@
 // formula encoder's (dim 0 when the index was built without it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EmbeddingCache } from '../embeddings/embeddingCache.js';
+import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { FORMULA_ENCODER_DIR, loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { analyserSignature, FEATURES_VERSION, formulaEncoderInput, type EquationFeatures, type SideKey } from './equationFeatures.js';
@@ -107,19 +107,14 @@ export async function buildIndexEquations(o: {
     modelVersion = enc.info.version;
     dim = enc.info.dim;
     const cache = o.cacheDir === null ? undefined : new EmbeddingCache(modelVersion, dim, o.cacheDir);
-    const texts = [...new Set(kept.map((x) => feats.get(x.latex)!.canonical))];
-    const vec = new Map<string, Float32Array>();
-    // batches of similar length: little padding to compute
-    const todo = texts.filter((t) => { const v = cache?.get(cache.key(formulaEncoderInput(t))); if (v) vec.set(t, v); return !v; }).sort((a, b) => a.length - b.length);
-    log(`equations: embedding ${todo.length} formulas (${texts.length - todo.length} from the cache)`);
-    for (let s = 0; s < todo.length; s += 64) {
-      if (s % 1280 === 0) progress('embedding equations', s, todo.length);
-      const part = todo.slice(s, s + 64);
-      const vs = await enc.embedTexts(part.map(formulaEncoderInput));
-      part.forEach((t, j) => { vec.set(t, vs[j]); cache?.set(cache.key(formulaEncoderInput(t)), vs[j]); });
-      if (s % 1280 === 0) cache?.flush();
-    }
-    cache?.flush();
+    // sorted by length, so batches are of similar length: little padding to compute
+    const texts = [...new Set(kept.map((x) => feats.get(x.latex)!.canonical))].sort((a, b) => a.length - b.length);
+    const inputs = texts.map(formulaEncoderInput);
+    const vs = await embedThroughCache(cache, inputs, (part) => enc.embedTexts(part.map((i) => inputs[i])), (s, todo) => {
+      if (s === 0) log(`equations: embedding ${todo} formulas (${texts.length - todo} from the cache)`);
+      if (s % 1280 === 0 && s < todo) progress('embedding equations', s, todo);
+    });
+    const vec = new Map(texts.map((t, i) => [t, vs[i]]));
     await enc.release();
     scales = new Float32Array(count);
     matrix = new Int8Array(count * dim);

@@ -1,13 +1,13 @@
 // Retrieval on top of a loaded index: candidate proofs for a statement, results to cite, and
 // term disambiguation. Shared by the server features, the CLI and the evaluation.
 import { Bm25Index } from '../embeddings/bm25.js';
-import { titleText } from '../embeddings/data/mathd2.js';
+import { termTitle } from '../embeddings/data/mathd2.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
-import { neighbourVotes, VOTE_NEIGHBOURS, withVotes } from './citationVotes.js';
-import { topK } from '../util/topK.js';
-import { contextWords, dot, termFeatures, TERM_FEATURES } from './termRanker.js';
+import { votesFromSimilarity, withVotes } from './citationVotes.js';
+import { dot, featureRows, TERM_FEATURES } from './termRanker.js';
+import { fuseZ } from '../util/zScores.js';
 
 export interface Result extends Hit { entry: IndexEntry }
 
@@ -59,18 +59,7 @@ export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptio
 
 /** The statement scores of a direct match (dense, from id `a`) with the neighbours' votes added. */
 export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number) => Float32Array {
-  return (fused, a) => {
-    let min = Infinity;
-    for (let i = 0; i < fused.length; i++) if (fused[i] < min) min = fused[i];
-    const neighbours: Array<{ score: number; cites: number[] }> = [];
-    for (const i of topK(fused, 40)) {
-      if (exclude?.has(a + i)) continue;
-      const cites = citationsOf(index, a + i).map((c) => c - a);
-      if (cites.length) neighbours.push({ score: fused[i] - min, cites });
-      if (neighbours.length === VOTE_NEIGHBOURS) break;
-    }
-    return withVotes(fused, neighbourVotes(neighbours, fused.length));
-  };
+  return (fused, a) => withVotes(fused, votesFromSimilarity(fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length));
 }
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */
@@ -78,37 +67,41 @@ export function termCandidates(index: LoadedIndex, term: string): number[] {
   return index.header.terms[term.trim().toLowerCase().replace(/\s+/g, ' ')] ?? [];
 }
 
-const titleIndexes = new WeakMap<LoadedIndex, { bm: Bm25Index; at: Map<number, number> }>();
+type TitleIndex = { bm: Bm25Index; at: Map<number, number> };
+const titleIndexes = new WeakMap<LoadedIndex, TitleIndex>();
+
+/** Builds the title BM25 of the term definitions, pausing (yield) after every 200 entries. */
+function* buildTitleIndex(index: LoadedIndex, tok: MathTokenizer): Generator<void, TitleIndex> {
+  const [a, b] = index.header.kinds.definition;
+  const t: TitleIndex = { bm: new Bm25Index(), at: new Map() };
+  for (let id = a; id < b; id++) {
+    if ((id - a) % 200 === 199) yield;
+    const e = index.entry(id);
+    if (e.term) t.at.set(id, t.bm.add(tok.encode(termTitle(e.term, e.title))));
+  }
+  return t;
+}
 
 /**
- * Builds the title BM25 of the term definitions in the background (reading ~5k entries takes
- * ~150 ms: in slices of 200, yielding between them, so requests are never held up by it).
+ * Builds it in the background (reading ~5k entries takes ~150 ms: in slices, yielding to the
+ * event loop between them, so requests are never held up by it).
  */
 export async function prepareDisambiguation(index: LoadedIndex, tok: MathTokenizer): Promise<void> {
-  const [a, b] = index.header.kinds.definition;
-  const bm = new Bm25Index();
-  const at = new Map<number, number>();
-  for (let id = a; id < b; id++) {
-    if ((id - a) % 200 === 199) await new Promise((r) => setImmediate(r));
+  const steps = buildTitleIndex(index, tok);
+  for (let r = steps.next(); ; r = steps.next()) {
     if (titleIndexes.has(index)) return; // a request built it meanwhile
-    addTitle(index, tok, id, bm, at);
+    if (r.done) { titleIndexes.set(index, r.value); return; }
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  titleIndexes.set(index, { bm, at });
 }
 
-function addTitle(index: LoadedIndex, tok: MathTokenizer, id: number, bm: Bm25Index, at: Map<number, number>): void {
-  const e = index.entry(id);
-  if (e.term) at.set(id, bm.add(tok.encode(`${e.term}: ${titleText(e.title)}`)));
-}
-
-function titleIndex(index: LoadedIndex, tok: MathTokenizer): { bm: Bm25Index; at: Map<number, number> } {
+function titleIndex(index: LoadedIndex, tok: MathTokenizer): TitleIndex {
   let t = titleIndexes.get(index);
   if (!t) {
-    const [a, b] = index.header.kinds.definition;
-    const bm = new Bm25Index();
-    const at = new Map<number, number>();
-    for (let id = a; id < b; id++) addTitle(index, tok, id, bm, at);
-    titleIndexes.set(index, t = { bm, at });
+    const steps = buildTitleIndex(index, tok);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    titleIndexes.set(index, t = r.value);
   }
   return t;
 }
@@ -120,19 +113,14 @@ function titleScores(index: LoadedIndex, tok: MathTokenizer, ids: readonly numbe
   return ids.map((id) => all[t.at.get(id) ?? -1] ?? 0);
 }
 
-const standardise = (xs: number[]) => {
-  const m = xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length || 1)) || 1;
-  return xs.map((x) => (x - m) / sd);
-};
-
 /**
  * The term's candidate definitions ranked for a context. The fitted term ranker
  * (termRanker.ts, header.termRanker) scores each candidate's title; without it, title BM25.
  * Unless `titleOnly` (the MathD2 protocol: the definition being classified is never evidence),
- * the similarity of the context to each candidate's definition text is added, both
- * standardised over the candidates and weighted equally (no weight is tuned: MathD2 cannot
- * measure this path, the gold definition's text is the query itself).
+ * the hybrid match of the context with each candidate's entry (BM25 over its title and
+ * definition text, cosine with its "term: title" vector) is added, both standardised over
+ * the candidates and weighted equally (no weight is tuned: MathD2 cannot measure this path,
+ * the gold definition's text is the query itself).
  */
 export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: string, q: Query, opts: { titleOnly?: boolean; limit?: number } = {}): Result[] {
   const ids = termCandidates(index, term);
@@ -141,17 +129,15 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
   const model = index.header.termRanker;
   let title = bm;
   if (model && q.text !== undefined && model.features.join() === TERM_FEATURES.join()) {
-    const top = Math.max(...bm, 0) || 1;
-    const ctx = contextWords(q.text);
-    title = ids.map((id, i) => dot(model.weights, termFeatures(ctx, index.entry(id).term ?? term, index.entry(id).title, bm[i] / top)));
+    const rows = featureRows(q.text, ids.map((id) => { const e = index.entry(id); return { term: e.term ?? term, title: e.title }; }), bm);
+    title = rows.map((x) => dot(model.weights, x));
   }
-  let score = title;
+  let score: ArrayLike<number> = title;
   let byText: Hit[] = [];
   if (!opts.titleOnly) {
     byText = index.search(q, 'definition', { only: ids, limit: ids.length });
     const at = new Map(byText.map((h) => [h.id, h.score]));
-    const text = standardise(ids.map((id) => at.get(id) ?? 0));
-    score = standardise(title).map((x, i) => x + text[i]);
+    score = fuseZ(title, ids.map((id) => at.get(id) ?? 0));
   }
   const textHit = new Map(byText.map((h) => [h.id, h]));
   const hits: Hit[] = ids.map((id, i) => ({

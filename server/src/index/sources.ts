@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadProofWiki } from '../embeddings/data/proofwiki.js';
-import { titleText } from '../embeddings/data/mathd2.js';
+import { termTitle, titleText } from '../embeddings/data/mathd2.js';
 import { loadStacks } from '../embeddings/data/stacks.js';
 import type { MacroTable } from '../embeddings/macroExpansion.js';
 import type { EntryKind, IndexSource } from './format.js';
@@ -85,7 +85,7 @@ export function readMathD2(dataDir: string, o: SliceOptions = {}): RawEntry[] {
         key: `md:${d.title}`, kind: 'definition', source: 'mathd2', title: d.title, url: proofWikiUrl(d.title),
         licence: `${SOURCES.mathd2.licence}, ProofWiki contributors`, text: `${titleText(d.title)}: ${d.plain_text_definition}`,
         // the encoder was trained to match a definition's context with "term: title"
-        embedText: `${term}: ${titleText(d.title)}`, term, categories: d.categories, pageTitle: d.title,
+        embedText: termTitle(term, d.title), term, categories: d.categories, pageTitle: d.title,
       });
       seen.set(d.title, out[out.length - 1]);
     }

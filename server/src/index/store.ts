@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENTRY_KINDS, FILES, IndexError, readHeader, view, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
 import { topK } from '../util/topK.js';
+import { fuseZ } from '../util/zScores.js';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -214,7 +215,8 @@ export class LoadedIndex {
     const useVec = !!q.vec && this.header.modelVersion !== '' && q.vec.length === this.header.dim;
     const bm = this.bm25Range(q.ids, kind, a, b);
     const cos = useVec ? this.cosineRange(q.vec!, a, b) : undefined;
-    const fused = opts.adjust ? opts.adjust(cos ? fuse(bm, cos) : bm, a) : cos ? fuse(bm, cos) : bm;
+    const direct = cos ? fuseZ(bm, cos) : bm;
+    const fused = opts.adjust ? opts.adjust(direct, a) : direct;
     const allowed = opts.sources ? new Set(this.header.sources.map((s, i) => (opts.sources!.has(s.id) ? i : -1)).filter((i) => i >= 0)) : undefined;
     const cand = opts.only ? opts.only.filter((id) => id >= a && id < b).map((id) => id - a) : undefined;
     const limit = opts.limit ?? 10;
@@ -236,18 +238,5 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 function lowerBound(arr: Uint32Array, lo: number, hi: number, x: number): number {
   while (lo < hi) { const m = (lo + hi) >>> 1; if (arr[m] < x) lo = m + 1; else hi = m; }
   return lo;
-}
-
-/** Per-query z-scores summed (the parameter-free fusion of embeddings/eval/metrics.ts#fuseZ). */
-export function fuse(a: Float32Array, b: Float32Array): Float32Array {
-  const stats = (x: Float32Array) => {
-    let mean = 0; for (let i = 0; i < x.length; i++) mean += x[i]; mean /= x.length || 1;
-    let v = 0; for (let i = 0; i < x.length; i++) v += (x[i] - mean) ** 2;
-    return [mean, Math.sqrt(v / (x.length || 1)) || 1];
-  };
-  const [ma, sa] = stats(a), [mb, sb] = stats(b);
-  const out = new Float32Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = (a[i] - ma) / sa + (b[i] - mb) / sb;
-  return out;
 }
 

@@ -6,7 +6,7 @@
 // fitted on the MathD2 train split (softmax over each term's candidates), so nothing is tuned
 // on the test splits. Candidates are scored by their titles only, never by their own text.
 import { Bm25Index } from '../embeddings/bm25.js';
-import { loadMathD2, titleText } from '../embeddings/data/mathd2.js';
+import { loadMathD2, termTitle } from '../embeddings/data/mathd2.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
 
 /** Feature names, in vector order (stored with the weights so a stale model is detected). */
@@ -108,14 +108,22 @@ export function fitSoftmaxRanker(groups: RankGroup[], o: { epochs?: number; rate
   return w;
 }
 
+/** The candidate the ranker puts first (the first of equals). */
+export function rankerChoice(w: readonly number[], x: number[][]): number {
+  let best = 0;
+  x.forEach((v, k) => { if (dot(w, v) > dot(w, x[best])) best = k; });
+  return best;
+}
+
 export function rankerAccuracy(w: readonly number[], groups: RankGroup[]): number {
-  let ok = 0;
-  for (const q of groups) {
-    let best = 0;
-    q.x.forEach((x, k) => { if (dot(w, x) > dot(w, q.x[best])) best = k; });
-    if (best === q.gold) ok++;
-  }
-  return groups.length ? ok / groups.length : 0;
+  return groups.length ? groups.filter((q) => rankerChoice(w, q.x) === q.gold).length / groups.length : 0;
+}
+
+/** Feature rows of candidate titles read in one context; `bm25` is each title's raw BM25. */
+export function featureRows(context: string, candidates: Array<{ term: string; title: string }>, bm25: readonly number[]): number[][] {
+  const top = Math.max(...bm25, 0) || 1;
+  const ctx = contextWords(context);
+  return candidates.map((c, i) => termFeatures(ctx, c.term, c.title, bm25[i] / top));
 }
 
 export interface Disambiguation { term: string; title: string; context: string }
@@ -129,10 +137,8 @@ export function rankGroups(rows: Disambiguation[], bm25: TitleScorer): Array<Ran
   for (const r of rows) { const ts = byTerm.get(r.term) ?? []; if (!ts.includes(r.title)) ts.push(r.title); byTerm.set(r.term, ts); }
   return rows.map((r) => {
     const titles = byTerm.get(r.term)!;
-    const bm = bm25(r.context, r.term, titles);
-    const top = Math.max(...bm, 0) || 1;
-    const ctx = contextWords(r.context);
-    return { titles, gold: titles.indexOf(r.title), x: titles.map((t, i) => termFeatures(ctx, r.term, t, bm[i] / top)) };
+    const x = featureRows(r.context, titles.map((title) => ({ term: r.term, title })), bm25(r.context, r.term, titles));
+    return { titles, gold: titles.indexOf(r.title), x };
   });
 }
 
@@ -142,7 +148,7 @@ export type TitleScorer = (context: string, term: string, titles: string[]) => n
 export function titleBm25(tok: MathTokenizer, pairs: Array<{ term: string; title: string }>): TitleScorer {
   const bm = new Bm25Index();
   const at = new Map<string, number>();
-  for (const p of pairs) { const k = `${p.term}\u0000${p.title}`; if (!at.has(k)) at.set(k, bm.add(tok.encode(`${p.term}: ${titleText(p.title)}`))); }
+  for (const p of pairs) { const k = `${p.term}\u0000${p.title}`; if (!at.has(k)) at.set(k, bm.add(tok.encode(termTitle(p.term, p.title)))); }
   let last: { context: string; s: Float32Array } | undefined;
   return (context, term, titles) => {
     if (last?.context !== context) last = { context, s: bm.scores(tok.encode(context)) };

@@ -38,6 +38,14 @@ export function loadMathD2(dataDir: string, split: MathD2Split): MathD2Row[] {
   return rows.filter((r) => r.length >= head.length).map((r) => ({ title: r[t], term: r[m], definition: r[d] }));
 }
 
+/**
+ * How a candidate title is read, by the encoder (trained on it), the index's definition vectors
+ * and every title BM25: "Baire Space: Baire Space (Set Theory)".
+ */
+export function termTitle(term: string, title: string): string {
+  return `${term}: ${titleText(title)}`;
+}
+
 /** The text a title is matched by: "Definition:Baire Space (Set Theory)" -> "Baire Space (Set Theory)". */
 export function titleText(title: string): string {
   return title.replace(/^Definition:/, '').replace(/\//g, ' / ');

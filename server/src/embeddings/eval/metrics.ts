@@ -95,17 +95,3 @@ export function accuracyMacroF1(gold: string[], predicted: string[]): { accuracy
   }
   return { accuracy: gold.length ? correct / gold.length : 0, macroF1: classes.size ? f1 / classes.size : 0 };
 }
-
-/** Per-query z-scores summed: the parameter-free BM25 + encoder fusion. */
-export function fuseZ(a: ArrayLike<number>, b: ArrayLike<number>): Float32Array {
-  const z = (x: ArrayLike<number>) => {
-    let mean = 0; for (let i = 0; i < x.length; i++) mean += x[i]; mean /= x.length || 1;
-    let v = 0; for (let i = 0; i < x.length; i++) v += (x[i] - mean) ** 2;
-    const sd = Math.sqrt(v / (x.length || 1)) || 1;
-    return (i: number) => (x[i] - mean) / sd;
-  };
-  const za = z(a), zb = z(b);
-  const out = new Float32Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = za(i) + zb(i);
-  return out;
-}

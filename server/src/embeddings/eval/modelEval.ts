@@ -3,19 +3,19 @@
 // published anchor figures. `slice` runs a small subset (used by `npm test`).
 import * as path from 'node:path';
 import { Bm25Index } from '../bm25.js';
-import { EmbeddingCache } from '../embeddingCache.js';
+import { EmbeddingCache, embedThroughCache } from '../embeddingCache.js';
 import { EncoderSession } from '../encoderSession.js';
 import type { MacroTable } from '../macroExpansion.js';
 import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
 import { MathTokenizer } from '../tokenizer.js';
-import { loadMathD2, titleText, type MathD2Split } from '../data/mathd2.js';
+import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
 import { loadStacks } from '../data/stacks.js';
-import { neighbourVotes, VOTE_NEIGHBOURS, withVotes } from '../../index/citationVotes.js';
-import { topK } from '../../util/topK.js';
-import { rankGroups, titleBm25, trainTermRanker, dot } from '../../index/termRanker.js';
-import { accuracyMacroF1, assignTopK, averagePrecision, fuseZ, goldRank, recallAt } from './metrics.js';
+import { votesFromSimilarity, withVotes } from '../../index/citationVotes.js';
+import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
+import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
+import { fuseZ } from '../../util/zScores.js';
 
 export interface EvalRow {
   task: string;
@@ -123,9 +123,9 @@ async function references(ctx: Ctx, name: string, candidates: Item[], queries: A
   const scores = await scorer.score(queries.map((q) => q.item));
   const neighbours = new Scorer(ctx);
   await neighbours.index(citing.map((c) => c.item));
-  const near = (await neighbours.score(queries.map((q) => q.item)))[ctx.methods.includes('fused') ? 'fused' : 'bm25'];
-  const direct = scores[ctx.methods.includes('fused') ? 'fused' : 'bm25'];
-  const shipped = direct.map((d, i) => withVotes(d, neighbourVotes(topK(near[i], VOTE_NEIGHBOURS).map((j) => ({ score: near[i][j] - minOf(near[i]), cites: citing[j].cites })), candidates.length)));
+  const best: Method = ctx.methods.includes('fused') ? 'fused' : 'bm25';
+  const near = (await neighbours.score(queries.map((q) => q.item)))[best];
+  const shipped = scores[best].map((d, i) => withVotes(d, votesFromSimilarity(near[i], (j) => citing[j].cites, candidates.length)));
   const res: Record<string, Partial<Record<Method | 'shipped', number>>> = { mAP: {}, 'R@10': {} };
   for (const m of [...ctx.methods, 'shipped'] as const) {
     let ap = 0, r10 = 0;
@@ -139,15 +139,7 @@ async function references(ctx: Ctx, name: string, candidates: Item[], queries: A
     res['R@10'][m] = pct(r10 / queries.length);
   }
   rows.push({ task: `${name} references`, metric: 'mAP', n: queries.length, ...res.mAP, anchor: anchors.map });
-  rows.at(-1)!.shipped = res.mAP.shipped;
   rows.push({ task: `${name} references`, metric: 'R@10', n: queries.length, ...res['R@10'], anchor: anchors.r10 });
-  rows.at(-1)!.shipped = res['R@10'].shipped;
-}
-
-function minOf(x: Float32Array): number {
-  let m = Infinity;
-  for (let i = 0; i < x.length; i++) if (x[i] < m) m = x[i];
-  return Number.isFinite(m) ? m : 0;
 }
 
 /** MathD2: pick the right title among the titles sharing the definition's term. */
@@ -158,7 +150,7 @@ async function mathD2(ctx: Ctx, dataDir: string, split: MathD2Split, slice: numb
   const titleIndex = new Map(titles.map((t, i) => [t, i]));
   const scorer = new Scorer(ctx);
   // candidates are titles only: the definition being disambiguated is never among them
-  await scorer.index(titles.map((t) => { const [term, title] = t.split('\u0000'); return { text: `${term}: ${titleText(title)}` }; }));
+  await scorer.index(titles.map((t) => { const [term, title] = t.split('\u0000'); return { text: termTitle(term, title) }; }));
   const scores = await scorer.score(data.map((r) => ({ text: r.definition })));
   const gold = data.map((r) => r.title);
   for (const m of ctx.methods) {
@@ -177,8 +169,7 @@ async function mathD2(ctx: Ctx, dataDir: string, split: MathD2Split, slice: numb
   // the shipped ranker: fitted on the train split, title features only (index/termRanker.ts)
   ranker ??= trainTermRanker(dataDir, ctx.tok);
   const ds = data.map((r) => ({ term: r.term, title: r.title, context: r.definition }));
-  const w = ranker.weights;
-  const pred = rankGroups(ds, titleBm25(ctx.tok, ds)).map((g) => g.titles[g.x.reduce((b, x, k) => (dot(w, x) > dot(w, g.x[b]) ? k : b), 0)]);
+  const pred = rankGroups(ds, titleBm25(ctx.tok, ds)).map((g) => g.titles[rankerChoice(ranker!.weights, g.x)]);
   const { accuracy, macroF1 } = accuracyMacroF1(gold, pred);
   for (const r of rows) if (r.task === `MathD2 ${split}`) r.shipped = pct(r.metric === 'accuracy' ? accuracy : macroF1);
 }
@@ -213,19 +204,10 @@ export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
   const ctx: Ctx = {
     methods: o.bm25Only ? ['bm25'] : METHODS, tok: enc.tokenizer, enc, log,
     async embed(items) {
-      const out: Float32Array[] = new Array(items.length);
       if (o.bm25Only) return items.map(() => new Float32Array(enc.info.dim));
-      const todo: number[] = [];
-      const keys = items.map((it) => cache?.key(`${it.macros ? 'stacks\u0000' : ''}${it.text}`));
-      items.forEach((_, i) => { const v = keys[i] ? cache!.get(keys[i]!) : undefined; if (v) out[i] = v; else todo.push(i); });
-      for (let s = 0; s < todo.length; s += 64) {
-        const part = todo.slice(s, s + 64);
-        const vs = await enc.embedIds(part.map((i) => enc.encode(items[i].text, { macros: items[i].macros })));
-        part.forEach((i, j) => { out[i] = vs[j]; if (keys[i]) cache!.set(keys[i]!, vs[j]); });
-        if (s % 6400 === 0 && todo.length > 6400) log(`  embedded ${s}/${todo.length}`);
-      }
-      cache?.flush();
-      return out;
+      return embedThroughCache(cache, items.map((it) => `${it.macros ? 'stacks\u0000' : ''}${it.text}`),
+        (part) => enc.embedIds(part.map((i) => enc.encode(items[i].text, { macros: items[i].macros }))),
+        (s, todo) => { if (s % 6400 === 0 && s < todo && todo > 6400) log(`  embedded ${s}/${todo}`); });
     },
   };
   const rows: EvalRow[] = [];
