@@ -138,7 +138,11 @@ const STEPS = [
       try {
         const h = JSON.parse(fs.readFileSync('build/index/index.json', 'utf8'));
         const model = JSON.parse(fs.readFileSync('models/mathsense-encoder/config.json', 'utf8'));
-        if (h.modelVersion === model.version && h.stats?.slice == null) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
+        // the index carries a copy of the reference rankers: a refitted file means a rebuild
+        let rankers = null;
+        try { rankers = JSON.parse(fs.readFileSync('models/reference-ranker/ranker.json', 'utf8')); } catch { /* none: the index has none either */ }
+        const sameRankers = JSON.stringify(h.referenceRankers ?? null) === JSON.stringify(rankers);
+        if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
       } catch { /* missing or unreadable: build */ }
       return undefined;
     },

@@ -83,6 +83,9 @@ ${st.text.replace(/\n+/g, ' ')}
 \begin{proof}
 We use \ref{} here.
 \end{proof}
+\begin{lemma}\label{lem:a-later}
+${st.text.replace(/\n+/g, ' ')}
+\end{lemma}
 \begin{definition}
 A \emph{${term}} is what the context says.
 \end{definition}
@@ -147,6 +150,9 @@ A \emph{${term}} is what the context says.
     assert.equal(sorted[0].label, 'lem:helper', sorted.map((i) => `${i.label} ${i.sortText}`).join(', '));
     assert.ok(sorted.findIndex((i) => i.label === 'lem:helper') < sorted.findIndex((i) => i.label === 'lem:other'));
     assert.ok(!sorted.some((i) => i.label === 'thm:main' && i.sortText?.startsWith('0')), 'the statement being proved is not suggested first');
+    // the same text before and after the proof: the position ranker prefers what came before
+    const relevance = (label: string) => Number(/relevance (-?[\d.]+)/.exec(sorted.find((i) => i.label === label)?.detail ?? '')?.[1]);
+    assert.ok(relevance('lem:helper') > relevance('lem:a-later'), sorted.map((i) => `${i.label}: ${i.detail}`).join('; '));
   });
 
   it('hover on a theorem answers within 50 ms (p95 over 40 requests)', async () => {

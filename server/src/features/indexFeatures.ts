@@ -14,6 +14,8 @@ import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { RefContext } from './completion.js';
+import { referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
+import { fuseZ, zScores } from '../util/zScores.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -203,7 +205,7 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
   return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
 }
 
-interface Ranked { doc: Doc; env: DocEnv; label: string; heading: string; text: string; score: number }
+interface Ranked { doc: Doc; env: DocEnv; start: number; label: string; heading: string; text: string; score: number }
 
 /** Labelled workspace statements other than `f`, by relevance to `f` (BM25 + cached vectors). */
 function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerIndex, cap = 3000): Ranked[] {
@@ -214,26 +216,49 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
     if (cands.length >= cap) break;
     const t = labelTarget(ws, loc.doc, loc.label);
     if (t.kind !== 'theorem' || !t.env || (loc.doc === f.doc && t.env.start === f.env.start)) continue;
-    cands.push({ doc: loc.doc, env: t.env, label: loc.prefix + loc.label.name, heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
+    cands.push({ doc: loc.doc, env: t.env, start: t.env.start, label: loc.prefix + loc.label.name, heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
   }
-  return scoreTexts(cands, f.text, si).sort((a, b) => b.score - a.score);
+  return scoreTexts(cands, f, ws, si).sort((a, b) => b.score - a.score);
 }
 
-function scoreTexts<T extends { text: string; score: number }>(cands: T[], query: string, si: ServerIndex): T[] {
+/**
+ * Scores labelled workspace results for the statement `f`. With the index's position ranker
+ * (index/referenceRanker.ts, fitted on the Stacks project): the direct match (BM25 + cached
+ * vectors, z-scored), how often the label is \ref'd in the workspace, and where the result
+ * sits relative to `f` (same file, earlier, results in between). Without it: BM25 over its
+ * maximum plus the cosine.
+ */
+function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
   const got = si.get();
   if (!got || cands.length === 0) return cands;
   const bm = new Bm25Index();
   for (const c of cands) bm.add(si.tokens(c.text));
-  const q = si.query(query)!;
+  const q = si.query(f.text)!;
   const s = bm.scores(q.ids);
-  const max = Math.max(...s) || 1;
+  const cos = new Float32Array(cands.length);
+  let vectors = 0;
   cands.forEach((c, i) => {
     const v = q.vec && si.vector(c.text);
-    let cos = 0;
-    if (v && q.vec) for (let j = 0; j < v.length; j++) cos += v[j] * q.vec[j];
-    c.score = Math.round((s[i] / max + (v ? cos : 0)) * 1000) / 1000;
+    if (!v || !q.vec) return;
+    vectors++;
+    for (let j = 0; j < v.length; j++) cos[i] += v[j] * q.vec[j];
   });
   si.want(cands.slice(0, 200).map((c) => c.text));
+  const model = usableRankers(got.index.header.referenceRankers)?.position;
+  if (!model) {
+    const max = Math.max(...s) || 1;
+    cands.forEach((c, i) => { c.score = Math.round((s[i] / max + cos[i]) * 1000) / 1000; });
+    return cands;
+  }
+  const direct = zScores(vectors ? fuseZ(s, cos) : s);
+  const cited = new Map<string, number>();
+  for (const d of ws.all()) for (const r of d.refs()) cited.set(r.name, (cited.get(r.name) ?? 0) + 1);
+  // a result's order in its file: among the labelled results found, by position
+  const between = (c: T) => cands.filter((o) => o.doc === c.doc && o.start > c.start && o.start < f.env.start).length;
+  cands.forEach((c, i) => {
+    const pos: [number, number, number] = c.doc !== f.doc ? [0, 0, 0] : c.start < f.env.start ? [1, 1, Math.log1p(between(c))] : [1, 0, 0];
+    c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited.get(c.label) ?? 0, pos)) * 1000) / 1000;
+  });
   return cands;
 }
 
@@ -244,7 +269,7 @@ function scoreTexts<T extends { text: string; score: number }>(cands: T[], query
 export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, items: CompletionItem[], si: ServerIndex): void {
   const f = enclosingStatement(ws, doc, ctx.start);
   if (!f || !si.get()) return;
-  const ranked: Array<{ item: CompletionItem; text: string; score: number }> = [];
+  const ranked: Array<{ item: CompletionItem; text: string; score: number; doc: Doc; start: number; label: string }> = [];
   for (const item of items.slice(0, 3000)) {
     const data = item.data as { uri?: string; start?: number } | undefined;
     const d = data?.uri ? ws.get(data.uri) : undefined;
@@ -252,9 +277,9 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
     if (!d || !label) continue;
     const t = labelTarget(ws, d, label);
     if (t.kind !== 'theorem' || !t.env || (d === f.doc && t.env.start === f.env.start)) continue;
-    ranked.push({ item, text: bodyText(d, t.env), score: 0 });
+    ranked.push({ item, text: bodyText(d, t.env), score: 0, doc: d, start: t.env.start, label: item.label });
   }
-  scoreTexts(ranked, f.text, si).sort((a, b) => b.score - a.score).forEach((r, i) => {
+  scoreTexts(ranked, f, ws, si).sort((a, b) => b.score - a.score).forEach((r, i) => {
     r.item.sortText = `0${String(i).padStart(5, '0')}${r.item.label}`;
     r.item.detail = `${r.item.detail ?? ''} · relevance ${r.score.toFixed(2)}`;
   });

@@ -15,6 +15,7 @@ import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type Ra
 import { recoverReferences, titleTable } from './references.js';
 import { buildIndexEquations } from './equationStore.js';
 import { trainTermRanker, type TermRankerModel } from './termRanker.js';
+import { loadReferenceRankers } from './referenceRanker.js';
 import { FIRST_TERM_ID } from './store.js';
 
 export interface BuildOptions {
@@ -193,6 +194,9 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     try { termRanker = trainTermRanker(o.dataDir, tok); log(`term ranker: train accuracy ${(termRanker.trainAccuracy * 100).toFixed(1)}% on ${termRanker.groups} definitions`); }
     catch (e) { log(`term ranker not fitted: ${(e as Error).message}`); }
   }
+  // the results-to-cite rankers, fitted by `npm run train:rankers` (absent: parameter-free fusion)
+  const { rankers: referenceRankers, problem } = loadReferenceRankers(modelsDir);
+  if (problem) log(`reference rankers not included: ${problem}`);
   const terms: Record<string, number[]> = {};
   ordered.forEach((r, id) => {
     if (r.kind !== 'definition') return;
@@ -204,7 +208,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
-    builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}),
+    builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}), ...(referenceRankers ? { referenceRankers } : {}),
     files: {
       entries: { name: FILES.entries, bytes: bufs.entries.length }, offsets: { name: FILES.offsets, bytes: bufs.offsets.length },
       vectors: { name: FILES.vectors, bytes: bufs.vectors.length }, bm25: { name: FILES.bm25, bytes: bufs.bm25.length },

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { neighbourVotes, withVotes } from './citationVotes.js';
 import type { IndexEntry } from './format.js';
-import { citationsOf, withCitationVotes } from './retrieval.js';
+import { citationsOf, timesCited, withCitationVotes } from './retrieval.js';
+import { POSITION_FEATURES, TEXT_FEATURES } from './referenceRanker.js';
 import type { LoadedIndex } from './store.js';
 
 describe('citation votes', () => {
@@ -28,7 +29,7 @@ describe('votes over the index entries', () => {
   const entries: Record<number, Partial<IndexEntry>> = {
     0: { premises: [3] }, 1: { proofs: [10] }, 2: {}, 3: {}, 4: {}, 10: { refs: [4, 1] },
   };
-  const index = { entry: (id: number) => ({ id, ...entries[id] }) } as unknown as LoadedIndex;
+  const index = { entry: (id: number) => ({ id, ...entries[id] }), count: 11, header: { kinds: { statement: [0, 5] } } } as unknown as LoadedIndex;
 
   it('reads what a statement cites from its premises and its proofs\' named results, never itself', () => {
     assert.deepEqual(citationsOf(index, 0), [3]);
@@ -45,5 +46,16 @@ describe('votes over the index entries', () => {
     assert.ok(g[3] > g[4], 'the nearer neighbour weighs more');
     const without0 = gain(new Set([0]));
     assert.ok(without0[3] < 0 && without0[4] > 0, 'statement 0 excluded: nothing votes for 3');
+  });
+
+  it('with a text ranker in the header, adds times cited, never counting an excluded statement\'s citations', () => {
+    const text = { features: [...TEXT_FEATURES], weights: [0, 0, 1] }; // times cited alone
+    const position = { features: [...POSITION_FEATURES], weights: [0, 0, 0, 0, 0, 0] };
+    const ranked = { ...index, header: { ...index.header, referenceRankers: { text, position, trainedOn: '', licence: '', dev: {} } } } as unknown as LoadedIndex;
+    assert.deepEqual([...timesCited(ranked)].slice(0, 5), [0, 0, 0, 1, 1]);
+    const s = withCitationVotes(ranked)(Float32Array.from([5, 4, 3, 0, 0]), 0);
+    assert.deepEqual([...s].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0.693, 0.693]);
+    const without0 = withCitationVotes(ranked, new Set([0]))(Float32Array.from([5, 4, 3, 0, 0]), 0);
+    assert.deepEqual([...without0].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0, 0.693]);
   });
 });

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EquationsHeader } from './equationStore.js';
 import type { TermRankerModel } from './termRanker.js';
+import type { ReferenceRankers } from './referenceRanker.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
@@ -57,6 +58,8 @@ export interface IndexHeader {
   equations?: EquationsHeader;
   /** The term-disambiguation ranker fitted at build time (termRanker.ts); absent: BM25+encoder. */
   termRanker?: TermRankerModel;
+  /** The results-to-cite rankers (referenceRanker.ts) copied from models/ at build; absent: direct match + votes. */
+  referenceRankers?: ReferenceRankers;
 }
 
 export interface IndexEntry {

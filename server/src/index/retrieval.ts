@@ -7,7 +7,8 @@ import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
 import { votesFromSimilarity, withVotes } from './citationVotes.js';
 import { dot, featureRows, TERM_FEATURES } from './termRanker.js';
-import { fuseZ } from '../util/zScores.js';
+import { fuseZ, zScores } from '../util/zScores.js';
+import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 
 export interface Result extends Hit { entry: IndexEntry }
 
@@ -49,17 +50,39 @@ export function citationsOf(index: LoadedIndex, id: number): number[] {
 }
 
 /**
- * Results to cite for a statement: indexed statements by direct match plus the votes of the
- * nearest statements whose citations are known (citationVotes.ts). Statements in `exclude`
- * (the query's own entry) are neither results nor neighbours.
+ * Results to cite for a statement: indexed statements by direct match, the votes of the
+ * nearest statements whose citations are known (citationVotes.ts) and how often each is cited,
+ * combined by the index's text ranker (referenceRanker.ts; without one, match plus votes).
+ * Statements in `exclude` (the query's own entry) are neither results, neighbours nor counted.
  */
 export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptions = {}): Result[] {
   return withEntries(index, index.search(q, 'statement', { ...opts, adjust: withCitationVotes(index, opts.exclude) }));
 }
 
-/** The statement scores of a direct match (dense, from id `a`) with the neighbours' votes added. */
+/** The statement scores of a direct match (dense, from id `a`) with the neighbours' votes and citation counts. */
 export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number) => Float32Array {
-  return (fused, a) => withVotes(fused, votesFromSimilarity(fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length));
+  return (fused, a) => {
+    const votes = votesFromSimilarity(fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length);
+    const model = usableRankers(index.header.referenceRankers)?.text;
+    if (!model) return withVotes(fused, votes);
+    const cited = timesCited(index).slice(a, a + fused.length);
+    for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
+    const direct = zScores(fused), v = zScores(votes);
+    return direct.map((d, i) => referenceScore(model, referenceRow(d, v[i], cited[i])));
+  };
+}
+
+const citedCounts = new WeakMap<LoadedIndex, Float32Array>();
+
+/** How often each entry is cited by an indexed statement (premises and proofs' named results); computed once per index. */
+export function timesCited(index: LoadedIndex): Float32Array {
+  let out = citedCounts.get(index);
+  if (out) return out;
+  out = new Float32Array(index.count);
+  const [a, b] = index.header.kinds.statement;
+  for (let id = a; id < b; id++) for (const c of citationsOf(index, id)) out[c]++;
+  citedCounts.set(index, out);
+  return out;
 }
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */

@@ -83,7 +83,8 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
 export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
 
 /** One training example: the candidates' feature vectors and which one is right. */
-export interface RankGroup { x: number[][]; gold: number }
+/** A query's candidate rows and the gold candidate(s): with several, each is a target of equal weight. */
+export interface RankGroup { x: number[][]; gold: number | readonly number[] }
 
 /**
  * Softmax (listwise) logistic regression by full-batch gradient descent from zero weights:
@@ -101,7 +102,8 @@ export function fitSoftmaxRanker(groups: RankGroup[], o: { epochs?: number; rate
       const m = Math.max(...s);
       const e = s.map((v) => Math.exp(v - m));
       const z = e.reduce((a, b) => a + b, 0);
-      q.x.forEach((x, k) => { const d = e[k] / z - (k === q.gold ? 1 : 0); for (let i = 0; i < dim; i++) g[i] += d * x[i]; });
+      const gold = typeof q.gold === 'number' ? [q.gold] : q.gold;
+      q.x.forEach((x, k) => { const d = e[k] / z - (gold.includes(k) ? 1 / gold.length : 0); for (let i = 0; i < dim; i++) g[i] += d * x[i]; });
     }
     for (let i = 0; i < dim; i++) w[i] -= rate * (g[i] / Math.max(groups.length, 1) + l2 * w[i]);
   }

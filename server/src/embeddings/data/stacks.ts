@@ -8,6 +8,7 @@ import { isHeldOut } from './splits.js';
 
 export interface StacksResult {
   label: string; // chapter-qualified, e.g. algebra-lemma-snake
+  chapter: string; // the .tex file, e.g. algebra
   env: string;
   statement: string;
   proof?: string;
@@ -22,7 +23,7 @@ export function loadStacks(dataDir: string): { results: StacksResult[]; macros: 
   const dir = path.join(dataDir, 'latex', 'stacks-project');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.tex')).sort();
   const macros = readMacroDefinitions(fs.readFileSync(path.join(dir, 'preamble.tex'), 'utf8')).macros;
-  const raw: Array<StacksResult & { rawRefs: string[]; chapter: string }> = [];
+  const raw: Array<StacksResult & { rawRefs: string[] }> = [];
   for (const f of files) {
     const chapter = f.slice(0, -4);
     if (chapter === 'preamble' || chapter === 'fdl') continue;
@@ -44,8 +45,8 @@ export function loadStacks(dataDir: string): { results: StacksResult[]; macros: 
   const known = new Set(raw.map((r) => r.label));
   // local labels first (`lemma-x` in algebra.tex is algebra-lemma-x), then chapter-qualified ones
   const resolve = (chapter: string, id: string) => (known.has(`${chapter}-${id}`) ? `${chapter}-${id}` : known.has(id) ? id : undefined);
-  const results: StacksResult[] = raw.map(({ rawRefs, chapter, ...r }) => {
-    const refs = rawRefs.map((id) => resolve(chapter, id)).filter((x): x is string => !!x && x !== r.label);
+  const results: StacksResult[] = raw.map(({ rawRefs, ...r }) => {
+    const refs = rawRefs.map((id) => resolve(r.chapter, id)).filter((x): x is string => !!x && x !== r.label);
     return { ...r, refs: [...new Set(refs)] };
   });
   return { results, macros };

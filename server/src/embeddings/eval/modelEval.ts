@@ -3,19 +3,16 @@
 // published anchor figures. `slice` runs a small subset (used by `npm test`).
 import * as path from 'node:path';
 import { Bm25Index } from '../bm25.js';
-import { EmbeddingCache, embedThroughCache } from '../embeddingCache.js';
-import { EncoderSession } from '../encoderSession.js';
 import type { MacroTable } from '../macroExpansion.js';
 import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
-import { MathTokenizer } from '../tokenizer.js';
 import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
-import { loadPsProofWiki } from '../data/psProofwiki.js';
 import { loadStacks } from '../data/stacks.js';
-import { votesFromSimilarity, withVotes } from '../../index/citationVotes.js';
+import { loadReferenceRankers, referenceScore, type ReferenceRankers } from '../../index/referenceRanker.js';
 import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
-import { fuseZ } from '../../util/zScores.js';
+import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
+import { createContext, Scorer, type Ctx, type Method } from './scorer.js';
 
 export interface EvalRow {
   task: string;
@@ -46,44 +43,7 @@ export interface EvalResult {
   modelVersion: string;
 }
 
-type Method = 'bm25' | 'encoder' | 'fused';
-const METHODS: Method[] = ['bm25', 'encoder', 'fused'];
 const TOP_K = 10;
-
-interface Item { text: string; macros?: MacroTable }
-
-class Scorer {
-  private bm25 = new Bm25Index();
-  private vecs: Float32Array[] = [];
-  constructor(private readonly ctx: Ctx) {}
-
-  async index(items: Item[]): Promise<void> {
-    for (const it of items) this.bm25.add(this.ctx.tok.encode(it.text, { macros: it.macros }));
-    this.vecs = await this.ctx.embed(items);
-  }
-
-  /** Scores of every indexed candidate for each query, per method. */
-  async score(queries: Item[]): Promise<Record<Method, Float32Array[]>> {
-    const qv = await this.ctx.embed(queries);
-    const out: Record<Method, Float32Array[]> = { bm25: [], encoder: [], fused: [] };
-    queries.forEach((q, i) => {
-      const b = this.bm25.scores(this.ctx.tok.encode(q.text, { macros: q.macros }));
-      const e = new Float32Array(this.vecs.length);
-      const v = qv[i];
-      this.vecs.forEach((c, j) => { let s = 0; for (let d = 0; d < v.length; d++) s += v[d] * c[d]; e[j] = s; });
-      out.bm25.push(b); out.encoder.push(e); out.fused.push(fuseZ(b, e));
-    });
-    return out;
-  }
-}
-
-interface Ctx {
-  methods: Method[];
-  tok: MathTokenizer;
-  enc: EncoderSession;
-  embed(items: Item[]): Promise<Float32Array[]>;
-  log(msg: string): void;
-}
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
 
@@ -114,32 +74,42 @@ async function statementProof(ctx: Ctx, name: string, pairs: Array<{ statement: 
 
 /**
  * Reference retrieval: mAP and R@10 of the gold references among all candidates (query
- * excluded). `citing` are train-split statements with their known references: the shipped
- * ranking adds their votes (index/citationVotes.ts) to the fused direct match.
+ * excluded). MathSense ranks with the fitted text ranker (index/referenceRanker.ts: direct
+ * match, neighbour votes, times cited); without a rankers file, the direct match plus votes.
+ * With `positionRow`, one more row: the position ranker, which also reads each result's file
+ * and order (what workspace `\ref` completion uses; not comparable with text-only anchors).
  */
-async function references(ctx: Ctx, name: string, candidates: Item[], queries: Array<{ item: Item; self: number; gold: number[] }>, citing: Array<{ item: Item; cites: number[] }>, anchors: { map: string; r10?: string }, rows: EvalRow[]): Promise<void> {
-  const scorer = new Scorer(ctx);
-  await scorer.index(candidates);
-  const scores = await scorer.score(queries.map((q) => q.item));
-  const neighbours = new Scorer(ctx);
-  await neighbours.index(citing.map((c) => c.item));
-  const best: Method = ctx.methods.includes('fused') ? 'fused' : 'bm25';
-  const near = (await neighbours.score(queries.map((q) => q.item)))[best];
-  const shipped = scores[best].map((d, i) => withVotes(d, votesFromSimilarity(near[i], (j) => citing[j].cites, candidates.length)));
-  const res: Record<string, Partial<Record<Method | 'shipped', number>>> = { mAP: {}, 'R@10': {} };
-  for (const m of [...ctx.methods, 'shipped'] as const) {
-    let ap = 0, r10 = 0;
-    (m === 'shipped' ? shipped : scores[m]).forEach((s, i) => {
-      if (queries[i].self >= 0) s[queries[i].self] = -Infinity; // a query never retrieves itself
-      const gold = new Set(queries[i].gold);
-      ap += averagePrecision(s, gold);
-      r10 += recallAt(s, gold, 10);
-    });
-    res.mAP[m] = pct(ap / queries.length);
-    res['R@10'][m] = pct(r10 / queries.length);
+async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRankers | undefined, anchors: { map: string; r10?: string }, rows: EvalRow[], positionRow?: string): Promise<void> {
+  const signals = await ReferenceSignals.create(ctx, task);
+  const queries = task.splits.test;
+  type Col = Method | 'shipped' | 'position';
+  const ap: Partial<Record<Col, number>> = {}, r10: Partial<Record<Col, number>> = {};
+  const add = (m: Col, s: Float32Array, q: ReferenceQuery) => {
+    if (q.self >= 0) s[q.self] = -Infinity; // a query never retrieves itself
+    const gold = new Set(q.gold);
+    ap[m] = (ap[m] ?? 0) + averagePrecision(s, gold);
+    r10[m] = (r10[m] ?? 0) + recallAt(s, gold, 10);
+  };
+  const linear = (w: readonly number[] | undefined, sig: QuerySignals, q: ReferenceQuery, position: boolean) => {
+    const n = sig.direct.length;
+    const out = new Float32Array(n);
+    for (let c = 0; c < n; c++) out[c] = w ? referenceScore({ features: [], weights: [...w] }, signals.row(sig, q, c, position)) : sig.direct[c] + sig.votes[c];
+    return out;
+  };
+  await signals.forEach(queries, (sig, q) => {
+    for (const m of ctx.methods) add(m, sig.scores[m], q);
+    add('shipped', linear(rankers?.text.weights, sig, q, false), q);
+    if (positionRow && rankers) add('position', linear(rankers.position.weights, sig, q, true), q);
+  });
+  const pick = (acc: Partial<Record<Col, number>>, m: Col) => (acc[m] === undefined ? undefined : pct(acc[m]! / queries.length));
+  const row = (acc: Partial<Record<Col, number>>, metric: string, anchor?: string) =>
+    rows.push({ task: `${task.name} test references`, metric, n: queries.length, bm25: pick(acc, 'bm25'), encoder: pick(acc, 'encoder'), fused: pick(acc, 'fused'), shipped: pick(acc, 'shipped'), anchor });
+  row(ap, 'mAP', anchors.map);
+  row(r10, 'R@10', anchors.r10);
+  if (positionRow && ap.position !== undefined) {
+    rows.push({ task: `${task.name} test references, ${positionRow}`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'position'), anchor: 'uses positions: not comparable' });
+    rows.push({ task: `${task.name} test references, ${positionRow}`, metric: 'R@10', n: queries.length, shipped: pick(r10, 'position') });
   }
-  rows.push({ task: `${name} references`, metric: 'mAP', n: queries.length, ...res.mAP, anchor: anchors.map });
-  rows.push({ task: `${name} references`, metric: 'R@10', n: queries.length, ...res['R@10'], anchor: anchors.r10 });
 }
 
 /** MathD2: pick the right title among the titles sharing the definition's term. */
@@ -199,17 +169,10 @@ function bm25SanityProofWiki(ctx: Ctx, theorems: ReturnType<typeof loadProofWiki
 
 export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
   const log = o.log ?? (() => {});
-  const enc = await EncoderSession.load(o.modelsDir, { accelerator: 'cpu', threads: 2 });
-  const cache = o.cacheDir ? new EmbeddingCache(enc.info.version, enc.info.dim, o.cacheDir) : undefined;
-  const ctx: Ctx = {
-    methods: o.bm25Only ? ['bm25'] : METHODS, tok: enc.tokenizer, enc, log,
-    async embed(items) {
-      if (o.bm25Only) return items.map(() => new Float32Array(enc.info.dim));
-      return embedThroughCache(cache, items.map((it) => `${it.macros ? 'stacks\u0000' : ''}${it.text}`),
-        (part) => enc.embedIds(part.map((i) => enc.encode(items[i].text, { macros: items[i].macros }))),
-        (s, todo) => { if (s % 6400 === 0 && s < todo && todo > 6400) log(`  embedded ${s}/${todo}`); });
-    },
-  };
+  const ctx = await createContext({ modelsDir: o.modelsDir, cacheDir: o.cacheDir, bm25Only: o.bm25Only, log });
+  const enc = ctx.enc;
+  const { rankers, problem } = loadReferenceRankers(o.modelsDir);
+  if (problem) log(`reference ranker not used: ${problem}`);
   const rows: EvalRow[] = [];
   const n = o.slice;
   const cut = <T>(xs: T[]) => (n ? xs.slice(0, n) : xs);
@@ -221,27 +184,8 @@ export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
   await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), rows);
 
   log('reference retrieval: PS-ProofWiki test, Stacks held-out');
-  const ps = loadPsProofWiki(o.dataDir);
-  {
-    const queries = cut(ps.test);
-    let ids = [...ps.texts.keys()];
-    if (n) { const keep = new Set([...queries.flatMap((q) => [q.id, ...q.premises]), ...ids.slice(0, 150)]); ids = ids.filter((x) => keep.has(x)); }
-    const at = new Map(ids.map((x, i) => [x, i]));
-    await references(ctx, 'PS-ProofWiki test', ids.map((x) => ({ text: ps.texts.get(x)! })),
-      queries.map((q) => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.map((p) => at.get(p)!) })),
-      cut(ps.train).map((t) => ({ item: { text: t.text }, cites: t.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])) })),
-      { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
-  }
-  {
-    const queries = cut(stacks.results.filter((r) => r.heldOut && r.refs.length > 0));
-    let cands = stacks.results;
-    if (n) { const keep = new Set([...queries.flatMap((q) => [q.label, ...q.refs]), ...cands.slice(0, 150).map((c) => c.label)]); cands = cands.filter((c) => keep.has(c.label)); }
-    const at = new Map(cands.map((c, i) => [c.label, i]));
-    await references(ctx, 'Stacks test', cands.map((c) => ({ text: c.statement, macros: stacks.macros })),
-      queries.map((q) => ({ item: { text: q.statement, macros: stacks.macros }, self: at.get(q.label) ?? -1, gold: q.refs.map((r) => at.get(r)!) })),
-      cut(stacks.results.filter((r) => !r.heldOut && r.refs.length > 0)).map((t) => ({ item: { text: t.statement, macros: stacks.macros }, cites: t.refs.flatMap((r) => (at.has(r) ? [at.get(r)!] : [])) })),
-      { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows);
-  }
+  await references(ctx, psProofWikiTask(o.dataDir, n), rankers, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
+  await references(ctx, stacksTask(o.dataDir, n), rankers, { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows, 'with file position (workspace \\ref completion)');
 
   log('MathD2 test splits');
   await mathD2(ctx, o.dataDir, 'test_new_candi', n, rows);

@@ -1,0 +1,29 @@
+// Fits the results-to-cite rankers (server/src/index/referenceRanker.ts) on train splits and
+// writes models/reference-ranker/ranker.json with its dev figures. Needs `npx tsc -p server`
+// and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
+//   node scripts/train-rankers.mjs [--slice N] [--out FILE]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' } } });
+const out = path.resolve(opt.out ?? path.join(root, 'models', 'reference-ranker', 'ranker.json'));
+const { createContext } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/scorer.js')).href);
+const { trainReferenceRankers } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/referenceTraining.js')).href);
+const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
+const t0 = Date.now();
+const log = (m) => console.error(`[train-rankers ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const ctx = await createContext({ modelsDir: path.join(root, 'models'), cacheDir: opt.slice ? undefined : path.join(root, '.cache', 'eval-embeddings'), log });
+const rankers = await trainReferenceRankers(ctx, path.join(shared, 'data'), opt.slice ? Number(opt.slice) : undefined);
+await ctx.enc.release();
+rankers.encoder = ctx.enc.info.version;
+rankers.seconds = Math.round((Date.now() - t0) / 1000);
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify(rankers, null, 1)}\n`);
+console.log(`| model | features → weights |\n|---|---|`);
+for (const k of ['text', 'position']) console.log(`| ${k} | ${rankers[k].features.map((f, i) => `${f} ${rankers[k].weights[i].toFixed(3)}`).join(', ')} |`);
+console.log(`\n| dev figure | % |\n|---|---|`);
+for (const [k, v] of Object.entries(rankers.dev)) console.log(`| ${k} | ${v} |`);
+log(`wrote ${path.relative(root, out)}`);

@@ -1,0 +1,137 @@
+// Reference retrieval data for the evaluation and the rankers' trainer: PS-ProofWiki
+// (statement -> premises) and the Stacks project (result -> the results its proof \ref's).
+// For each query it computes the signals the reference ranker reads (index/referenceRanker.ts)
+// over every candidate. A query that is itself a citing statement (a train query in the fit)
+// is left out of its own signals: it neither votes for nor counts towards what it cites.
+import { loadPsProofWiki } from '../data/psProofwiki.js';
+import { loadStacks } from '../data/stacks.js';
+import { votesFromSimilarity } from '../../index/citationVotes.js';
+import { positionFeatures, referenceRow, type ResultPosition, type ReferenceGroup } from '../../index/referenceRanker.js';
+import { topK } from '../../util/topK.js';
+import { zScores } from '../../util/zScores.js';
+import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
+
+export interface ReferenceQuery { item: Item; self: number; gold: number[] }
+
+export interface ReferenceTask {
+  name: string;
+  candidates: Item[];
+  /** Candidate index -> where it sits in its project (Stacks: chapter file and order). */
+  positions?: ResultPosition[];
+  /** Statements with known references; `self` is the candidate index of the statement. */
+  citing: Array<{ item: Item; self: number; cites: number[] }>;
+  /** Queries of each split: test (evaluation), fit and dev (the trainer). */
+  splits: Record<'test' | 'fit' | 'dev', ReferenceQuery[]>;
+}
+
+/** Per-query signals over all candidates: each method's scores, the ranker's columns. */
+export interface QuerySignals {
+  scores: Record<Method, Float32Array>;
+  /** z-scored direct match (fused, or BM25 when the encoder is off) and neighbour votes. */
+  direct: Float32Array;
+  votes: Float32Array;
+  /** Times each candidate is cited by the citing statements (the query's own citations removed). */
+  cited: Float32Array;
+}
+
+export class ReferenceSignals {
+  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>) {}
+
+  static async create(ctx: Ctx, task: ReferenceTask): Promise<ReferenceSignals> {
+    const pool = new Scorer(ctx);
+    await pool.index(task.candidates);
+    const near = new Scorer(ctx);
+    await near.index(task.citing.map((c) => c.item));
+    const cited = new Float32Array(task.candidates.length);
+    for (const c of task.citing) for (const k of c.cites) cited[k]++;
+    return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])));
+  }
+
+  /** Calls `each` for every query (in chunks, so the score arrays of a split never all coexist). */
+  async forEach(queries: ReferenceQuery[], each: (s: QuerySignals, q: ReferenceQuery, i: number) => void): Promise<void> {
+    const best: Method = this.ctx.methods.includes('fused') ? 'fused' : 'bm25';
+    for (let a = 0; a < queries.length; a += 200) {
+      const part = queries.slice(a, a + 200);
+      const direct = await this.pool.score(part.map((q) => q.item));
+      const near = (await this.near.score(part.map((q) => q.item)))[best];
+      part.forEach((q, i) => {
+        const own = q.self >= 0 ? this.citingOf.get(q.self) : undefined;
+        const cites = (j: number) => (j === own ? undefined : this.task.citing[j].cites);
+        const votes = zScores(votesFromSimilarity(near[i], cites, this.task.candidates.length));
+        let cited = this.cited;
+        if (own !== undefined) { cited = cited.slice(); for (const k of this.task.citing[own].cites) cited[k]--; }
+        const scores = { bm25: direct.bm25[i], encoder: direct.encoder[i], fused: direct.fused[i] };
+        each({ scores, direct: zScores(scores[best]), votes, cited }, q, a + i);
+      });
+    }
+  }
+
+  /** The feature row of candidate `c` for query `q` (with position features when `withPosition`). */
+  row(s: QuerySignals, q: ReferenceQuery, c: number, withPosition: boolean): number[] {
+    const p = this.task.positions;
+    return referenceRow(s.direct[c], s.votes[c], s.cited[c], withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
+  }
+
+  /**
+   * A fit group: the candidates worth ranking (the best by direct match plus votes, the best by
+   * direct match, and with positions the 60 results just before the query in its file).
+   */
+  group(s: QuerySignals, q: ReferenceQuery, withPosition: boolean): ReferenceGroup & { total: number } {
+    const n = this.task.candidates.length;
+    const both = new Float32Array(n);
+    for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votes[j];
+    const cands = new Set([...topK(both, 150), ...topK(s.direct, 50)]);
+    const p = this.task.positions;
+    if (withPosition && p && q.self >= 0) {
+      const me = p[q.self];
+      for (let j = q.self - 1, k = 0; j >= 0 && k < 60 && p[j].file === me.file; j--, k++) cands.add(j);
+    }
+    cands.delete(q.self);
+    const list = [...cands];
+    const gold = new Set(q.gold);
+    return { x: list.map((c) => this.row(s, q, c, withPosition)), gold: list.flatMap((c, i) => (gold.has(c) ? [i] : [])), total: q.gold.length };
+  }
+}
+
+/** PS-ProofWiki: every statement is a candidate; train statements cite their premises. */
+export function psProofWikiTask(dataDir: string, slice?: number): ReferenceTask {
+  const ps = loadPsProofWiki(dataDir);
+  const cut = <T>(xs: T[]) => (slice ? xs.slice(0, slice) : xs);
+  const test = cut(ps.test), dev = cut(ps.dev), fit = cut(ps.train);
+  let ids = [...ps.texts.keys()];
+  if (slice) { const keep = new Set([...test, ...dev, ...fit].flatMap((q) => [q.id, ...q.premises]).concat(ids.slice(0, 150))); ids = ids.filter((x) => keep.has(x)); }
+  const at = new Map(ids.map((x, i) => [x, i]));
+  const query = (q: { id: string; text: string; premises: string[] }): ReferenceQuery => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])) });
+  return {
+    name: 'PS-ProofWiki',
+    candidates: ids.map((x) => ({ text: ps.texts.get(x)! })),
+    citing: fit.map((t) => ({ item: { text: t.text }, self: at.get(t.id) ?? -1, cites: t.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])) })),
+    splits: { test: test.map(query), dev: dev.map(query), fit: fit.map(query) },
+  };
+}
+
+/**
+ * Stacks: every labelled result is a candidate; results outside the held-out split cite what
+ * their proofs \ref. A third of them are dev queries, a third fit queries.
+ */
+export function stacksTask(dataDir: string, slice?: number): ReferenceTask {
+  const stacks = loadStacks(dataDir);
+  const cut = <T>(xs: T[]) => (slice ? xs.slice(0, slice) : xs);
+  const test = cut(stacks.results.filter((r) => r.heldOut && r.refs.length > 0));
+  const train = cut(stacks.results.filter((r) => !r.heldOut && r.refs.length > 0));
+  let cands = stacks.results;
+  if (slice) { const keep = new Set([...test, ...train].flatMap((q) => [q.label, ...q.refs]).concat(cands.slice(0, 150).map((c) => c.label))); cands = cands.filter((c) => keep.has(c.label)); }
+  const at = new Map(cands.map((c, i) => [c.label, i]));
+  const order = new Map<string, number>();
+  const positions = cands.map((c) => { const k = order.get(c.chapter) ?? 0; order.set(c.chapter, k + 1); return { file: c.chapter, order: k }; });
+  const item = (text: string): Item => ({ text, macros: stacks.macros });
+  const query = (q: { label: string; statement: string; refs: string[] }): ReferenceQuery => ({ item: item(q.statement), self: at.get(q.label) ?? -1, gold: q.refs.flatMap((r) => (at.has(r) ? [at.get(r)!] : [])) });
+  return {
+    name: 'Stacks',
+    candidates: cands.map((c) => item(c.statement)),
+    positions,
+    citing: train.map((t) => ({ item: item(t.statement), self: at.get(t.label) ?? -1, cites: t.refs.flatMap((r) => (at.has(r) ? [at.get(r)!] : [])) })),
+    // every third train result is dev, of the rest every other one is fitted on (spread over all chapters)
+    splits: { test: test.map(query), fit: train.filter((_, i) => i % 6 === 1 || i % 6 === 2).map(query), dev: train.filter((_, i) => i % 3 === 0).map(query) },
+  };
+}

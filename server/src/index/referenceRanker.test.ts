@@ -1,0 +1,103 @@
+// The results-to-cite rankers: position features, the Newton fit (also on the spiky vote
+// z-scores that made gradient descent diverge), group mAP, the shipped weights file, and a fit
+// on real train data that must beat the parameter-free fusion on dev queries.
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fitReferenceModel, groupMap, loadReferenceRankers, positionFeatures, POSITION_FEATURES, referenceRow, referenceScore, TEXT_FEATURES, usableRankers, type ReferenceGroup } from './referenceRanker.js';
+import { seededRandom } from '../embeddings/symbolRenaming.js';
+import { hasSharedData, repoRoot, sharedData } from '../embeddings/testPaths.js';
+
+describe('reference ranker features', () => {
+  it('reads same file, earlier, and the results in between', () => {
+    assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'a', order: 9 }), [1, 1, 0]);
+    assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'a', order: 2 }), [1, 1, Math.log1p(7)]);
+    assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'a', order: 12 }), [1, 0, 0]);
+    assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'b', order: 2 }), [0, 0, 0]);
+    assert.deepEqual(positionFeatures(undefined, { file: 'b', order: 2 }), [0, 0, 0]);
+    assert.deepEqual(referenceRow(1.5, -0.2, 3), [1.5, -0.2, Math.log1p(3)]);
+    assert.equal(referenceRow(0, 0, 0, [1, 1, 2]).length, POSITION_FEATURES.length);
+    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6] }, [1, 1, 1]), 6, 'a text row under a position model reads zeros for position');
+  });
+
+  it('rejects a model whose features are not this version\'s', () => {
+    const text = { features: [...TEXT_FEATURES], weights: [1, 0, 0] };
+    const position = { features: [...POSITION_FEATURES], weights: [1, 0, 0, 0, 0, 0] };
+    assert.ok(usableRankers({ text, position, trainedOn: '', licence: '', dev: {} }));
+    assert.equal(usableRankers({ text: { ...text, features: ['bm25'] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
+    assert.equal(usableRankers({ text: { ...text, weights: [NaN, 0, 0] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
+    assert.equal(usableRankers(undefined), undefined);
+  });
+});
+
+describe('reference ranker fit', () => {
+  /** Groups where gold candidates have a higher feature 0 and, when voted, feature 1 spikes. */
+  function synthetic(n: number, seed: number): Array<ReferenceGroup & { total: number }> {
+    const rnd = seededRandom(seed);
+    return Array.from({ length: n }, () => {
+      const x: number[][] = [], gold: number[] = [];
+      for (let k = 0; k < 40; k++) {
+        const g = k < 2;
+        const voted = rnd() < (g ? 0.5 : 0.02);
+        x.push([rnd() + (g ? 0.8 : 0), voted ? 25 + 10 * rnd() : -0.05, rnd() * 3]);
+        if (g) gold.push(k);
+      }
+      return { x, gold, total: 2 };
+    });
+  }
+
+  it('learns positive weights for informative features, is deterministic, and ranks better than either alone', () => {
+    const train = synthetic(200, 1), dev = synthetic(200, 2);
+    const m = fitReferenceModel(train, TEXT_FEATURES);
+    assert.deepEqual(m, fitReferenceModel(train, TEXT_FEATURES));
+    assert.ok(m.weights[0] > 0 && m.weights[1] > 0, `weights ${m.weights}`);
+    assert.ok(Math.abs(m.weights[2]) < Math.abs(m.weights[0]), 'the noise feature gets the smallest weight');
+    const score = (w: number[]) => (r: number[]) => r.reduce((a, v, i) => a + v * w[i], 0);
+    const fitted = groupMap(dev, score(m.weights)).map;
+    assert.ok(fitted > groupMap(dev, score([1, 0, 0])).map && fitted > groupMap(dev, score([0, 1, 0])).map);
+  });
+
+  it('computes mAP and recall@10 over groups, gold outside a group counting as missed', () => {
+    const g = { x: [[3], [2], [1]], gold: [1], total: 2 };
+    const r = groupMap([g], (row) => row[0]);
+    assert.equal(r.map, 0.5 / 2);
+    assert.equal(r.r10, 0.5);
+  });
+});
+
+describe('shipped reference rankers', () => {
+  it('models/reference-ranker/ranker.json loads, matches this version and records its dev figures', () => {
+    const { rankers, problem } = loadReferenceRankers(path.join(repoRoot, 'models'));
+    assert.ok(rankers, problem);
+    assert.match(rankers.licence, /CC BY-SA 3\.0/);
+    assert.ok(rankers.dev['PS-ProofWiki dev, text ranker mAP'] > rankers.dev['PS-ProofWiki dev, direct+votes mAP']);
+    assert.ok(rankers.dev['Stacks dev, position ranker mAP'] > rankers.dev['Stacks dev, text ranker mAP']);
+  });
+
+  it('a missing or corrupt file is reported, not thrown', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-rankers-'));
+    assert.match(loadReferenceRankers(dir).problem ?? '', /ranker\.json/);
+    fs.mkdirSync(path.join(dir, 'reference-ranker'));
+    fs.writeFileSync(path.join(dir, 'reference-ranker', 'ranker.json'), '{"text": 1');
+    assert.match(loadReferenceRankers(dir).problem ?? '', /JSON|Unexpected|Expected/);
+    assert.match(loadReferenceRankers(undefined).problem ?? '', /no models folder/);
+  });
+});
+
+describe('reference ranker on real data', { skip: !hasSharedData && 'no ../shared/data' }, () => {
+  it('fitted on a slice of the train splits, it is finite and reports dev figures for both sources', async () => {
+    const { createContext } = await import('../embeddings/eval/scorer.js');
+    const { trainReferenceRankers } = await import('../embeddings/eval/referenceTraining.js');
+    const ctx = await createContext({ modelsDir: path.join(repoRoot, 'models') });
+    try {
+      const r = await trainReferenceRankers(ctx, sharedData, 60);
+      assert.ok(usableRankers(r), JSON.stringify(r));
+      for (const k of ['PS-ProofWiki dev, text ranker mAP', 'Stacks dev, position ranker mAP']) assert.ok(Number.isFinite(r.dev[k]), k);
+      assert.ok(r.position.weights[4] > 0, 'an earlier result of the same file is more likely cited');
+    } finally {
+      await ctx.enc.release();
+    }
+  });
+});

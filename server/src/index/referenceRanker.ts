@@ -1,0 +1,150 @@
+// Results-to-cite ranker: a linear model over a few signals of whether a candidate result is
+// one a statement's proof uses. The text model reads the direct match (BM25 + encoder, as
+// z-scores), the votes of similar citing statements (citationVotes.ts) and how often the
+// candidate is cited at all (a much-cited lemma is a better guess than an obscure one). The
+// position model adds where the candidate sits: authors cite results of the same file, written
+// shortly before (half of the Stacks project's \ref's point into the same chapter, median 8
+// results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
+// candidates, every gold reference a target) on train splits only, and shipped as
+// models/reference-ranker/ranker.json; the index build copies them into the index header.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dot } from './termRanker.js';
+
+export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
+export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
+
+export interface LinearModel { features: string[]; weights: number[] }
+
+export interface ReferenceRankers {
+  /** For any pool of candidate results (ProofWiki, PS-ProofWiki, Stacks without positions). */
+  text: LinearModel;
+  /** For results of one project (workspace labels): adds the file and order of each result. */
+  position: LinearModel;
+  trainedOn: string;
+  licence: string;
+  /** Development-split figures printed by the trainer (never a test split). */
+  dev: Record<string, number>;
+}
+
+/** Where a result sits in a project: its file and its rank among the file's labelled results. */
+export interface ResultPosition { file: string; order: number }
+
+/** The position features of candidate `c` for a statement at `q` (zeros when either is unknown). */
+export function positionFeatures(q: ResultPosition | undefined, c: ResultPosition | undefined): [number, number, number] {
+  if (!q || !c || q.file !== c.file) return [0, 0, 0];
+  return c.order < q.order ? [1, 1, Math.log1p(q.order - c.order - 1)] : [1, 0, 0];
+}
+
+/** One candidate's feature row: z-scored direct match and votes, times cited, position. */
+export function referenceRow(direct: number, votes: number, cited: number, pos?: [number, number, number]): number[] {
+  const row = [direct, votes, Math.log1p(Math.max(cited, 0))];
+  return pos ? [...row, ...pos] : row;
+}
+
+/** Score of a row under a model; a row shorter than the model reads as zeros. */
+export function referenceScore(m: LinearModel, row: readonly number[]): number {
+  return dot(m.weights.slice(0, row.length), row);
+}
+
+/** A usable model: the feature names this code computes, finite weights. */
+export function validModel(m: unknown, features: readonly string[]): m is LinearModel {
+  const x = m as LinearModel | undefined;
+  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
+    && Array.isArray(x.weights) && x.weights.length === features.length && x.weights.every(Number.isFinite);
+}
+
+/** The rankers file, or undefined with the reason (then callers keep the parameter-free fusion). */
+export function loadReferenceRankers(modelsDir: string | undefined): { rankers?: ReferenceRankers; problem?: string } {
+  if (!modelsDir) return { problem: 'no models folder' };
+  const file = path.join(modelsDir, RANKERS_FILE);
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8')) as ReferenceRankers;
+    if (!validModel(r.text, TEXT_FEATURES) || !validModel(r.position, POSITION_FEATURES)) return { problem: `${file}: features do not match this version (run \`npm run train:rankers\`)` };
+    return { rankers: r };
+  } catch (e) {
+    return { problem: `${file}: ${(e as Error).message}` };
+  }
+}
+
+/** The rankers an index header carries, if they match this version's features. */
+export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers | undefined {
+  return r && validModel(r.text, TEXT_FEATURES) && validModel(r.position, POSITION_FEATURES) ? r : undefined;
+}
+
+export const RANKERS_FILE = path.join('reference-ranker', 'ranker.json');
+
+/** A query's candidates and which of them it cites (one group of the fit). */
+export interface ReferenceGroup { x: number[][]; gold: number[] }
+
+/**
+ * Fits a linear model by softmax over each group's candidates (every gold reference a target
+ * of equal weight) with L2 penalty, by damped Newton steps. Gradient descent is not safe here:
+ * vote z-scores are sparse and reach 30 or more on the few voted candidates, which makes a
+ * fixed step diverge. A constant shift does not change a softmax, so there is no intercept.
+ */
+export function fitReferenceModel(groups: ReferenceGroup[], features: readonly string[], l2 = 1e-3): LinearModel {
+  const use = groups.filter((g) => g.gold.length > 0 && g.x.length > 1);
+  const dim = features.length;
+  const loss = (w: number[]) => {
+    let l = 0;
+    for (const g of use) {
+      const s = g.x.map((x) => dot(w, x));
+      const m = Math.max(...s);
+      const lse = m + Math.log(s.reduce((a, v) => a + Math.exp(v - m), 0));
+      for (const k of g.gold) l += (lse - s[k]) / g.gold.length;
+    }
+    return l / (use.length || 1) + (l2 / 2) * dot(w, w);
+  };
+  let w = new Array<number>(dim).fill(0);
+  let current = loss(w);
+  for (let it = 0; it < 50 && use.length; it++) {
+    const grad = w.map((v) => l2 * v);
+    const hess = Array.from({ length: dim }, (_, i) => Array.from({ length: dim }, (_, j) => (i === j ? l2 : 0)));
+    for (const g of use) {
+      const s = g.x.map((x) => dot(w, x));
+      const m = Math.max(...s);
+      const e = s.map((v) => Math.exp(v - m));
+      const z = e.reduce((a, b) => a + b, 0);
+      const mu = new Array<number>(dim).fill(0);
+      g.x.forEach((x, k) => { const p = e[k] / z; for (let i = 0; i < dim; i++) { mu[i] += p * x[i]; for (let j = 0; j < dim; j++) hess[i][j] += (p * x[i] * x[j]) / use.length; } });
+      for (let i = 0; i < dim; i++) { grad[i] += mu[i] / use.length; for (let j = 0; j < dim; j++) hess[i][j] -= (mu[i] * mu[j]) / use.length; }
+      for (const k of g.gold) for (let i = 0; i < dim; i++) grad[i] -= g.x[k][i] / g.gold.length / use.length;
+    }
+    const step = solve(hess, grad);
+    let t = 1, next = w, value = current;
+    for (; t > 1e-6; t /= 2) { next = w.map((v, i) => v - t * step[i]); value = loss(next); if (value <= current) break; }
+    if (!(value < current - 1e-10)) break;
+    w = next; current = value;
+  }
+  return { features: [...features], weights: w };
+}
+
+/** Solves a x = b for a small symmetric positive definite a (Gaussian elimination, partial pivoting). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    [m[c], m[p]] = [m[p], m[c]];
+    for (let r = c + 1; r < n; r++) { const f = m[r][c] / m[c][c]; for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k]; }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) { let v = m[r][n]; for (let k = r + 1; k < n; k++) v -= m[r][k] * x[k]; x[r] = v / m[r][r]; }
+  return x;
+}
+
+/** Mean average precision and recall@10 of a scored group set (gold outside a group counts as missed). */
+export function groupMap(groups: Array<ReferenceGroup & { total: number }>, score: (row: number[]) => number): { map: number; r10: number } {
+  let ap = 0, r10 = 0;
+  for (const g of groups) {
+    const order = g.x.map((x, i) => [score(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    const gold = new Set(g.gold);
+    let hits = 0, s = 0, top = 0;
+    order.forEach(([, i], r) => { if (gold.has(i)) { hits++; s += hits / (r + 1); if (r < 10) top++; } });
+    ap += s / g.total;
+    r10 += top / g.total;
+  }
+  return { map: ap / (groups.length || 1), r10: r10 / (groups.length || 1) };
+}
