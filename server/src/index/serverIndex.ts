@@ -15,6 +15,9 @@ import { candidateProofs, prepareDisambiguation, QUERY_TOKENS, type Result } fro
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
+/** Quiet time (no index request) before background precomputation runs. */
+const IDLE_MS = 150;
+
 /** From the `mathsense` settings object: `index.path`, `index.sources`. */
 export function indexSettings(raw: unknown): IndexSettings {
   const r = (raw ?? {}) as { index?: { path?: unknown; sources?: unknown } };
@@ -93,6 +96,13 @@ export class ServerIndex {
 
   /** The loaded index, or undefined (still loading, missing or corrupt). Never blocks. */
   get(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
+    this.lastUse = performance.now(); // a request: background precomputation waits for a pause
+    return this.current();
+  }
+
+  private lastUse = 0;
+
+  private current(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
     if (!this.loading || defaultIndexDir(this.settings().path) !== this.dir) void this.load();
     if (!this.index || !this.tok) return undefined;
     const s = this.settings().sources;
@@ -131,7 +141,7 @@ export class ServerIndex {
 
   /** Tokens now; the vector when the worker has produced it (asked for otherwise). */
   query(text: string): Query | undefined {
-    const got = this.get();
+    const got = this.current(); // callers on the request path have called get()
     if (!got) return undefined;
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
     const vec = this.vectors.get(key);
@@ -147,8 +157,8 @@ export class ServerIndex {
    * was used. When a statement's vector arrives from the worker its candidates are computed
    * there and then (off the request path), so hovers mostly read this cache.
    */
-  candidateProofs(text: string, limit = 3): { results: Result[]; semantic: boolean } | undefined {
-    const got = this.get();
+  candidateProofs(text: string, limit = 3, background = false): { results: Result[]; semantic: boolean } | undefined {
+    const got = background ? this.current() : this.get();
     if (!got) return undefined;
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
     const vec = this.vectors.get(key);
@@ -208,10 +218,15 @@ export class ServerIndex {
         const batch = this.embedQueue.splice(0, 64);
         const vs = await svc.embed(batch).catch(() => undefined);
         batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });
-        // precompute the hybrid candidate proofs of these texts (~20 ms each), pausing between
-        // them: a pause (not setImmediate, which requests would queue behind) leaves the event
-        // loop idle, so a request that arrives waits for at most the one in progress
-        for (const t of batch) { await new Promise((r) => setTimeout(r, 10)); this.candidateProofs(t); }
+        // precompute the hybrid candidate proofs of these texts (~20 ms each of synchronous
+        // work) only once requests pause for IDLE_MS, one at a time with the event loop idle in
+        // between (a timer, not setImmediate, which requests would queue behind): a hover in a
+        // burst of hovers never waits behind background work
+        for (const t of batch) {
+          do await new Promise((r) => setTimeout(r, Math.max(10, IDLE_MS - (performance.now() - this.lastUse))));
+          while (performance.now() - this.lastUse < IDLE_MS);
+          this.candidateProofs(t, 3, true);
+        }
         if (this.vectors.size > 20_000) this.vectors.clear();
       }
     } finally {
