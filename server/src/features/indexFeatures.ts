@@ -253,8 +253,10 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const direct = zScores(vectors ? fuseZ(s, cos) : s);
   const cited = new Map<string, number>();
   for (const d of ws.all()) for (const r of d.refs()) cited.set(r.name, (cited.get(r.name) ?? 0) + 1);
-  // a result's order in its file: among the labelled results found, by position
-  const between = (c: T) => cands.filter((o) => o.doc === c.doc && o.start > c.start && o.start < f.env.start).length;
+  // results between a candidate and the statement, counted among the labelled results of f's file
+  const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
+  const rank = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
+  const between = (c: T) => rank(f.env.start) - rank(c.start) - 1;
   cands.forEach((c, i) => {
     const pos: [number, number, number] = c.doc !== f.doc ? [0, 0, 0] : c.start < f.env.start ? [1, 1, Math.log1p(between(c))] : [1, 0, 0];
     c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited.get(c.label) ?? 0, pos)) * 1000) / 1000;

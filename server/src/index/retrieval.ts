@@ -74,15 +74,37 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
 
 const citedCounts = new WeakMap<LoadedIndex, Float32Array>();
 
+/** Counting steps: yields every 200 statements (all ~18k statements and their proofs take ~350 ms). */
+function* countCitations(index: LoadedIndex): Generator<void, Float32Array> {
+  const out = new Float32Array(index.count);
+  const [a, b] = index.header.kinds.statement;
+  for (let id = a; id < b; id++) {
+    if ((id - a) % 200 === 199) yield;
+    for (const c of citationsOf(index, id)) out[c]++;
+  }
+  return out;
+}
+
 /** How often each entry is cited by an indexed statement (premises and proofs' named results); computed once per index. */
 export function timesCited(index: LoadedIndex): Float32Array {
   let out = citedCounts.get(index);
-  if (out) return out;
-  out = new Float32Array(index.count);
-  const [a, b] = index.header.kinds.statement;
-  for (let id = a; id < b; id++) for (const c of citationsOf(index, id)) out[c]++;
-  citedCounts.set(index, out);
+  if (!out) {
+    const steps = countCitations(index);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    citedCounts.set(index, (out = r.value));
+  }
   return out;
+}
+
+/** Counts citations in the background after a load, in slices, so the first "results to cite" does not wait. */
+export async function prepareCitations(index: LoadedIndex): Promise<void> {
+  const steps = countCitations(index);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (citedCounts.has(index)) return; // a request counted them meanwhile
+    if (r.done) { citedCounts.set(index, r.value); return; }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */

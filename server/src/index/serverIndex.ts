@@ -11,7 +11,8 @@ import { IndexError } from './format.js';
 import { defaultIndexDir } from './paths.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
-import { candidateProofs, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
+import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
+import { usableRankers } from './referenceRanker.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -83,6 +84,8 @@ export class ServerIndex {
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
         // the first term hover should not pay for reading every definition's title
         void prepareDisambiguation(idx, tok).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+        // nor the first "results to cite" for counting what every statement cites
+        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
         setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);
