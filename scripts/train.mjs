@@ -25,3 +25,5 @@ if (!opt['finalize-only']) {
 
 const config = await writeEncoderConfig(root, opt.out, '.cache/train', 'pairs');
 console.log(`wrote ${path.join(opt.out, 'config.json')} (version ${config.version}); ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+// the results-to-cite rankers read this encoder's scores: refit them for the new model
+if (path.resolve(opt.out) === path.resolve(root, 'models/mathsense-encoder')) run(process.execPath, ['scripts/train-rankers.mjs']);
