@@ -86,6 +86,7 @@ export class ServerIndex {
         void prepareDisambiguation(idx, tok).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
+        else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
         setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);
