@@ -100,6 +100,12 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     if (refs.length) { proofsWithRefs++; entries[id].refs = refs.map((x) => x.target); }
   });
   log(`references: ${phrases} links recovered in ${proofsWithRefs} ProofWiki proofs`);
+  // Stacks proofs: their \ref's, resolved to indexed results (those outside a slice are dropped)
+  ordered.forEach((r, id) => {
+    if (!r.refKeys?.length) return;
+    const refs = [...new Set(r.refKeys.flatMap((k) => { const t = idOf.get(k); return t === undefined || t === entries[id].statement ? [] : [t]; }))];
+    if (refs.length) entries[id].refs = refs;
+  });
 
   // ---- PS-ProofWiki statements mapped onto ProofWiki pages by text (premises: train split only)
   let ps: { statements: number; matched: number; rate: number; premiseLinks: number } | undefined;

@@ -76,7 +76,7 @@ export interface IndexEntry {
   statement?: number;
   /** statement -> its proof entries. */
   proofs?: number[];
-  /** proof -> statement entries it names ("By Sum of Infinite Geometric Sequence:"). */
+  /** proof -> statement entries it names ("By Sum of Infinite Geometric Sequence:"; Stacks: its \ref's). */
   refs?: number[];
   /** statement -> premises from PS-ProofWiki (train split). */
   premises?: number[];

@@ -10,11 +10,13 @@ import { EncoderSession } from '../embeddings/encoderSession.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { FILES, IndexError, headerPath } from './format.js';
 import { LoadedIndex } from './store.js';
-import { candidateProofs, disambiguate, search, suggestCitations, QUERY_TOKENS } from './retrieval.js';
+import { candidateProofs, citationsOf, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS } from './retrieval.js';
+import { buildIndex } from './builder.js';
+import * as os from 'node:os';
 import { TERM_FEATURES } from './termRanker.js';
 import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
-import { buildSlice, hasData, modelsDir } from './testing.js';
+import { buildSlice, dataDir, hasData, modelsDir } from './testing.js';
 
 describe('reference recovery', () => {
   const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);
@@ -149,5 +151,28 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     fs.writeFileSync(headerPath(bad), '{ not json');
     assert.throws(() => LoadedIndex.load(bad), (e: Error) => e instanceof IndexError && /corrupt/.test(e.message));
     return assert.rejects(LoadedIndex.loadAsync(missing), IndexError);
+  });
+});
+
+describe('index with the Stacks project as a source', { skip: !hasData && 'shared data or models missing', timeout: 600_000 }, () => {
+  it('records each proof\'s \\ref\'s as citations of its statement, within the indexed results', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-stacks-index-'));
+    try {
+      await buildIndex({ dataDir, outDir: path.join(tmp, 'index'), modelsDir, sources: ['stacks'], slice: 80, cacheDir: null, noEquations: true });
+      const index = LoadedIndex.load(path.join(tmp, 'index'));
+      const [a, b] = index.header.kinds.statement;
+      const citing = [];
+      for (let id = a; id < b; id++) if (citationsOf(index, id).length) citing.push(id);
+      assert.ok(citing.length > 0, 'some Stacks results cite others through their proofs');
+      for (const id of citing) for (const c of citationsOf(index, id)) {
+        assert.notEqual(c, id);
+        assert.equal(index.entry(c).source, index.entry(id).source);
+        assert.match(index.entry(c).url, /^https:\/\/stacks\.math\.columbia\.edu/);
+      }
+      const cited = timesCited(index);
+      assert.ok(cited.some((x) => x > 0));
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -33,6 +33,8 @@ export interface RawEntry {
   embedText?: string;
   macros?: MacroTable;
   statementKey?: string;
+  /** Keys of the entries a proof \ref's (Stacks: its proofs' \ref graph is real reference data). */
+  refKeys?: string[];
   term?: string;
   /** Further ambiguous terms whose disambiguation page lists this same definition. */
   alsoTerms?: string[];
@@ -132,7 +134,7 @@ export function readStacks(dataDir: string, o: SliceOptions = {}): RawEntry[] {
     const key = `st:${r.label}`;
     const kind: EntryKind = r.env === 'definition' ? 'definition' : 'statement';
     out.push({ key, kind, source: 'stacks', title: `${r.env[0].toUpperCase()}${r.env.slice(1)} ${tag ?? r.label}`, url, licence: lic, text: r.statement, macros, heldOut: r.heldOut });
-    if (r.proof && kind === 'statement') out.push({ key: `${key}#0`, kind: 'proof', source: 'stacks', title: `Proof of ${r.env} ${tag ?? r.label}`, url, licence: lic, text: r.proof, macros, statementKey: key, heldOut: r.heldOut });
+    if (r.proof && kind === 'statement') out.push({ key: `${key}#0`, kind: 'proof', source: 'stacks', title: `Proof of ${r.env} ${tag ?? r.label}`, url, licence: lic, text: r.proof, macros, statementKey: key, refKeys: r.refs.map((l) => `st:${l}`), heldOut: r.heldOut });
   }
   return out;
 }
