@@ -6,7 +6,7 @@
 import { CodeActionKind, type CodeAction, type CompletionItem, type Range } from 'vscode-languageserver';
 import * as path from 'node:path';
 import { Bm25Index } from '../embeddings/bm25.js';
-import type { DocEnv } from '../model/documentView.js';
+import type { DocEnv, DocRef } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
@@ -251,17 +251,33 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
     return cands;
   }
   const direct = zScores(vectors ? fuseZ(s, cos) : s);
-  const cited = new Map<string, number>();
-  for (const d of ws.all()) for (const r of d.refs()) cited.set(r.name, (cited.get(r.name) ?? 0) + 1);
+  const cited = timesReferenced(ws);
   // results between a candidate and the statement, counted among the labelled results of f's file
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
   const rank = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
   const between = (c: T) => rank(f.env.start) - rank(c.start) - 1;
   cands.forEach((c, i) => {
     const pos: [number, number, number] = c.doc !== f.doc ? [0, 0, 0] : c.start < f.env.start ? [1, 1, Math.log1p(between(c))] : [1, 0, 0];
-    c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited.get(c.label) ?? 0, pos)) * 1000) / 1000;
+    c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited(c.label), pos)) * 1000) / 1000;
   });
   return cands;
+}
+
+// how often each label name is \ref'd in the workspace, recounted only when some document's refs
+// array (the same object until that document changes) is not the one counted last time
+const refCounts = new WeakMap<Workspace, { arrays: ReadonlyArray<readonly DocRef[]>; counts: Map<string, number> }>();
+
+/** How often a label is \ref'd across the workspace (what the position ranker calls times cited). */
+function timesReferenced(ws: Workspace): (name: string) => number {
+  const arrays = ws.all().map((d) => d.refs());
+  let last = refCounts.get(ws);
+  if (!last || last.arrays.length !== arrays.length || last.arrays.some((r, i) => r !== arrays[i])) {
+    const counts = new Map<string, number>();
+    for (const refs of arrays) for (const r of refs) counts.set(r.name, (counts.get(r.name) ?? 0) + 1);
+    refCounts.set(ws, (last = { arrays, counts }));
+  }
+  const counts = last.counts;
+  return (name) => counts.get(name) ?? 0;
 }
 
 /**
