@@ -5,11 +5,11 @@
 // position model adds where the candidate sits: authors cite results of the same file, written
 // shortly before (half of the Stacks project's \ref's point into the same chapter, median 8
 // results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
-// candidates, every gold reference a target) on train splits only, and shipped as
+// candidates, every gold reference a target; softmaxRanker.ts) on train splits only, and shipped as
 // models/reference-ranker/ranker.json; the index build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot } from './termRanker.js';
+import { dot, fitSoftmaxRanker, type SoftmaxGroup } from './softmaxRanker.js';
 
 export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
@@ -75,64 +75,11 @@ export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers
 export const RANKERS_FILE = path.join('reference-ranker', 'ranker.json');
 
 /** A query's candidates and which of them it cites (one group of the fit). */
-export interface ReferenceGroup { x: number[][]; gold: number[] }
+export type ReferenceGroup = SoftmaxGroup;
 
-/**
- * Fits a linear model by softmax over each group's candidates (every gold reference a target
- * of equal weight) with L2 penalty, by damped Newton steps. Gradient descent is not safe here:
- * vote z-scores are sparse and reach 30 or more on the few voted candidates, which makes a
- * fixed step diverge. A constant shift does not change a softmax, so there is no intercept.
- */
-export function fitReferenceModel(groups: ReferenceGroup[], features: readonly string[], l2 = 1e-3): LinearModel {
-  const use = groups.filter((g) => g.gold.length > 0 && g.x.length > 1);
-  const dim = features.length;
-  const loss = (w: number[]) => {
-    let l = 0;
-    for (const g of use) {
-      const s = g.x.map((x) => dot(w, x));
-      const m = Math.max(...s);
-      const lse = m + Math.log(s.reduce((a, v) => a + Math.exp(v - m), 0));
-      for (const k of g.gold) l += (lse - s[k]) / g.gold.length;
-    }
-    return l / (use.length || 1) + (l2 / 2) * dot(w, w);
-  };
-  let w = new Array<number>(dim).fill(0);
-  let current = loss(w);
-  for (let it = 0; it < 50 && use.length; it++) {
-    const grad = w.map((v) => l2 * v);
-    const hess = Array.from({ length: dim }, (_, i) => Array.from({ length: dim }, (_, j) => (i === j ? l2 : 0)));
-    for (const g of use) {
-      const s = g.x.map((x) => dot(w, x));
-      const m = Math.max(...s);
-      const e = s.map((v) => Math.exp(v - m));
-      const z = e.reduce((a, b) => a + b, 0);
-      const mu = new Array<number>(dim).fill(0);
-      g.x.forEach((x, k) => { const p = e[k] / z; for (let i = 0; i < dim; i++) { mu[i] += p * x[i]; for (let j = 0; j < dim; j++) hess[i][j] += (p * x[i] * x[j]) / use.length; } });
-      for (let i = 0; i < dim; i++) { grad[i] += mu[i] / use.length; for (let j = 0; j < dim; j++) hess[i][j] -= (mu[i] * mu[j]) / use.length; }
-      for (const k of g.gold) for (let i = 0; i < dim; i++) grad[i] -= g.x[k][i] / g.gold.length / use.length;
-    }
-    const step = solve(hess, grad);
-    let t = 1, next = w, value = current;
-    for (; t > 1e-6; t /= 2) { next = w.map((v, i) => v - t * step[i]); value = loss(next); if (value <= current) break; }
-    if (!(value < current - 1e-10)) break;
-    w = next; current = value;
-  }
-  return { features: [...features], weights: w };
-}
-
-/** Solves a x = b for a small symmetric positive definite a (Gaussian elimination, partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = c + 1; r < n; r++) { const f = m[r][c] / m[c][c]; for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k]; }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) { let v = m[r][n]; for (let k = r + 1; k < n; k++) v -= m[r][k] * x[k]; x[r] = v / m[r][r]; }
-  return x;
+/** Fits a model on groups of candidate rows (softmaxRanker.ts: every gold reference a target). */
+export function fitReferenceModel(groups: ReferenceGroup[], features: readonly string[]): LinearModel {
+  return { features: [...features], weights: fitSoftmaxRanker(groups, features.length) };
 }
 
 /** Mean average precision and recall@10 of a scored group set (gold outside a group counts as missed). */

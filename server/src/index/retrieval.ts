@@ -6,7 +6,8 @@ import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
 import { votesFromSimilarity, withVotes } from './citationVotes.js';
-import { dot, featureRows, TERM_FEATURES } from './termRanker.js';
+import { featureRows, TERM_FEATURES } from './termRanker.js';
+import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 

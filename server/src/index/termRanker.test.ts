@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadMathD2 } from '../embeddings/data/mathd2.js';
-import { contextWords, fitSoftmaxRanker, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker } from './termRanker.js';
+import { fitSoftmaxRanker } from './softmaxRanker.js';
+import { contextWords, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker } from './termRanker.js';
 import { dataDir, hasData, modelsDir } from './testing.js';
 
 describe('term ranker', () => {
@@ -33,7 +34,8 @@ describe('term ranker', () => {
 
   it('fits a softmax ranker that separates what it can, deterministically', () => {
     const groups = Array.from({ length: 40 }, (_, i) => ({ gold: i % 3, x: [0, 1, 2].map((k) => [k === i % 3 ? 1 : 0, (i * 7 + k) % 5 / 5]) }));
-    const w1 = fitSoftmaxRanker(groups), w2 = fitSoftmaxRanker(groups);
+    const fit = () => fitSoftmaxRanker(groups.map((g) => ({ x: g.x, gold: [g.gold] })), 2);
+    const w1 = fit(), w2 = fit();
     assert.deepEqual(w1, w2);
     assert.ok(w1[0] > 1, `weight of the informative feature ${w1[0]}`);
     assert.equal(rankerAccuracy(w1, groups), 1);

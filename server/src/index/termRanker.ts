@@ -3,11 +3,13 @@
 // sense in set ways: the title's phrase ("a simple graph is"), the qualifier's field
 // ("topological space" for "(Topology)"), the sub-page's structure ("Let (S, ∘) be a monoid"),
 // mostly in its first sentences. Each of these is one feature; a linear model over them is
-// fitted on the MathD2 train split (softmax over each term's candidates), so nothing is tuned
-// on the test splits. Candidates are scored by their titles only, never by their own text.
+// fitted on the MathD2 train split (softmax over each term's candidates, softmaxRanker.ts), so
+// nothing is tuned on the test splits. Candidates are scored by their titles only, never by
+// their own text.
 import { Bm25Index } from '../embeddings/bm25.js';
 import { loadMathD2, termTitle } from '../embeddings/data/mathd2.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
+import { dot, fitSoftmaxRanker } from './softmaxRanker.js';
 
 /** Feature names, in vector order (stored with the weights so a stale model is detected). */
 export const TERM_FEATURES = [
@@ -80,35 +82,8 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
   ];
 }
 
-export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
-
 /** One training example: the candidates' feature vectors and which one is right. */
-/** A query's candidate rows and the gold candidate(s): with several, each is a target of equal weight. */
-export interface RankGroup { x: number[][]; gold: number | readonly number[] }
-
-/**
- * Softmax (listwise) logistic regression by full-batch gradient descent from zero weights:
- * deterministic, about a second for MathD2's ~1,100 groups.
- */
-export function fitSoftmaxRanker(groups: RankGroup[], o: { epochs?: number; rate?: number; l2?: number } = {}): number[] {
-  const dim = groups[0]?.x[0]?.length ?? 0;
-  const w = new Array<number>(dim).fill(0);
-  // a convex objective: run to convergence rather than pick an epoch count on any test split
-  const epochs = o.epochs ?? 2000, rate = o.rate ?? 0.5, l2 = o.l2 ?? 1e-3;
-  for (let ep = 0; ep < epochs; ep++) {
-    const g = new Array<number>(dim).fill(0);
-    for (const q of groups) {
-      const s = q.x.map((x) => dot(w, x));
-      const m = Math.max(...s);
-      const e = s.map((v) => Math.exp(v - m));
-      const z = e.reduce((a, b) => a + b, 0);
-      const gold = typeof q.gold === 'number' ? [q.gold] : q.gold;
-      q.x.forEach((x, k) => { const d = e[k] / z - (gold.includes(k) ? 1 / gold.length : 0); for (let i = 0; i < dim; i++) g[i] += d * x[i]; });
-    }
-    for (let i = 0; i < dim; i++) w[i] -= rate * (g[i] / Math.max(groups.length, 1) + l2 * w[i]);
-  }
-  return w;
-}
+export interface RankGroup { x: number[][]; gold: number }
 
 /** The candidate the ranker puts first (the first of equals). */
 export function rankerChoice(w: readonly number[], x: number[][]): number {
@@ -162,6 +137,6 @@ export function titleBm25(tok: MathTokenizer, pairs: Array<{ term: string; title
 export function trainTermRanker(dataDir: string, tok: MathTokenizer): TermRankerModel {
   const rows = loadMathD2(dataDir, 'train').map((r) => ({ term: r.term, title: r.title, context: r.definition }));
   const groups = rankGroups(rows, titleBm25(tok, rows));
-  const weights = fitSoftmaxRanker(groups);
+  const weights = fitSoftmaxRanker(groups.map((g) => ({ x: g.x, gold: [g.gold] })), TERM_FEATURES.length);
   return { features: [...TERM_FEATURES], weights, trainedOn: 'MathD2 train split (ProofWiki, CC BY-SA 3.0)', trainAccuracy: rankerAccuracy(weights, groups), groups: groups.length };
 }
