@@ -14,7 +14,7 @@ import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { RefContext } from './completion.js';
-import { referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
+import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
@@ -252,12 +252,12 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   }
   const direct = zScores(vectors ? fuseZ(s, cos) : s);
   const cited = timesReferenced(ws);
-  // results between a candidate and the statement, counted among the labelled results of f's file
+  // a result's order in f's file: its rank among the labelled results found there
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
-  const rank = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
-  const between = (c: T) => rank(f.env.start) - rank(c.start) - 1;
+  const order = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
+  const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
-    const pos: [number, number, number] = c.doc !== f.doc ? [0, 0, 0] : c.start < f.env.start ? [1, 1, Math.log1p(between(c))] : [1, 0, 0];
+    const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
     c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited(c.label), pos)) * 1000) / 1000;
   });
   return cands;

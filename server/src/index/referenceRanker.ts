@@ -48,7 +48,7 @@ export function referenceScore(m: LinearModel, row: readonly number[]): number {
 }
 
 /** A usable model: the feature names this code computes, finite weights. */
-export function validModel(m: unknown, features: readonly string[]): m is LinearModel {
+function validModel(m: unknown, features: readonly string[]): m is LinearModel {
   const x = m as LinearModel | undefined;
   return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
     && Array.isArray(x.weights) && x.weights.length === features.length && x.weights.every(Number.isFinite);
@@ -59,9 +59,8 @@ export function loadReferenceRankers(modelsDir: string | undefined): { rankers?:
   if (!modelsDir) return { problem: 'no models folder' };
   const file = path.join(modelsDir, RANKERS_FILE);
   try {
-    const r = JSON.parse(fs.readFileSync(file, 'utf8')) as ReferenceRankers;
-    if (!validModel(r.text, TEXT_FEATURES) || !validModel(r.position, POSITION_FEATURES)) return { problem: `${file}: features do not match this version (run \`npm run train:rankers\`)` };
-    return { rankers: r };
+    const rankers = usableRankers(JSON.parse(fs.readFileSync(file, 'utf8')) as ReferenceRankers);
+    return rankers ? { rankers } : { problem: `${file}: features do not match this version (run \`npm run train:rankers\`)` };
   } catch (e) {
     return { problem: `${file}: ${(e as Error).message}` };
   }

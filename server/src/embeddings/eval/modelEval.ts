@@ -8,7 +8,7 @@ import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
 import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadStacks } from '../data/stacks.js';
-import { loadReferenceRankers, referenceScore, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { loadReferenceRankers, referenceScore, type LinearModel, type ReferenceRankers } from '../../index/referenceRanker.js';
 import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
@@ -90,16 +90,16 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
     ap[m] = (ap[m] ?? 0) + averagePrecision(s, gold);
     r10[m] = (r10[m] ?? 0) + recallAt(s, gold, 10);
   };
-  const linear = (w: readonly number[] | undefined, sig: QuerySignals, q: ReferenceQuery, position: boolean) => {
+  const linear = (model: LinearModel | undefined, sig: QuerySignals, q: ReferenceQuery, position: boolean) => {
     const n = sig.direct.length;
     const out = new Float32Array(n);
-    for (let c = 0; c < n; c++) out[c] = w ? referenceScore({ features: [], weights: [...w] }, signals.row(sig, q, c, position)) : sig.direct[c] + sig.votes[c];
+    for (let c = 0; c < n; c++) out[c] = model ? referenceScore(model, signals.row(sig, q, c, position)) : sig.direct[c] + sig.votes[c];
     return out;
   };
   await signals.forEach(queries, (sig, q) => {
     for (const m of ctx.methods) add(m, sig.scores[m], q);
-    add('shipped', linear(rankers?.text.weights, sig, q, false), q);
-    if (positionRow && rankers) add('position', linear(rankers.position.weights, sig, q, true), q);
+    add('shipped', linear(rankers?.text, sig, q, false), q);
+    if (positionRow && rankers) add('position', linear(rankers.position, sig, q, true), q);
   });
   const pick = (acc: Partial<Record<Col, number>>, m: Col) => (acc[m] === undefined ? undefined : pct(acc[m]! / queries.length));
   const row = (acc: Partial<Record<Col, number>>, metric: string, anchor?: string) =>

@@ -2,37 +2,40 @@
 // text model on the fit queries of PS-ProofWiki train and Stacks train together, the position
 // model on Stacks (the one source whose results have files and an order). Reports both on
 // the dev queries against the parameter-free direct match plus votes; test splits are never read.
-import { fitReferenceModel, groupMap, POSITION_FEATURES, TEXT_FEATURES, type ReferenceGroup, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { fitReferenceModel, groupMap, POSITION_FEATURES, referenceScore, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers } from '../../index/referenceRanker.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type ReferenceTask } from './referenceTasks.js';
 import type { Ctx } from './scorer.js';
 
 type Group = ReferenceGroup & { total: number };
 
-async function groups(ctx: Ctx, task: ReferenceTask, split: 'fit' | 'dev', withPosition: boolean): Promise<Group[]> {
+/** The fit and dev groups of a task (its pools indexed once for both). */
+async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean): Promise<Record<'fit' | 'dev', Group[]>> {
   const signals = await ReferenceSignals.create(ctx, task);
-  const out: Group[] = [];
-  ctx.log(`${task.name}: ${task.splits[split].length} ${split} queries`);
-  await signals.forEach(task.splits[split], (s, q) => out.push(signals.group(s, q, withPosition)));
+  const out: Record<'fit' | 'dev', Group[]> = { fit: [], dev: [] };
+  for (const split of ['fit', 'dev'] as const) {
+    ctx.log(`${task.name}: ${task.splits[split].length} ${split} queries`);
+    await signals.forEach(task.splits[split], (s, q) => out[split].push(signals.group(s, q, withPosition)));
+  }
   return out;
 }
 
 export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: number): Promise<ReferenceRankers> {
-  const ps = psProofWikiTask(dataDir, slice), st = stacksTask(dataDir, slice);
-  const psFit = await groups(ctx, ps, 'fit', false), psDev = await groups(ctx, ps, 'dev', false);
-  const stFit = await groups(ctx, st, 'fit', true), stDev = await groups(ctx, st, 'dev', true);
+  const { fit: psFit, dev: psDev } = await groups(ctx, psProofWikiTask(dataDir, slice), false);
+  const { fit: stFit, dev: stDev } = await groups(ctx, stacksTask(dataDir, slice), true);
   const textRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, TEXT_FEATURES.length)) }));
   ctx.log('fitting');
   const text = fitReferenceModel([...psFit, ...textRows(stFit)], TEXT_FEATURES);
   const position = fitReferenceModel(stFit, POSITION_FEATURES);
-  const score = (w: readonly number[]) => (r: number[]) => r.reduce((a, v, i) => a + v * w[i], 0);
-  const plain = score([1, 1]); // the parameter-free fusion: direct match z + votes z
+  const score = (m: LinearModel) => (r: number[]) => referenceScore(m, r);
+  // the parameter-free fusion: direct match z + votes z
+  const plain = score({ features: [...POSITION_FEATURES], weights: [1, 1, 0, 0, 0, 0] });
   const dev: Record<string, number> = {};
   const put = (name: string, m: { map: number; r10: number }) => { dev[`${name} mAP`] = Math.round(m.map * 1000) / 10; dev[`${name} R@10`] = Math.round(m.r10 * 1000) / 10; };
   put('PS-ProofWiki dev, direct+votes', groupMap(psDev, plain));
-  put('PS-ProofWiki dev, text ranker', groupMap(psDev, score(text.weights)));
+  put('PS-ProofWiki dev, text ranker', groupMap(psDev, score(text)));
   put('Stacks dev, direct+votes', groupMap(stDev, plain));
-  put('Stacks dev, text ranker', groupMap(textRows(stDev), score(text.weights)));
-  put('Stacks dev, position ranker', groupMap(stDev, score(position.weights)));
+  put('Stacks dev, text ranker', groupMap(textRows(stDev), score(text)));
+  put('Stacks dev, position ranker', groupMap(stDev, score(position)));
   return {
     text, position, dev,
     trainedOn: `PS-ProofWiki train (${psFit.length} statements) and Stacks train results (${stFit.length}); dev: ${psDev.length} PS-ProofWiki dev statements, ${stDev.length} other Stacks train results`,
