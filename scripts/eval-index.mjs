@@ -5,8 +5,8 @@
 //   * PS-ProofWiki test reference retrieval mAP / R@10 over every indexed statement;
 //   * MathD2 test-split disambiguation accuracy (candidates: the term's definitions in the
 //     index, scored by their titles only: title BM25 and the fitted term ranker; anchor 93.8);
-//   * the MathSense column is what the server ships where it differs from BM25+enc (neighbour
-//     votes for references, the term ranker);
+//   * the MathSense column is what the server ships where it differs from BM25+enc (the
+//     reference text ranker over match, neighbour votes and times cited; the term ranker);
 //   * hover latency p50/p95 over real LSP stdio with the full index loaded;
 //   * index build time, size and load time.
 // Options: --slice N (first N queries per task), --index DIR.
@@ -97,8 +97,9 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const cos = index.cosineRange(vecs[i], sa, sb);
     const self = map.get(q.id);
     const gold = new Set(q.gold.map((g) => g - sa));
-    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fuseZ(bm, cos), sa);
-    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fuseZ(bm, cos)], ['shipped', shipped]]) {
+    const fused = fuseZ(bm, cos);
+    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fused, sa);
+    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped]]) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);
     }

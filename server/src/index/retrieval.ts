@@ -73,10 +73,37 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
   };
 }
 
-const citedCounts = new WeakMap<LoadedIndex, Float32Array>();
+/**
+ * A value computed once per index from many entry reads, in slices (the builder yields between
+ * them): read synchronously by a request (built there and then if need be), or prepared in the
+ * background after a load, pausing on a timer between slices so requests are never held up.
+ */
+function perIndex<T, A extends unknown[]>(build: (index: LoadedIndex, ...args: A) => Generator<void, T>) {
+  const done = new WeakMap<LoadedIndex, T>();
+  return {
+    get(index: LoadedIndex, ...args: A): T {
+      let v = done.get(index);
+      if (v === undefined) {
+        const steps = build(index, ...args);
+        let r = steps.next();
+        while (!r.done) r = steps.next();
+        done.set(index, (v = r.value));
+      }
+      return v;
+    },
+    async prepare(index: LoadedIndex, ...args: A): Promise<void> {
+      const steps = build(index, ...args);
+      for (let r = steps.next(); ; r = steps.next()) {
+        if (done.has(index)) return; // a request built it meanwhile
+        if (r.done) { done.set(index, r.value); return; }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    },
+  };
+}
 
-/** Counting steps: yields every 200 statements (all ~18k statements and their proofs take ~350 ms). */
-function* countCitations(index: LoadedIndex): Generator<void, Float32Array> {
+/** How often each entry is cited by an indexed statement; ~18k statements and their proofs take ~350 ms, 200 per slice. */
+const citedCounts = perIndex(function* (index: LoadedIndex): Generator<void, Float32Array> {
   const out = new Float32Array(index.count);
   const [a, b] = index.header.kinds.statement;
   for (let id = a; id < b; id++) {
@@ -84,29 +111,13 @@ function* countCitations(index: LoadedIndex): Generator<void, Float32Array> {
     for (const c of citationsOf(index, id)) out[c]++;
   }
   return out;
-}
+});
 
-/** How often each entry is cited by an indexed statement (premises and proofs' named results); computed once per index. */
-export function timesCited(index: LoadedIndex): Float32Array {
-  let out = citedCounts.get(index);
-  if (!out) {
-    const steps = countCitations(index);
-    let r = steps.next();
-    while (!r.done) r = steps.next();
-    citedCounts.set(index, (out = r.value));
-  }
-  return out;
-}
+/** How often each entry is cited by an indexed statement (premises and proofs' named results). */
+export const timesCited = (index: LoadedIndex): Float32Array => citedCounts.get(index);
 
-/** Counts citations in the background after a load, in slices, so the first "results to cite" does not wait. */
-export async function prepareCitations(index: LoadedIndex): Promise<void> {
-  const steps = countCitations(index);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (citedCounts.has(index)) return; // a request counted them meanwhile
-    if (r.done) { citedCounts.set(index, r.value); return; }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
+/** Counts citations in the background after a load, so the first "results to cite" does not wait. */
+export const prepareCitations = (index: LoadedIndex): Promise<void> => citedCounts.prepare(index);
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */
 export function termCandidates(index: LoadedIndex, term: string): number[] {
@@ -114,10 +125,9 @@ export function termCandidates(index: LoadedIndex, term: string): number[] {
 }
 
 type TitleIndex = { bm: Bm25Index; at: Map<number, number> };
-const titleIndexes = new WeakMap<LoadedIndex, TitleIndex>();
 
-/** Builds the title BM25 of the term definitions, pausing (yield) after every 200 entries. */
-function* buildTitleIndex(index: LoadedIndex, tok: MathTokenizer): Generator<void, TitleIndex> {
+/** The title BM25 of the term definitions (~5k entry reads, ~150 ms), 200 entries per slice. */
+const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer): Generator<void, TitleIndex> {
   const [a, b] = index.header.kinds.definition;
   const t: TitleIndex = { bm: new Bm25Index(), at: new Map() };
   for (let id = a; id < b; id++) {
@@ -126,35 +136,14 @@ function* buildTitleIndex(index: LoadedIndex, tok: MathTokenizer): Generator<voi
     if (e.term) t.at.set(id, t.bm.add(tok.encode(termTitle(e.term, e.title))));
   }
   return t;
-}
+});
 
-/**
- * Builds it in the background (reading ~5k entries takes ~150 ms: in slices, yielding to the
- * event loop between them, so requests are never held up by it).
- */
-export async function prepareDisambiguation(index: LoadedIndex, tok: MathTokenizer): Promise<void> {
-  const steps = buildTitleIndex(index, tok);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (titleIndexes.has(index)) return; // a request built it meanwhile
-    if (r.done) { titleIndexes.set(index, r.value); return; }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-function titleIndex(index: LoadedIndex, tok: MathTokenizer): TitleIndex {
-  let t = titleIndexes.get(index);
-  if (!t) {
-    const steps = buildTitleIndex(index, tok);
-    let r = steps.next();
-    while (!r.done) r = steps.next();
-    titleIndexes.set(index, t = r.value);
-  }
-  return t;
-}
+/** Builds the title index in the background after a load, so the first term hover does not wait. */
+export const prepareDisambiguation = (index: LoadedIndex, tok: MathTokenizer): Promise<void> => titleIndexes.prepare(index, tok);
 
 /** BM25 of a context against every definition's "term: title" string. */
 function titleScores(index: LoadedIndex, tok: MathTokenizer, ids: readonly number[], q: Query): number[] {
-  const t = titleIndex(index, tok);
+  const t = titleIndexes.get(index, tok);
   const all = t.bm.scores(q.text !== undefined ? tok.encode(q.text) : q.ids);
   return ids.map((id) => all[t.at.get(id) ?? -1] ?? 0);
 }
