@@ -76,8 +76,12 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
 /**
  * A value computed once per index from many entry reads, in slices (the builder yields between
  * them): read synchronously by a request (built there and then if need be), or prepared in the
- * background after a load, pausing on a timer between slices so requests are never held up.
+ * background after a load, awaiting `pause` between slices (the server's waits until requests
+ * pause, so they are never held up; by default a timer tick).
  */
+export type Pause = () => Promise<void>;
+const tick: Pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+
 function perIndex<T, A extends unknown[]>(build: (index: LoadedIndex, ...args: A) => Generator<void, T>) {
   const done = new WeakMap<LoadedIndex, T>();
   return {
@@ -91,12 +95,12 @@ function perIndex<T, A extends unknown[]>(build: (index: LoadedIndex, ...args: A
       }
       return v;
     },
-    async prepare(index: LoadedIndex, ...args: A): Promise<void> {
+    async prepare(pause: Pause, index: LoadedIndex, ...args: A): Promise<void> {
       const steps = build(index, ...args);
       for (let r = steps.next(); ; r = steps.next()) {
         if (done.has(index)) return; // a request built it meanwhile
         if (r.done) { done.set(index, r.value); return; }
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await pause();
       }
     },
   };
@@ -117,7 +121,7 @@ const citedCounts = perIndex(function* (index: LoadedIndex): Generator<void, Flo
 export const timesCited = (index: LoadedIndex): Float32Array => citedCounts.get(index);
 
 /** Counts citations in the background after a load, so the first "results to cite" does not wait. */
-export const prepareCitations = (index: LoadedIndex): Promise<void> => citedCounts.prepare(index);
+export const prepareCitations = (index: LoadedIndex, pause = tick): Promise<void> => citedCounts.prepare(pause, index);
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */
 export function termCandidates(index: LoadedIndex, term: string): number[] {
@@ -139,7 +143,7 @@ const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer)
 });
 
 /** Builds the title index in the background after a load, so the first term hover does not wait. */
-export const prepareDisambiguation = (index: LoadedIndex, tok: MathTokenizer): Promise<void> => titleIndexes.prepare(index, tok);
+export const prepareDisambiguation = (index: LoadedIndex, tok: MathTokenizer, pause = tick): Promise<void> => titleIndexes.prepare(pause, index, tok);
 
 /** BM25 of a context against every definition's "term: title" string. */
 function titleScores(index: LoadedIndex, tok: MathTokenizer, ids: readonly number[], q: Query): number[] {

@@ -83,9 +83,11 @@ export class ServerIndex {
         this.index = idx;
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
         // the first term hover should not pay for reading every definition's title
-        void prepareDisambiguation(idx, tok).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+        // (both in slices that run only while requests pause)
+        const idle = () => this.idle();
+        void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
         // nor the first "results to cite" for counting what every statement cites
-        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
+        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
@@ -105,6 +107,15 @@ export class ServerIndex {
   }
 
   private lastUse = 0;
+
+  /**
+   * Resolves once no index request has come for IDLE_MS (at least one timer tick later): where
+   * background work on the server thread waits, so a burst of requests never queues behind it.
+   */
+  private async idle(): Promise<void> {
+    do await new Promise((r) => setTimeout(r, Math.max(10, IDLE_MS - (performance.now() - this.lastUse))));
+    while (performance.now() - this.lastUse < IDLE_MS);
+  }
 
   private current(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
     if (!this.loading || defaultIndexDir(this.settings().path) !== this.dir) void this.load();
@@ -227,8 +238,7 @@ export class ServerIndex {
         // between (a timer, not setImmediate, which requests would queue behind): a hover in a
         // burst of hovers never waits behind background work
         for (const t of batch) {
-          do await new Promise((r) => setTimeout(r, Math.max(10, IDLE_MS - (performance.now() - this.lastUse))));
-          while (performance.now() - this.lastUse < IDLE_MS);
+          await this.idle();
           this.candidateProofs(t, 3, true);
         }
         if (this.vectors.size > 20_000) this.vectors.clear();
