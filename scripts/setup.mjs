@@ -132,17 +132,19 @@ const STEPS = [
     // ~4 min on 2 busy cores the first time (encoding ~46k texts), far less again (the embeddings
     // are cached in .cache/index-embeddings)
     name: 'build index',
-    skip: () => {
+    skip: async () => {
       if (args.has('--skip-build')) return '--skip-build given';
       if (args.has('--rebuild-index')) return undefined;
       try {
+        // the index carries the term ranker fitted at build time: changed features mean a rebuild
+        const { usableTermRanker } = await import('../server/out/index/termRanker.js');
         const h = JSON.parse(fs.readFileSync('build/index/index.json', 'utf8'));
         const model = JSON.parse(fs.readFileSync('models/mathsense-encoder/config.json', 'utf8'));
         // the index carries a copy of the reference rankers: a refitted file means a rebuild
         let rankers = null;
         try { rankers = JSON.parse(fs.readFileSync('models/reference-ranker/ranker.json', 'utf8')); } catch { /* none: the index has none either */ }
         const sameRankers = JSON.stringify(h.referenceRankers ?? null) === JSON.stringify(rankers);
-        if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
+        if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers && usableTermRanker(h.termRanker)) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
       } catch { /* missing or unreadable: build */ }
       return undefined;
     },
@@ -160,7 +162,7 @@ const timings = [];
 const t0 = performance.now();
 let failed;
 for (const step of STEPS) {
-  const skipReason = step.skip?.();
+  const skipReason = await step.skip?.();
   if (skipReason) {
     console.log(`\n== ${step.name}: skipped (${skipReason})`);
     timings.push([step.name, 'skipped']);

@@ -6,7 +6,7 @@ import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
 import { votesFromSimilarity, withVotes } from './citationVotes.js';
-import { featureRows, TERM_FEATURES } from './termRanker.js';
+import { featureRows, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
@@ -165,9 +165,9 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
   const ids = termCandidates(index, term);
   if (ids.length === 0) return [];
   const bm = titleScores(index, tok, ids, q);
-  const model = index.header.termRanker;
+  const model = usableTermRanker(index.header.termRanker);
   let title = bm;
-  if (model && q.text !== undefined && model.features.join() === TERM_FEATURES.join()) {
+  if (model && q.text !== undefined) {
     const rows = featureRows(q.text, ids.map((id) => { const e = index.entry(id); return { term: e.term ?? term, title: e.title }; }), bm);
     title = rows.map((x) => dot(model.weights, x));
   }

@@ -13,6 +13,7 @@ import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
 import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { usableRankers } from './referenceRanker.js';
+import { usableTermRanker } from './termRanker.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -86,6 +87,7 @@ export class ServerIndex {
         // (both in slices that run only while requests pause)
         const idle = () => this.idle();
         void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+        if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`mathsense index build\`)`);
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);

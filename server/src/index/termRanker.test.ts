@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadMathD2 } from '../embeddings/data/mathd2.js';
 import { fitSoftmaxRanker } from './softmaxRanker.js';
-import { contextWords, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker } from './termRanker.js';
+import { contextWords, definedWords, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker, usableTermRanker } from './termRanker.js';
 import { dataDir, hasData, modelsDir } from './testing.js';
 
 describe('term ranker', () => {
@@ -30,6 +30,35 @@ describe('term ranker', () => {
     const graph = contextWords('A simple graph is a graph which is undirected and has no loops.');
     assert.equal(f(termFeatures(graph, 'Simple', 'Definition:Simple Graph', 1), 'titlePhrase'), 1);
     assert.equal(f(termFeatures(graph, 'Simple', 'Definition:Multigraph/Simple Edge', 1), 'titlePhrase'), 0);
+  });
+
+  it('finds the phrase a definition defines, and prefers the title that names it', () => {
+    const defines = (text: string, has: string[], hasNot: string[] = []) => {
+      const d = definedWords(text);
+      for (const w of has) assert.ok(d.has(w), `${w} in ${[...d]}`);
+      for (const w of hasNot) assert.ok(!d.has(w), `${w} not in ${[...d]}`);
+    };
+    defines('Let (S, ∘) be a monoid whose identity is e_S. An element x_R ∈ S is called a right inverse of x if and only if x ∘ x_R = e_S.', ['right', 'invers'], ['identi', 'monoid', 'called']);
+    defines('Let K be a field. An algebraic closure of K is an algebraically closed algebraic field extension of K.', ['algebr', 'closur'], ['field']);
+    defines('Then G is a connected graph if and only if every pair of vertices is connected.', ['connec', 'graph'], ['pair']);
+    assert.equal(definedWords('Let f be a real function. Then $f$ is differentiable everywhere.').size, 0);
+    const ctx = contextWords('Let (S, ∘) be a monoid whose identity is e_S. An element x_R ∈ S is called a right inverse of x if and only if x ∘ x_R = e_S.');
+    const f = (title: string, name: string) => termFeatures(ctx, 'Right', title, 1)[TERM_FEATURES.indexOf(name as typeof TERM_FEATURES[number])];
+    // "identity" is in the text, but it is not what the text defines
+    assert.equal(f('Definition:Inverse (Abstract Algebra)/Right Inverse', 'definedCover'), 1);
+    assert.equal(f('Definition:Identity (Abstract Algebra)/Right Identity', 'definedCover'), 0);
+    assert.ok(f('Definition:Inverse (Abstract Algebra)/Right Inverse', 'definedPrecision') > 0);
+    assert.equal(f('Definition:Identity (Abstract Algebra)/Right Identity', 'definedPrecision'), 0);
+    assert.equal(f('Definition:Identity (Abstract Algebra)/Right Identity', 'nothingDefined'), 0);
+    assert.equal(termFeatures(contextWords('No definition here.'), 'Right', 'Definition:Right Angle', 1)[TERM_FEATURES.indexOf('nothingDefined')], 1);
+  });
+
+  it('refuses a model fitted on other features (an index built before a feature change)', () => {
+    const fitted = { features: [...TERM_FEATURES], weights: TERM_FEATURES.map(() => 1), trainedOn: 't', trainAccuracy: 1, groups: 1 };
+    assert.equal(usableTermRanker(fitted), fitted);
+    assert.equal(usableTermRanker({ ...fitted, features: fitted.features.slice(0, -1), weights: fitted.weights.slice(0, -1) }), undefined);
+    assert.equal(usableTermRanker({ ...fitted, weights: [1] }), undefined);
+    assert.equal(usableTermRanker(undefined), undefined);
   });
 
   it('fits a softmax ranker that separates what it can, deterministically', () => {

@@ -2,8 +2,9 @@
 // of Element/Monoid", "Definition:Power (Algebra)", …) a context means. A definition names its
 // sense in set ways: the title's phrase ("a simple graph is"), the qualifier's field
 // ("topological space" for "(Topology)"), the sub-page's structure ("Let (S, ∘) be a monoid"),
-// mostly in its first sentences. Each of these is one feature; a linear model over them is
-// fitted on the MathD2 train split (softmax over each term's candidates, softmaxRanker.ts), so
+// mostly in its first sentences, and above all in the phrase it defines ("x is called a right
+// inverse", "an algebraic closure of K is"). Each of these is one feature; a linear model over
+// them is fitted on the MathD2 train split (softmax over each term's candidates, softmaxRanker.ts), so
 // nothing is tuned on the test splits. Candidates are scored by their titles only, never by
 // their own text.
 import { Bm25Index } from '../embeddings/bm25.js';
@@ -16,6 +17,7 @@ export const TERM_FEATURES = [
   'bm25', 'extraWords', 'extraWordsEarly', 'noExtraWords', 'titleBigrams', 'titlePhrase',
   'qualifier', 'qualifierEarly', 'noQualifier', 'subPage', 'subPageEarly', 'noSubPage', 'titleLength',
   'extraFirstAt', 'subPageFirstAt', 'qualifierFirstAt', 'extraAllBy', 'subPageAllBy',
+  'definedCover', 'definedPrecision', 'nothingDefined',
 ] as const;
 
 export interface TermRankerModel {
@@ -25,6 +27,11 @@ export interface TermRankerModel {
   trainedOn: string;
   trainAccuracy: number;
   groups: number;
+}
+
+/** The model when it reads exactly this code's features (an index built before a feature change carries a stale one). */
+export function usableTermRanker(m: TermRankerModel | undefined): TermRankerModel | undefined {
+  return m && m.features?.join() === TERM_FEATURES.join() && m.weights?.length === TERM_FEATURES.length ? m : undefined;
 }
 
 const STOP = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'and', 'or', 'for', 'to', 'with', 'by', 'as', 'is', 'at', 'from', 'under', 'over']);
@@ -47,7 +54,7 @@ export function titleParts(title: string): TitleParts {
 }
 
 /** What the features read of a context, computed once per context. */
-export interface ContextWords { all: Set<string>; early: Set<string>; bigrams: Set<string>; joined: string; firstAt: Map<string, number> }
+export interface ContextWords { all: Set<string>; early: Set<string>; bigrams: Set<string>; joined: string; firstAt: Map<string, number>; defined: Set<string> }
 
 export function contextWords(text: string): ContextWords {
   const all = words(text);
@@ -56,7 +63,26 @@ export function contextWords(text: string): ContextWords {
   return {
     all: new Set(all), early: new Set(words(text.slice(0, 300))), firstAt,
     bigrams: new Set(all.slice(1).map((w, i) => `${all[i]} ${w}`)), joined: ` ${all.join(' ')} `,
+    defined: definedWords(text),
   };
+}
+
+// The phrases a text defines, by the set forms of English definitions (lower case, math and
+// symbols dropped): "is called / known as / said to be … a P", "is a P if (and only if)",
+// and a sentence that opens "A P is" / "The P of … is". Up to the last six words of each P.
+const PHRASE = '([a-z][a-z0-9\\- ]{0,60}?)';
+const DEFINING = [
+  new RegExp(`\\b(?:is|are) (?:then )?(?:called|known as|said to be|referred to as|described as|termed|defined as|defined to be)\\s+(?:an? |the )?${PHRASE}(?=[.,:;(]|\\s+(?:if|of|iff|with|on|in|and|when|by)\\b|$)`, 'g'),
+  new RegExp(`\\b(?:is|are) (?!(?:then )?(?:called|known|said|referred|described|termed|defined)\\b)(?:an? |the )?${PHRASE}\\s+(?:if and only if|iff|if|when|precisely when)\\b`, 'g'),
+  new RegExp(`(?:^|[.:]\\s|=== )(?:an? |the )${PHRASE}\\s+(?:is|are)\\b`, 'g'),
+];
+
+/** Words of the phrases the text defines (DEFINING), stemmed like every other feature word. */
+export function definedWords(text: string): Set<string> {
+  const t = text.slice(0, 20_000).toLowerCase().replace(/[^a-z0-9 .,:;=()-]+/g, ' ').replace(/\s+/g, ' ');
+  const defined = new Set<string>();
+  for (const re of DEFINING) for (const m of t.matchAll(re)) for (const w of words(m[1]).slice(-6)) defined.add(w);
+  return defined;
 }
 
 /** The feature vector of one candidate title; `bm25` is its BM25 divided by the best candidate's. */
@@ -70,6 +96,10 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
   const soon = (i: number) => 1 / (1 + i / 20);
   const firstOf = (ws: string[]) => { let best = Infinity; for (const w of ws) best = Math.min(best, ctx.firstAt.get(w) ?? Infinity); return best === Infinity ? 0 : soon(best); };
   const allBy = (ws: string[]) => { if (!ws.length) return 0; let last = 0; for (const w of ws) { const i = ctx.firstAt.get(w); if (i === undefined) return 0; last = Math.max(last, i); } return soon(last); };
+  // the title's own words (not the term's) against the defined phrases, both ways
+  const own = [...new Set([...p.main, ...p.sub])].filter((w) => !termWords.has(w));
+  const titleWords = new Set([...p.main, ...p.sub, ...p.qualifier]);
+  const definedOwn = [...ctx.defined].filter((w) => !termWords.has(w));
   return [
     bm25,
     cover(extra, ctx.all), cover(extra, ctx.early), extra.length ? 0 : 1,
@@ -79,6 +109,7 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
     cover(p.sub, ctx.all), cover(p.sub, ctx.early), p.sub.length ? 0 : 1,
     Math.log1p(p.main.length + p.sub.length),
     firstOf(extra), firstOf(p.sub), firstOf(p.qualifier), allBy(extra), allBy(p.sub),
+    cover(own, ctx.defined), cover(definedOwn, titleWords), own.length && ctx.defined.size ? 0 : 1,
   ];
 }
 
