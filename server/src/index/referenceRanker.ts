@@ -9,7 +9,7 @@
 // models/reference-ranker/ranker.json; the index build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot, fitSoftmaxRanker, type SoftmaxGroup } from './softmaxRanker.js';
+import { dot, fitSoftmaxRanker, readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 
 export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
@@ -47,13 +47,6 @@ export function referenceScore(m: LinearModel, row: readonly number[]): number {
   return dot(m.weights.slice(0, row.length), row);
 }
 
-/** A usable model: the feature names this code computes, finite weights. */
-function validModel(m: unknown, features: readonly string[]): m is LinearModel {
-  const x = m as LinearModel | undefined;
-  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
-    && Array.isArray(x.weights) && x.weights.length === features.length && x.weights.every(Number.isFinite);
-}
-
 /** The rankers file, or undefined with the reason (then callers keep the parameter-free fusion). */
 export function loadReferenceRankers(modelsDir: string | undefined): { rankers?: ReferenceRankers; problem?: string } {
   if (!modelsDir) return { problem: 'no models folder' };
@@ -68,7 +61,7 @@ export function loadReferenceRankers(modelsDir: string | undefined): { rankers?:
 
 /** The rankers an index header carries, if they match this version's features. */
 export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers | undefined {
-  return r && validModel(r.text, TEXT_FEATURES) && validModel(r.position, POSITION_FEATURES) ? r : undefined;
+  return r && readsFeatures(r.text, TEXT_FEATURES) && readsFeatures(r.position, POSITION_FEATURES) ? r : undefined;
 }
 
 export const RANKERS_FILE = path.join('reference-ranker', 'ranker.json');

@@ -8,6 +8,17 @@
 
 export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
 
+/**
+ * Whether a stored linear model (weights with their feature names, from an index header or a
+ * models/ file) reads exactly `features`, in order, with finite weights: a model fitted before
+ * a feature change is refused rather than misread.
+ */
+export function readsFeatures(m: unknown, features: readonly string[]): m is { features: string[]; weights: number[] } {
+  const x = m as { features?: unknown; weights?: unknown } | undefined;
+  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
+    && Array.isArray(x.weights) && x.weights.length === features.length && x.weights.every(Number.isFinite);
+}
+
 /** One query: its candidates' feature rows and which of them are right. */
 export interface SoftmaxGroup { x: number[][]; gold: readonly number[] }
 

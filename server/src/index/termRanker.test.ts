@@ -58,6 +58,7 @@ describe('term ranker', () => {
     assert.equal(usableTermRanker(fitted), fitted);
     assert.equal(usableTermRanker({ ...fitted, features: fitted.features.slice(0, -1), weights: fitted.weights.slice(0, -1) }), undefined);
     assert.equal(usableTermRanker({ ...fitted, weights: [1] }), undefined);
+    assert.equal(usableTermRanker({ ...fitted, weights: fitted.weights.map((w, i) => (i === 0 ? Number.NaN : w)) }), undefined);
     assert.equal(usableTermRanker(undefined), undefined);
   });
 

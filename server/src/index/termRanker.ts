@@ -4,13 +4,13 @@
 // ("topological space" for "(Topology)"), the sub-page's structure ("Let (S, ∘) be a monoid"),
 // mostly in its first sentences, and above all in the phrase it defines ("x is called a right
 // inverse", "an algebraic closure of K is"). Each of these is one feature; a linear model over
-// them is fitted on the MathD2 train split (softmax over each term's candidates, softmaxRanker.ts), so
-// nothing is tuned on the test splits. Candidates are scored by their titles only, never by
-// their own text.
+// them is fitted on the MathD2 train split (softmax over each term's candidates,
+// softmaxRanker.ts), so nothing is tuned on the test splits. Candidates are scored by their
+// titles only, never by their own text.
 import { Bm25Index } from '../embeddings/bm25.js';
 import { loadMathD2, termTitle } from '../embeddings/data/mathd2.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
-import { dot, fitSoftmaxRanker } from './softmaxRanker.js';
+import { dot, fitSoftmaxRanker, readsFeatures } from './softmaxRanker.js';
 
 /** Feature names, in vector order (stored with the weights so a stale model is detected). */
 export const TERM_FEATURES = [
@@ -31,7 +31,7 @@ export interface TermRankerModel {
 
 /** The model when it reads exactly this code's features (an index built before a feature change carries a stale one). */
 export function usableTermRanker(m: TermRankerModel | undefined): TermRankerModel | undefined {
-  return m && m.features?.join() === TERM_FEATURES.join() && m.weights?.length === TERM_FEATURES.length ? m : undefined;
+  return readsFeatures(m, TERM_FEATURES) ? m : undefined;
 }
 
 const STOP = new Set(['of', 'the', 'a', 'an', 'in', 'on', 'and', 'or', 'for', 'to', 'with', 'by', 'as', 'is', 'at', 'from', 'under', 'over']);
