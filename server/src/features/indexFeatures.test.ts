@@ -155,6 +155,36 @@ A \emph{${term}} is what the context says.
     assert.ok(relevance('lem:helper') > relevance('lem:a-later'), sorted.map((i) => `${i.label}: ${i.detail}`).join('; '));
   });
 
+  it('\\ref{ completion prefers, among results saying the same, the one named like the statement and \\ref\'d by it', async () => {
+    const same = 'Let $G$ be a finite group whose order is a prime $p$. Then $G$ is cyclic.';
+    const text2 = String.raw`\documentclass{article}
+\newtheorem{theorem}{Theorem}
+\newtheorem{lemma}[theorem]{Lemma}
+\begin{document}
+\begin{lemma}\label{lem:prime-order-cyclic}
+${same}
+\end{lemma}
+\begin{lemma}\label{lem:step-two}
+${same}
+\end{lemma}
+\begin{theorem}\label{thm:groups-of-prime-order}
+Every group of prime order $p$ is abelian (it is cyclic by Lemma \ref{lem:prime-order-cyclic}).
+\end{theorem}
+\begin{proof}
+Apply \ref{} to $G$.
+\end{proof}
+Compare \ref{lem:step-two}.
+\end{document}
+`;
+    const uri2 = pathToFileURL(path.join(tmp, 'proj', 'names.tex')).href;
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri2, languageId: 'latex', version: 1, text: text2 } });
+    const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri2 }, position: posOf(text2, '\\ref{}', 5) }) as CompletionList;
+    const relevance = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
+    // both are \ref'd once; the named one sits further from the theorem, which the position
+    // features count against it, so only its name and the statement's \ref can put it first
+    assert.ok(relevance('lem:prime-order-cyclic') > relevance('lem:step-two'), list.items.map((i) => `${i.label}: ${i.detail}`).join('; '));
+  });
+
   it('hover on a theorem answers within 50 ms (p95 over 40 requests)', async () => {
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {

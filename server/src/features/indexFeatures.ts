@@ -15,6 +15,7 @@ import { disambiguate, search, suggestCitations, termCandidates, type Result } f
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
+import { refsIn, resultName } from '../index/resultNames.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
@@ -205,7 +206,7 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
   return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
 }
 
-interface Ranked { doc: Doc; env: DocEnv; start: number; label: string; heading: string; text: string; score: number }
+interface Ranked { doc: Doc; env: DocEnv; start: number; label: string; name: string; heading: string; text: string; score: number }
 
 /** Labelled workspace statements other than `f`, by relevance to `f` (BM25 + cached vectors). */
 function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerIndex, cap = 3000): Ranked[] {
@@ -216,7 +217,7 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
     if (cands.length >= cap) break;
     const t = labelTarget(ws, loc.doc, loc.label);
     if (t.kind !== 'theorem' || !t.env || (loc.doc === f.doc && t.env.start === f.env.start)) continue;
-    cands.push({ doc: loc.doc, env: t.env, start: t.env.start, label: loc.prefix + loc.label.name, heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
+    cands.push({ doc: loc.doc, env: t.env, start: t.env.start, label: loc.prefix + loc.label.name, name: resultName(loc.label.name, t.title), heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
   }
   return scoreTexts(cands, f, ws, si).sort((a, b) => b.score - a.score);
 }
@@ -224,11 +225,12 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
 /**
  * Scores labelled workspace results for the statement `f`. With the index's position ranker
  * (index/referenceRanker.ts, fitted on the Stacks project): the direct match (BM25 + cached
- * vectors, z-scored), how often the label is \ref'd in the workspace, and where the result
- * sits relative to `f` (same file, earlier, results in between). Without it: BM25 over its
- * maximum plus the cosine.
+ * vectors, z-scored), how often the label is \ref'd in the workspace, the names (label words
+ * and titles) against `f`'s name and text, whether `f` already \ref's it, and where the
+ * result sits relative to `f` (same file, earlier, results in between). Without it: BM25 over
+ * its maximum plus the cosine.
  */
-function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
+function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string; name: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
   const got = si.get();
   if (!got || cands.length === 0) return cands;
   const bm = new Bm25Index();
@@ -252,13 +254,21 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   }
   const direct = zScores(vectors ? fuseZ(s, cos) : s);
   const cited = timesReferenced(ws);
+  const names = new Bm25Index();
+  for (const c of cands) names.add(si.tokens(c.name));
+  const own = statements(ws, f.doc).find((st) => st.env.start === f.env.start);
+  const ownName = resultName(own?.labels[0]?.name, own?.title);
+  const name = ownName ? zScores(names.scores(si.tokens(ownName))) : new Float32Array(cands.length);
+  const textInName = zScores(names.scores(q.ids));
+  const referred = new Set(refsIn(f.text));
   // a result's order in f's file: its rank among the labelled results found there
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
   const order = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    c.score = Math.round(referenceScore(model, referenceRow(direct[i], 0, cited(c.label), pos)) * 1000) / 1000;
+    const text = { direct: direct[i], votes: 0, cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label) };
+    c.score = Math.round(referenceScore(model, referenceRow(text, pos)) * 1000) / 1000;
   });
   return cands;
 }
@@ -287,7 +297,7 @@ function timesReferenced(ws: Workspace): (name: string) => number {
 export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, items: CompletionItem[], si: ServerIndex): void {
   const f = enclosingStatement(ws, doc, ctx.start);
   if (!f || !si.get()) return;
-  const ranked: Array<{ item: CompletionItem; text: string; score: number; doc: Doc; start: number; label: string }> = [];
+  const ranked: Array<{ item: CompletionItem; text: string; score: number; doc: Doc; start: number; label: string; name: string }> = [];
   for (const item of items.slice(0, 3000)) {
     const data = item.data as { uri?: string; start?: number } | undefined;
     const d = data?.uri ? ws.get(data.uri) : undefined;
@@ -295,7 +305,7 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
     if (!d || !label) continue;
     const t = labelTarget(ws, d, label);
     if (t.kind !== 'theorem' || !t.env || (d === f.doc && t.env.start === f.env.start)) continue;
-    ranked.push({ item, text: bodyText(d, t.env), score: 0, doc: d, start: t.env.start, label: item.label });
+    ranked.push({ item, text: bodyText(d, t.env), score: 0, doc: d, start: t.env.start, label: item.label, name: resultName(label.name, t.title) });
   }
   scoreTexts(ranked, f, ws, si).sort((a, b) => b.score - a.score).forEach((r, i) => {
     r.item.sortText = `0${String(i).padStart(5, '0')}${r.item.label}`;

@@ -49,8 +49,8 @@ describe('votes over the index entries', () => {
   });
 
   it('with a text ranker in the header, adds times cited, never counting an excluded statement\'s citations', () => {
-    const text = { features: [...TEXT_FEATURES], weights: [0, 0, 1] }; // times cited alone
-    const position = { features: [...POSITION_FEATURES], weights: [0, 0, 0, 0, 0, 0] };
+    const text = { features: [...TEXT_FEATURES], weights: TEXT_FEATURES.map((f) => (f === 'log(1 + times cited)' ? 1 : 0)) }; // times cited alone
+    const position = { features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map(() => 0) };
     const ranked = { ...index, header: { ...index.header, referenceRankers: { text, position, trainedOn: '', licence: '', dev: {} } } } as unknown as LoadedIndex;
     assert.deepEqual([...timesCited(ranked)].slice(0, 5), [0, 0, 0, 1, 1]);
     const s = withCitationVotes(ranked)(Float32Array.from([5, 4, 3, 0, 0]), 0);

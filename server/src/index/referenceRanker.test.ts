@@ -17,17 +17,18 @@ describe('reference ranker features', () => {
     assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'a', order: 12 }), [1, 0, 0]);
     assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'b', order: 2 }), [0, 0, 0]);
     assert.deepEqual(positionFeatures(undefined, { file: 'b', order: 2 }), [0, 0, 0]);
-    assert.deepEqual(referenceRow(1.5, -0.2, 3), [1.5, -0.2, Math.log1p(3)]);
-    assert.equal(referenceRow(0, 0, 0, [1, 1, 2]).length, POSITION_FEATURES.length);
-    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6] }, [1, 1, 1]), 6, 'a text row under a position model reads zeros for position');
+    assert.deepEqual(referenceRow({ direct: 1.5, votes: -0.2, cited: 3 }), [1.5, -0.2, Math.log1p(3), 0, 0, 0], 'unknown names read as zeros');
+    assert.deepEqual(referenceRow({ direct: 0, votes: 0, cited: 0, name: 2.5, textInName: -0.5, referred: true }), [0, 0, 0, 2.5, -0.5, 1]);
+    assert.equal(referenceRow({ direct: 0, votes: 0, cited: 0 }, [1, 1, 2]).length, POSITION_FEATURES.length);
+    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, [1, 1, 1, 1, 1, 1]), 21, 'a text row under a position model reads zeros for position');
   });
 
   it('rejects a model whose features are not this version\'s', () => {
-    const text = { features: [...TEXT_FEATURES], weights: [1, 0, 0] };
-    const position = { features: [...POSITION_FEATURES], weights: [1, 0, 0, 0, 0, 0] };
+    const text = { features: [...TEXT_FEATURES], weights: TEXT_FEATURES.map((_, i) => (i ? 0 : 1)) };
+    const position = { features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map((_, i) => (i ? 0 : 1)) };
     assert.ok(usableRankers({ text, position, trainedOn: '', licence: '', dev: {} }));
     assert.equal(usableRankers({ text: { ...text, features: ['bm25'] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
-    assert.equal(usableRankers({ text: { ...text, weights: [NaN, 0, 0] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
+    assert.equal(usableRankers({ text: { ...text, weights: [NaN, ...text.weights.slice(1)] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
     assert.equal(usableRankers(undefined), undefined);
   });
 });
@@ -50,8 +51,9 @@ describe('reference ranker fit', () => {
 
   it('learns positive weights for informative features, is deterministic, and ranks better than either alone', () => {
     const train = synthetic(200, 1), dev = synthetic(200, 2);
-    const m = fitReferenceModel(train, TEXT_FEATURES);
-    assert.deepEqual(m, fitReferenceModel(train, TEXT_FEATURES));
+    const three = TEXT_FEATURES.slice(0, 3);
+    const m = fitReferenceModel(train, three);
+    assert.deepEqual(m, fitReferenceModel(train, three));
     assert.ok(m.weights[0] > 0 && m.weights[1] > 0, `weights ${m.weights}`);
     assert.ok(Math.abs(m.weights[2]) < Math.abs(m.weights[0]), 'the noise feature gets the smallest weight');
     const score = (w: number[]) => (r: number[]) => r.reduce((a, v, i) => a + v * w[i], 0);

@@ -1,8 +1,9 @@
 // Results-to-cite ranker: a linear model over a few signals of whether a candidate result is
 // one a statement's proof uses. The text model reads the direct match (BM25 + encoder, as
 // z-scores), the votes of similar citing statements (citationVotes.ts) and how often the
-// candidate is cited at all (a much-cited lemma is a better guess than an obscure one). The
-// position model adds where the candidate sits: authors cite results of the same file, written
+// candidate is cited at all (a much-cited lemma is a better guess than an obscure one), and
+// the result's name (resultNames.ts: label words and title) against the statement's name and
+// text, and whether the statement itself \ref's it. The position model adds where the candidate sits: authors cite results of the same file, written
 // shortly before (half of the Stacks project's \ref's point into the same chapter, median 8
 // results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
 // candidates, every gold reference a target; softmaxRanker.ts) on train splits only, and shipped as
@@ -11,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dot, fitSoftmaxRanker, readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 
-export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
+export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)', 'name match z', 'statement words in the name z', 'referred to in the statement'] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
 
 export interface LinearModel { features: string[]; weights: number[] }
@@ -36,9 +37,18 @@ export function positionFeatures(q: ResultPosition | undefined, c: ResultPositio
   return c.order < q.order ? [1, 1, Math.log1p(q.order - c.order - 1)] : [1, 0, 0];
 }
 
-/** One candidate's feature row: z-scored direct match and votes, times cited, position. */
-export function referenceRow(direct: number, votes: number, cited: number, pos?: [number, number, number]): number[] {
-  const row = [direct, votes, Math.log1p(Math.max(cited, 0))];
+/** A candidate's text signals; the name signals are 0 where names are unknown (z-scores of nothing). */
+export interface TextSignals {
+  direct: number; votes: number; cited: number;
+  /** z-scored BM25 of the statement's name against the candidate's name, and of its text against that name. */
+  name?: number; textInName?: number;
+  /** The statement \ref's the candidate. */
+  referred?: boolean;
+}
+
+/** One candidate's feature row: text signals (TEXT_FEATURES order), then position. */
+export function referenceRow(t: TextSignals, pos?: [number, number, number]): number[] {
+  const row = [t.direct, t.votes, Math.log1p(Math.max(t.cited, 0)), t.name ?? 0, t.textInName ?? 0, t.referred ? 1 : 0];
   return pos ? [...row, ...pos] : row;
 }
 

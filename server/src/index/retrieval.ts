@@ -69,7 +69,7 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     const cited = timesCited(index).slice(a, a + fused.length);
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
     const direct = zScores(fused), v = zScores(votes);
-    return direct.map((d, i) => referenceScore(model, referenceRow(d, v[i], cited[i])));
+    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i] })));
   };
 }
 

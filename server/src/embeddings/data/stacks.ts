@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readMacroDefinitions, type MacroTable } from '../macroExpansion.js';
 import { isHeldOut } from './splits.js';
+import { refsIn } from '../../index/resultNames.js';
 
 export interface StacksResult {
   label: string; // chapter-qualified, e.g. algebra-lemma-snake
@@ -13,6 +14,9 @@ export interface StacksResult {
   statement: string;
   proof?: string;
   refs: string[]; // labels of results \ref'd in the proof (resolved, without itself)
+  statementRefs: string[]; // labels of results \ref'd in the statement itself (resolved)
+  /** The label as written in its chapter (without the chapter prefix), e.g. lemma-snake. */
+  localLabel: string;
   heldOut: boolean;
 }
 
@@ -23,7 +27,7 @@ export function loadStacks(dataDir: string): { results: StacksResult[]; macros: 
   const dir = path.join(dataDir, 'latex', 'stacks-project');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.tex')).sort();
   const macros = readMacroDefinitions(fs.readFileSync(path.join(dir, 'preamble.tex'), 'utf8')).macros;
-  const raw: Array<StacksResult & { rawRefs: string[] }> = [];
+  const raw: Array<Omit<StacksResult, 'statementRefs'> & { rawRefs: string[] }> = [];
   for (const f of files) {
     const chapter = f.slice(0, -4);
     if (chapter === 'preamble' || chapter === 'fdl') continue;
@@ -39,15 +43,15 @@ export function loadStacks(dataDir: string): { results: StacksResult[]; macros: 
       if (proof) for (const r of proof.matchAll(/\\ref\{([^}]*)\}/g)) {
         rawRefs.push(r[1].trim());
       }
-      raw.push({ chapter, label, env: m[1], statement, proof, refs: [], rawRefs, heldOut: isHeldOut(`stacks:${label}`) });
+      raw.push({ chapter, label, localLabel: lab[1], env: m[1], statement, proof, refs: [], rawRefs, heldOut: isHeldOut(`stacks:${label}`) });
     }
   }
   const known = new Set(raw.map((r) => r.label));
   // local labels first (`lemma-x` in algebra.tex is algebra-lemma-x), then chapter-qualified ones
   const resolve = (chapter: string, id: string) => (known.has(`${chapter}-${id}`) ? `${chapter}-${id}` : known.has(id) ? id : undefined);
   const results: StacksResult[] = raw.map(({ rawRefs, ...r }) => {
-    const refs = rawRefs.map((id) => resolve(r.chapter, id)).filter((x): x is string => !!x && x !== r.label);
-    return { ...r, refs: [...new Set(refs)] };
+    const resolved = (ids: string[]) => [...new Set(ids.map((id) => resolve(r.chapter, id)).filter((x): x is string => !!x && x !== r.label))];
+    return { ...r, refs: resolved(rawRefs), statementRefs: resolved(refsIn(r.statement)) };
   });
   return { results, macros };
 }

@@ -82,7 +82,11 @@ async function statementProof(ctx: Ctx, name: string, pairs: Array<{ statement: 
 async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRankers | undefined, anchors: { map: string; r10?: string }, rows: EvalRow[], positionRow?: string): Promise<void> {
   const signals = await ReferenceSignals.create(ctx, task);
   const queries = task.splits.test;
-  type Col = Method | 'shipped' | 'position';
+  // where results are named (Stacks labels), the same ranker without the name features: the
+  // statement texts alone, as the published models read them
+  const text = rankers?.text;
+  const unnamed = task.names && text ? { ...text, weights: text.weights.map((w, i) => (/name|referred/.test(text.features[i]) ? 0 : w)) } : undefined;
+  type Col = Method | 'shipped' | 'position' | 'unnamed';
   const ap: Partial<Record<Col, number>> = {}, r10: Partial<Record<Col, number>> = {};
   const add = (m: Col, s: Float32Array, q: ReferenceQuery) => {
     if (q.self >= 0) s[q.self] = -Infinity; // a query never retrieves itself
@@ -100,12 +104,17 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
     for (const m of ctx.methods) add(m, sig.scores[m], q);
     add('shipped', linear(rankers?.text, sig, q, false), q);
     if (positionRow && rankers) add('position', linear(rankers.position, sig, q, true), q);
+    if (unnamed) add('unnamed', linear(unnamed, sig, q, false), q);
   });
   const pick = (acc: Partial<Record<Col, number>>, m: Col) => (acc[m] === undefined ? undefined : pct(acc[m]! / queries.length));
   const row = (acc: Partial<Record<Col, number>>, metric: string, anchor?: string) =>
     rows.push({ task: `${task.name} test references`, metric, n: queries.length, bm25: pick(acc, 'bm25'), encoder: pick(acc, 'encoder'), fused: pick(acc, 'fused'), shipped: pick(acc, 'shipped'), anchor });
   row(ap, 'mAP', anchors.map);
   row(r10, 'R@10', anchors.r10);
+  if (ap.unnamed !== undefined) {
+    rows.push({ task: `${task.name} test references, statement texts only (no label words or \\ref's)`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'unnamed'), anchor: anchors.map });
+    rows.push({ task: `${task.name} test references, statement texts only (no label words or \\ref's)`, metric: 'R@10', n: queries.length, shipped: pick(r10, 'unnamed') });
+  }
   if (positionRow && ap.position !== undefined) {
     rows.push({ task: `${task.name} test references, ${positionRow}`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'position'), anchor: 'uses positions: not comparable' });
     rows.push({ task: `${task.name} test references, ${positionRow}`, metric: 'R@10', n: queries.length, shipped: pick(r10, 'position') });

@@ -4,20 +4,28 @@
 // over every candidate. A query that is itself a citing statement (a train query in the fit)
 // is left out of its own signals: it neither votes for nor counts towards what it cites.
 import { loadPsProofWiki } from '../data/psProofwiki.js';
-import { loadStacks } from '../data/stacks.js';
+import { loadStacks, type StacksResult } from '../data/stacks.js';
 import { votesFromSimilarity } from '../../index/citationVotes.js';
 import { positionFeatures, referenceRow, type ResultPosition, type ReferenceGroup } from '../../index/referenceRanker.js';
+import { resultName } from '../../index/resultNames.js';
+import { Bm25Index } from '../bm25.js';
 import { topK } from '../../util/topK.js';
 import { zScores } from '../../util/zScores.js';
 import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
 
-export interface ReferenceQuery { item: Item; self: number; gold: number[] }
+export interface ReferenceQuery {
+  item: Item; self: number; gold: number[];
+  /** The statement's own name (label words, title) and the candidates its text \ref's, where known. */
+  name?: string; referred?: number[];
+}
 
 export interface ReferenceTask {
   name: string;
   candidates: Item[];
   /** Candidate index -> where it sits in its project (Stacks: chapter file and order). */
   positions?: ResultPosition[];
+  /** Candidate index -> its name (resultNames.ts), where the source names its results. */
+  names?: string[];
   /** Statements with known references; `self` is the candidate index of the statement. */
   citing: Array<{ item: Item; self: number; cites: number[] }>;
   /** Queries of each split: test (evaluation), fit and dev (the trainer). */
@@ -32,10 +40,14 @@ export interface QuerySignals {
   votes: Float32Array;
   /** Times each candidate is cited by the citing statements (the query's own citations removed). */
   cited: Float32Array;
+  /** z-scored name match and statement-words-in-name (zeros without names), and the \ref'd candidates. */
+  name: Float32Array;
+  textInName: Float32Array;
+  referred: Set<number>;
 }
 
 export class ReferenceSignals {
-  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>) {}
+  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>, private readonly names?: Bm25Index) {}
 
   static async create(ctx: Ctx, task: ReferenceTask): Promise<ReferenceSignals> {
     const pool = new Scorer(ctx);
@@ -44,7 +56,9 @@ export class ReferenceSignals {
     await near.index(task.citing.map((c) => c.item));
     const cited = new Float32Array(task.candidates.length);
     for (const c of task.citing) for (const k of c.cites) cited[k]++;
-    return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])));
+    let names: Bm25Index | undefined;
+    if (task.names) { names = new Bm25Index(); for (const n of task.names) names.add(ctx.tok.encode(n)); }
+    return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])), names);
   }
 
   /** Calls `each` for every query (in chunks, so the score arrays of a split never all coexist). */
@@ -61,7 +75,10 @@ export class ReferenceSignals {
         let cited = this.cited;
         if (own !== undefined) { cited = cited.slice(); for (const k of this.task.citing[own].cites) cited[k]--; }
         const scores = { bm25: direct.bm25[i], encoder: direct.encoder[i], fused: direct.fused[i] };
-        each({ scores, direct: zScores(scores[best]), votes, cited }, q, a + i);
+        const n = this.task.candidates.length;
+        const name = this.names && q.name ? zScores(this.names.scores(this.ctx.tok.encode(q.name))) : new Float32Array(n);
+        const textInName = this.names ? zScores(this.names.scores(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }))) : new Float32Array(n);
+        each({ scores, direct: zScores(scores[best]), votes, cited, name, textInName, referred: new Set(q.referred) }, q, a + i);
       });
     }
   }
@@ -69,18 +86,21 @@ export class ReferenceSignals {
   /** The feature row of candidate `c` for query `q` (with position features when `withPosition`). */
   row(s: QuerySignals, q: ReferenceQuery, c: number, withPosition: boolean): number[] {
     const p = this.task.positions;
-    return referenceRow(s.direct[c], s.votes[c], s.cited[c], withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
+    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c) };
+    return referenceRow(text, withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
   }
 
   /**
    * A fit group: the candidates worth ranking (the best by direct match plus votes, the best by
-   * direct match, and with positions the 60 results just before the query in its file).
+   * direct match, by name, the \ref'd ones, and with positions the 60 results just before the
+   * query in its file).
    */
   group(s: QuerySignals, q: ReferenceQuery, withPosition: boolean): ReferenceGroup & { total: number } {
     const n = this.task.candidates.length;
     const both = new Float32Array(n);
     for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votes[j];
-    const cands = new Set([...topK(both, 150), ...topK(s.direct, 50)]);
+    const cands = new Set([...topK(both, 150), ...topK(s.direct, 50), ...s.referred]);
+    if (this.names) for (const j of [...topK(s.name, 30), ...topK(s.textInName, 30)]) cands.add(j);
     const p = this.task.positions;
     if (withPosition && p && q.self >= 0) {
       const me = p[q.self];
@@ -111,8 +131,8 @@ export function psProofWikiTask(dataDir: string, slice?: number): ReferenceTask 
 }
 
 /**
- * Stacks: every labelled result is a candidate; results outside the held-out split cite what
- * their proofs \ref. A third of them are dev queries, a third fit queries.
+ * Stacks: every labelled result is a candidate, named by its label's words; results outside
+ * the held-out split cite what their proofs \ref. A third of them are dev queries, a third fit queries.
  */
 export function stacksTask(dataDir: string, slice?: number): ReferenceTask {
   const stacks = loadStacks(dataDir);
@@ -125,12 +145,14 @@ export function stacksTask(dataDir: string, slice?: number): ReferenceTask {
   const order = new Map<string, number>();
   const positions = cands.map((c) => { const k = order.get(c.chapter) ?? 0; order.set(c.chapter, k + 1); return { file: c.chapter, order: k }; });
   const item = (text: string): Item => ({ text, macros: stacks.macros });
-  const query = (q: { label: string; statement: string; refs: string[] }): ReferenceQuery => ({ item: item(q.statement), self: at.get(q.label) ?? -1, gold: q.refs.flatMap((r) => (at.has(r) ? [at.get(r)!] : [])) });
+  const known = (labels: string[]) => labels.flatMap((r) => (at.has(r) ? [at.get(r)!] : []));
+  const query = (q: StacksResult): ReferenceQuery => ({ item: item(q.statement), self: at.get(q.label) ?? -1, gold: known(q.refs), name: resultName(q.localLabel), referred: known(q.statementRefs) });
   return {
     name: 'Stacks',
     candidates: cands.map((c) => item(c.statement)),
     positions,
-    citing: train.map((t) => ({ item: item(t.statement), self: at.get(t.label) ?? -1, cites: t.refs.flatMap((r) => (at.has(r) ? [at.get(r)!] : [])) })),
+    names: cands.map((c) => resultName(c.localLabel)),
+    citing: train.map((t) => ({ item: item(t.statement), self: at.get(t.label) ?? -1, cites: known(t.refs) })),
     // every third train result is dev, of the rest every other one is fitted on (spread over all chapters)
     splits: { test: test.map(query), fit: train.filter((_, i) => i % 6 === 1 || i % 6 === 2).map(query), dev: train.filter((_, i) => i % 3 === 0).map(query) },
   };

@@ -19,16 +19,33 @@ async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean): Pro
   return out;
 }
 
+const SHARED = 3; // direct match, votes, times cited: what every source has
+
+/**
+ * The text model in two stages, so that a source without names ranks as if names did not
+ * exist: the shared signals fitted on both sources, then, on Stacks (the source whose results
+ * are named), one coefficient for that shared score plus the name weights. The shared weights
+ * are scaled by that coefficient, which leaves every nameless ranking (PS-ProofWiki) unchanged.
+ */
+function fitTextModel(ps: Group[], stacks: Group[]): LinearModel {
+  const shared = fitReferenceModel([...ps, ...stacks].map((g) => ({ ...g, x: g.x.map((r) => r.slice(0, SHARED)) })), TEXT_FEATURES.slice(0, SHARED)).weights;
+  const base = (r: number[]) => r.slice(0, SHARED).reduce((a, v, i) => a + v * shared[i], 0);
+  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [base(r), ...r.slice(SHARED)]) })), ['shared score', ...TEXT_FEATURES.slice(SHARED)]).weights;
+  // a non-positive scale would reverse every nameless ranking: better no ranker than that one
+  if (!(named[0] > 0)) throw new Error(`text ranker: the shared score got weight ${named[0]} on Stacks; not writing a ranker that reverses PS-ProofWiki`);
+  return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * named[0]), ...named.slice(1)] };
+}
+
 export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: number): Promise<ReferenceRankers> {
   const { fit: psFit, dev: psDev } = await groups(ctx, psProofWikiTask(dataDir, slice), false);
   const { fit: stFit, dev: stDev } = await groups(ctx, stacksTask(dataDir, slice), true);
   const textRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, TEXT_FEATURES.length)) }));
   ctx.log('fitting');
-  const text = fitReferenceModel([...psFit, ...textRows(stFit)], TEXT_FEATURES);
+  const text = fitTextModel(psFit, textRows(stFit));
   const position = fitReferenceModel(stFit, POSITION_FEATURES);
   const score = (m: LinearModel) => (r: number[]) => referenceScore(m, r);
   // the parameter-free fusion: direct match z + votes z
-  const plain = score({ features: [...POSITION_FEATURES], weights: [1, 1, 0, 0, 0, 0] });
+  const plain = score({ features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map((_, i) => (i < 2 ? 1 : 0)) });
   const dev: Record<string, number> = {};
   const put = (name: string, m: { map: number; r10: number }) => { dev[`${name} mAP`] = Math.round(m.map * 1000) / 10; dev[`${name} R@10`] = Math.round(m.r10 * 1000) / 10; };
   put('PS-ProofWiki dev, direct+votes', groupMap(psDev, plain));
