@@ -3,16 +3,19 @@
 // z-scores), the votes of similar citing statements (citationVotes.ts) and how often the
 // candidate is cited at all (a much-cited lemma is a better guess than an obscure one), and
 // the result's name (resultNames.ts: label words and title) against the statement's name and
-// text, and whether the statement itself \ref's it. The position model adds where the candidate sits: authors cite results of the same file, written
-// shortly before (half of the Stacks project's \ref's point into the same chapter, median 8
-// results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
+// text, and whether the statement itself \ref's it. The position model adds where the
+// candidate sits: authors cite results of the same file, written shortly before (half of the
+// Stacks project's \ref's point into the same chapter, median 8 results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
 // candidates, every gold reference a target; softmaxRanker.ts) on train splits only, and shipped as
 // models/reference-ranker/ranker.json; the index build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dot, fitSoftmaxRanker, readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 
-export const TEXT_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)', 'name match z', 'statement words in the name z', 'referred to in the statement'] as const;
+/** The text signals every source has, then those only sources that name their results have. */
+export const SHARED_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
+export const NAME_FEATURES = ['name match z', 'statement words in the name z', 'referred to in the statement'] as const;
+export const TEXT_FEATURES = [...SHARED_FEATURES, ...NAME_FEATURES] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
 
 export interface LinearModel { features: string[]; weights: number[] }

@@ -39,10 +39,7 @@ export function loadStacks(dataDir: string): { results: StacksResult[]; macros: 
       const label = `${chapter}-${lab[1]}`;
       const statement = m[2].replace(/\\begin\{reference\}[\s\S]*?\\end\{reference\}/g, '').trim();
       const proof = m[4]?.trim();
-      const rawRefs: string[] = [];
-      if (proof) for (const r of proof.matchAll(/\\ref\{([^}]*)\}/g)) {
-        rawRefs.push(r[1].trim());
-      }
+      const rawRefs = proof ? refsIn(proof) : [];
       raw.push({ chapter, label, localLabel: lab[1], env: m[1], statement, proof, refs: [], rawRefs, heldOut: isHeldOut(`stacks:${label}`) });
     }
   }

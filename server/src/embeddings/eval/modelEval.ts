@@ -8,7 +8,7 @@ import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
 import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadStacks } from '../data/stacks.js';
-import { loadReferenceRankers, referenceScore, type LinearModel, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { loadReferenceRankers, referenceScore, SHARED_FEATURES, type LinearModel, type ReferenceRankers } from '../../index/referenceRanker.js';
 import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
@@ -85,7 +85,7 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
   // where results are named (Stacks labels), the same ranker without the name features: the
   // statement texts alone, as the published models read them
   const text = rankers?.text;
-  const unnamed = task.names && text ? { ...text, weights: text.weights.map((w, i) => (/name|referred/.test(text.features[i]) ? 0 : w)) } : undefined;
+  const unnamed = task.names && text ? { ...text, weights: text.weights.map((w, i) => (i < SHARED_FEATURES.length ? w : 0)) } : undefined;
   type Col = Method | 'shipped' | 'position' | 'unnamed';
   const ap: Partial<Record<Col, number>> = {}, r10: Partial<Record<Col, number>> = {};
   const add = (m: Col, s: Float32Array, q: ReferenceQuery) => {

@@ -2,7 +2,8 @@
 // text model on the fit queries of PS-ProofWiki train and Stacks train together, the position
 // model on Stacks (the one source whose results have files and an order). Reports both on
 // the dev queries against the parameter-free direct match plus votes; test splits are never read.
-import { fitReferenceModel, groupMap, POSITION_FEATURES, referenceScore, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenceScore, SHARED_FEATURES, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { dot } from '../../index/softmaxRanker.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type ReferenceTask } from './referenceTasks.js';
 import type { Ctx } from './scorer.js';
 
@@ -19,8 +20,6 @@ async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean): Pro
   return out;
 }
 
-const SHARED = 3; // direct match, votes, times cited: what every source has
-
 /**
  * The text model in two stages, so that a source without names ranks as if names did not
  * exist: the shared signals fitted on both sources, then, on Stacks (the source whose results
@@ -28,9 +27,9 @@ const SHARED = 3; // direct match, votes, times cited: what every source has
  * are scaled by that coefficient, which leaves every nameless ranking (PS-ProofWiki) unchanged.
  */
 function fitTextModel(ps: Group[], stacks: Group[]): LinearModel {
-  const shared = fitReferenceModel([...ps, ...stacks].map((g) => ({ ...g, x: g.x.map((r) => r.slice(0, SHARED)) })), TEXT_FEATURES.slice(0, SHARED)).weights;
-  const base = (r: number[]) => r.slice(0, SHARED).reduce((a, v, i) => a + v * shared[i], 0);
-  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [base(r), ...r.slice(SHARED)]) })), ['shared score', ...TEXT_FEATURES.slice(SHARED)]).weights;
+  const k = SHARED_FEATURES.length;
+  const shared = fitReferenceModel([...ps, ...stacks].map((g) => ({ ...g, x: g.x.map((r) => r.slice(0, k)) })), SHARED_FEATURES).weights;
+  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [dot(shared, r.slice(0, k)), ...r.slice(k)]) })), ['shared score', ...NAME_FEATURES]).weights;
   // a non-positive scale would reverse every nameless ranking: better no ranker than that one
   if (!(named[0] > 0)) throw new Error(`text ranker: the shared score got weight ${named[0]} on Stacks; not writing a ranker that reverses PS-ProofWiki`);
   return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * named[0]), ...named.slice(1)] };
