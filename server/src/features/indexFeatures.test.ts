@@ -185,6 +185,48 @@ Compare \ref{lem:step-two}.
     assert.ok(relevance('lem:prime-order-cyclic') > relevance('lem:step-two'), list.items.map((i) => `${i.label}: ${i.detail}`).join('; '));
   });
 
+  it('\\ref{ completion prefers, among results saying the same, the one the proof of a similar statement \\ref\'s', async () => {
+    const same = 'Every bounded monotone sequence of real numbers converges.';
+    // `cited` decides whether the proof of the similar theorem cites lem:used; both lemmas are
+    // \ref'd once either way, and lem:near sits closer to the theorem being proved
+    const doc = (cited: boolean) => String.raw`\documentclass{article}
+\newtheorem{theorem}{Theorem}
+\newtheorem{lemma}[theorem]{Lemma}
+\begin{document}
+\begin{lemma}\label{lem:used}
+${same}
+\end{lemma}
+\begin{lemma}\label{lem:near}
+${same}
+\end{lemma}
+\begin{theorem}\label{thm:similar}
+Let $f$ be a continuous function on a closed bounded interval $[a, b]$. Then $f$ is bounded and attains its maximum on $[a, b]$.
+\end{theorem}
+\begin{proof}
+Take a maximising sequence and use ${cited ? String.raw`\ref{lem:used}` : 'compactness'}.
+\end{proof}
+\begin{theorem}\label{thm:now}
+Let $f$ be a continuous function on a closed bounded interval $[a, b]$. Then $f$ attains its minimum on $[a, b]$.
+\end{theorem}
+\begin{proof}
+Apply \ref{} to $-f$.
+\end{proof}
+Compare \ref{lem:near}${cited ? '' : String.raw` and \ref{lem:used}`}.
+\end{document}
+`;
+    const relevance = async (cited: boolean) => {
+      const text3 = doc(cited);
+      const uri3 = pathToFileURL(path.join(tmp, 'proj', `votes-${cited}.tex`)).href;
+      await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri3, languageId: 'latex', version: 1, text: text3 } });
+      const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri3 }, position: posOf(text3, '\\ref{}', 5) }) as CompletionList;
+      const of = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
+      return { used: of('lem:used'), near: of('lem:near'), all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; ') };
+    };
+    const without = await relevance(false), withVote = await relevance(true);
+    assert.ok(without.near > without.used, `without the similar proof's \\ref, position decides: ${without.all}`);
+    assert.ok(withVote.used > withVote.near, `the similar statement's proof votes for lem:used: ${withVote.all}`);
+  });
+
   it('hover on a theorem answers within 50 ms (p95 over 40 requests)', async () => {
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {

@@ -16,6 +16,7 @@ import type { ServerIndex } from '../index/serverIndex.js';
 import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
 import { refsIn, resultName } from '../index/resultNames.js';
+import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
@@ -225,10 +226,12 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
 /**
  * Scores labelled workspace results for the statement `f`. With the index's position ranker
  * (index/referenceRanker.ts, fitted on the Stacks project): the direct match (BM25 + cached
- * vectors, z-scored), how often the label is \ref'd in the workspace, the names (label words
- * and titles) against `f`'s name and text, whether `f` already \ref's it, and where the
- * result sits relative to `f` (same file, earlier, results in between). Without it: BM25 over
- * its maximum plus the cosine.
+ * vectors, z-scored), the votes of the five workspace results most like `f` for what their
+ * proofs \ref (citationVotes.ts, as on Stacks, where the ranker was fitted with them), how
+ * often the label is \ref'd in the workspace, the names (label words and titles) against
+ * `f`'s name and text, whether `f` already \ref's it, and where the result sits relative to
+ * `f` (same file, earlier, results in between). Without it: BM25 over its maximum plus the
+ * cosine.
  */
 function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string; name: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
   const got = si.get();
@@ -252,7 +255,12 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
     cands.forEach((c, i) => { c.score = Math.round((s[i] / max + cos[i]) * 1000) / 1000; });
     return cands;
   }
-  const direct = zScores(vectors ? fuseZ(s, cos) : s);
+  const similarity = vectors ? fuseZ(s, cos) : Float32Array.from(s);
+  const direct = zScores(similarity);
+  // neighbours are the candidates themselves (f is not one), voting with their proofs' \ref's
+  const proved = proofCitations(ws);
+  const at = new Map(cands.map((c, i) => [c.label, i]));
+  const votes = unitVotes(votesFromSimilarity(similarity, (i) => proved.get(statementKey(cands[i].doc, cands[i].start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : [])), cands.length));
   const cited = timesReferenced(ws);
   const names = new Bm25Index();
   for (const c of cands) names.add(si.tokens(c.name));
@@ -267,7 +275,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    const text = { direct: direct[i], votes: 0, cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label) };
+    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label) };
     c.score = Math.round(referenceScore(model, referenceRow(text, pos)) * 1000) / 1000;
   });
   return cands;
@@ -288,6 +296,36 @@ function timesReferenced(ws: Workspace): (name: string) => number {
   }
   const counts = last.counts;
   return (name) => counts.get(name) ?? 0;
+}
+
+const statementKey = (doc: Doc, start: number) => `${doc.uri}#${start}`;
+
+// the labels each statement's proofs \ref, recomputed only when some document's refs array
+// (the same object until that document changes) is not the one read last time
+const proofRefs = new WeakMap<Workspace, { arrays: ReadonlyArray<readonly DocRef[]>; byStatement: Map<string, string[]> }>();
+
+/** The labels \ref'd in the proofs of each workspace statement, by statementKey. */
+function proofCitations(ws: Workspace): Map<string, string[]> {
+  const docs = ws.all();
+  const arrays = docs.map((d) => d.refs());
+  let last = proofRefs.get(ws);
+  if (!last || last.arrays.length !== arrays.length || last.arrays.some((r, i) => r !== arrays[i])) {
+    const byStatement = new Map<string, string[]>();
+    docs.forEach((d, k) => {
+      const refs = arrays[k];
+      if (refs.length === 0) return;
+      d.envs().forEach((e, i) => {
+        if (e.name !== 'proof') return;
+        const names = refs.filter((r) => r.start >= e.start && r.end <= e.end && r.name).map((r) => r.name);
+        const st = names.length ? proofTarget(ws, d, i).statement : undefined;
+        if (!st) return;
+        const key = statementKey(st.doc, st.env.start);
+        byStatement.set(key, [...(byStatement.get(key) ?? []), ...names]);
+      });
+    });
+    proofRefs.set(ws, (last = { arrays, byStatement }));
+  }
+  return last.byStatement;
 }
 
 /**

@@ -1,10 +1,10 @@
 // Neighbour votes for results to cite: weighting, the k nearest only, and the z-score sum.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { neighbourVotes, withVotes } from './citationVotes.js';
+import { neighbourVotes, unitVotes, withVotes } from './citationVotes.js';
 import type { IndexEntry } from './format.js';
 import { citationsOf, timesCited, withCitationVotes } from './retrieval.js';
-import { POSITION_FEATURES, TEXT_FEATURES } from './referenceRanker.js';
+import { POSITION_FEATURES, SHARED_FEATURES, TEXT_FEATURES } from './referenceRanker.js';
 import type { LoadedIndex } from './store.js';
 
 describe('citation votes', () => {
@@ -21,6 +21,13 @@ describe('citation votes', () => {
     const s = withVotes(direct, Float32Array.from([0, 0, 0, 2]));
     assert.ok(s[3] > s[1], 'a voted candidate overtakes a better direct match');
     assert.ok(s[0] > s[3]);
+  });
+
+  it('divides votes by their norm for the rankers, so a pool\'s size does not scale them', () => {
+    assert.deepEqual([...unitVotes(Float32Array.from([0, 3, 4]))], [0, 0.6000000238418579, 0.800000011920929]);
+    assert.deepEqual([...unitVotes(new Float32Array(3))], [0, 0, 0]);
+    const small = unitVotes(Float32Array.from([1, 0, 0])), large = unitVotes(Float32Array.from([1, ...new Array(9999).fill(0)]));
+    assert.equal(small[0], large[0]);
   });
 });
 
@@ -49,13 +56,16 @@ describe('votes over the index entries', () => {
   });
 
   it('with a text ranker in the header, adds times cited, never counting an excluded statement\'s citations', () => {
-    const text = { features: [...TEXT_FEATURES], weights: TEXT_FEATURES.map((f) => (f === 'log(1 + times cited)' ? 1 : 0)) }; // times cited alone
-    const position = { features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map(() => 0) };
+    // a network of one unit reading times cited alone: tanh(log(1 + times cited))
+    const net = (features: readonly string[], w: number[]) => ({ features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [w], bias: [0], out: [1] });
+    const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES, SHARED_FEATURES.map((f) => (f === 'log(1 + times cited)' ? 1 : 0))), names: [0, 0, 0] };
+    const position = net(POSITION_FEATURES, POSITION_FEATURES.map(() => 0));
     const ranked = { ...index, header: { ...index.header, referenceRankers: { text, position, trainedOn: '', licence: '', dev: {} } } } as unknown as LoadedIndex;
     assert.deepEqual([...timesCited(ranked)].slice(0, 5), [0, 0, 0, 1, 1]);
     const s = withCitationVotes(ranked)(Float32Array.from([5, 4, 3, 0, 0]), 0);
-    assert.deepEqual([...s].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0.693, 0.693]);
+    const once = Math.round(Math.tanh(Math.log(2)) * 1000) / 1000;
+    assert.deepEqual([...s].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, once, once]);
     const without0 = withCitationVotes(ranked, new Set([0]))(Float32Array.from([5, 4, 3, 0, 0]), 0);
-    assert.deepEqual([...without0].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0, 0.693]);
+    assert.deepEqual([...without0].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0, once]);
   });
 });

@@ -25,6 +25,19 @@ export function neighbourVotes(neighbours: Array<{ score: number; cites: readonl
   return votes;
 }
 
+/**
+ * Votes divided by their Euclidean norm (zeros stay zeros): the rankers' feature. Among many
+ * candidates this is the z-score over sqrt(pool size), so it reads the same in a pool of ten
+ * workspace lemmas as in one of 18k indexed statements.
+ */
+export function unitVotes(votes: Float32Array): Float32Array {
+  let s = 0;
+  for (const v of votes) s += v * v;
+  const out = new Float32Array(votes.length);
+  if (s > 0) { const n = Math.sqrt(s); for (let i = 0; i < votes.length; i++) out[i] = votes[i] / n; }
+  return out;
+}
+
 /** Direct match plus votes, each standardised over the candidates. */
 export function withVotes(direct: ArrayLike<number>, votes: Float32Array, weight = 1): Float32Array {
   const d = zScores(direct);

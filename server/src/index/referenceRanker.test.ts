@@ -1,12 +1,13 @@
-// The results-to-cite rankers: position features, the Newton fit (also on the spiky vote
-// z-scores that made gradient descent diverge), group mAP, the shipped weights file, and a fit
-// on real train data that must beat the parameter-free fusion on dev queries.
+// The results-to-cite rankers: position features, scoring by the shared network plus name
+// weights, the Newton fit of the linear stage (also on the spiky vote z-scores that made
+// gradient descent diverge), group mAP, the shipped file, and a fit on real train data.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fitReferenceModel, groupMap, loadReferenceRankers, positionFeatures, POSITION_FEATURES, referenceRow, referenceScore, SHARED_FEATURES, TEXT_FEATURES, usableRankers, type ReferenceGroup } from './referenceRanker.js';
+import { fitReferenceModel, groupMap, loadReferenceRankers, positionFeatures, POSITION_FEATURES, referenceRow, referenceScore, SHARED_FEATURES, TEXT_FEATURES, usableRankers, withoutNames, type ReferenceGroup, type ReferenceRankers } from './referenceRanker.js';
+import type { MlpModel } from './mlpRanker.js';
 import { seededRandom } from '../embeddings/symbolRenaming.js';
 import { hasSharedData, repoRoot, sharedData } from '../embeddings/testPaths.js';
 
@@ -20,18 +21,39 @@ describe('reference ranker features', () => {
     assert.deepEqual(referenceRow({ direct: 1.5, votes: -0.2, cited: 3 }), [1.5, -0.2, Math.log1p(3), 0, 0, 0], 'unknown names read as zeros');
     assert.deepEqual(referenceRow({ direct: 0, votes: 0, cited: 0, name: 2.5, textInName: -0.5, referred: true }), [0, 0, 0, 2.5, -0.5, 1]);
     assert.equal(referenceRow({ direct: 0, votes: 0, cited: 0 }, [1, 1, 2]).length, POSITION_FEATURES.length);
-    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, [1, 1, 1, 1, 1, 1]), 21, 'a text row under a position model reads zeros for position');
+    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, [1, 1, 1, 1, 1, 1]), 21, 'a text row under a linear position model reads zeros for position');
+    const net = tinyNet(POSITION_FEATURES, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+    assert.equal(referenceScore(net, [1, 1, 1, 1, 1, 1]), referenceScore(net, [1, 1, 1, 1, 1, 1, 0, 0, 0]), 'and under a network');
+    assert.equal(referenceScore(net, [1, 1, 1, 1, 1, 1]), Math.tanh(2.1));
   });
 
-  it('rejects a model whose features are not this version\'s', () => {
-    const text = { features: [...TEXT_FEATURES], weights: TEXT_FEATURES.map((_, i) => (i ? 0 : 1)) };
-    const position = { features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map((_, i) => (i ? 0 : 1)) };
-    assert.ok(usableRankers({ text, position, trainedOn: '', licence: '', dev: {} }));
-    assert.equal(usableRankers({ text: { ...text, features: ['bm25'] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
-    assert.equal(usableRankers({ text: { ...text, weights: [NaN, ...text.weights.slice(1)] }, position, trainedOn: '', licence: '', dev: {} }), undefined);
+  it('scores a text row as the shared network plus the name weights, which withoutNames drops', () => {
+    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0.5, 0.25]), names: [2, 3, 4] };
+    const row = referenceRow({ direct: 1, votes: 2, cited: 0, name: 1, textInName: 0.5, referred: true });
+    assert.equal(referenceScore(text, row), Math.tanh(2) + 2 + 1.5 + 4);
+    assert.equal(referenceScore(withoutNames(text), row), Math.tanh(2));
+  });
+
+  it('rejects a model whose features or shapes are not this version\'s', () => {
+    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0, 0]), names: [0, 0, 0] };
+    const position = tinyNet(POSITION_FEATURES, POSITION_FEATURES.map((_, i) => (i ? 0 : 1)));
+    const r = (t: unknown, p: unknown) => usableRankers({ text: t, position: p, trainedOn: '', licence: '', dev: {} } as unknown as ReferenceRankers);
+    assert.ok(r(text, position));
+    assert.equal(r({ ...text, features: ['bm25'] }, position), undefined);
+    assert.equal(r({ ...text, names: [NaN, 0, 0] }, position), undefined);
+    assert.equal(r({ ...text, names: [0, 0] }, position), undefined);
+    assert.equal(r({ ...text, shared: { ...text.shared, hidden: [[1, 0]] } }, position), undefined, 'a hidden row of the wrong width');
+    assert.equal(r(text, { ...position, out: [NaN] }), undefined);
+    assert.equal(r(text, { ...position, scale: position.scale.map(() => 0) }), undefined);
+    assert.equal(r({ features: [...TEXT_FEATURES], weights: [1, 0, 0, 0, 0, 0] }, position), undefined, 'a linear text model of an older version');
     assert.equal(usableRankers(undefined), undefined);
   });
 });
+
+/** A one-unit network: tanh(w · x), inputs not rescaled. */
+function tinyNet(features: readonly string[], w: number[]): MlpModel {
+  return { features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [w], bias: [0], out: [1] };
+}
 
 describe('reference ranker fit', () => {
   /** Groups where gold candidates have a higher feature 0 and, when voted, feature 1 spikes. */
@@ -74,7 +96,8 @@ describe('shipped reference rankers', () => {
     const { rankers, problem } = loadReferenceRankers(path.join(repoRoot, 'models'));
     assert.ok(rankers, problem);
     assert.match(rankers.licence, /CC BY-SA 3\.0/);
-    assert.ok(rankers.dev['PS-ProofWiki dev, text ranker mAP'] > rankers.dev['PS-ProofWiki dev, direct+votes mAP']);
+    assert.ok(rankers.dev['PS-ProofWiki dev, text ranker mAP'] > rankers.dev['PS-ProofWiki dev, linear text ranker mAP']);
+    assert.ok(rankers.dev['Stacks dev, position ranker mAP'] > rankers.dev['Stacks dev, linear position ranker mAP']);
     assert.ok(rankers.dev['Stacks dev, position ranker mAP'] > rankers.dev['Stacks dev, text ranker mAP']);
   });
 
@@ -97,7 +120,8 @@ describe('reference ranker on real data', { skip: !hasSharedData && 'no ../share
       const r = await trainReferenceRankers(ctx, sharedData, 60);
       assert.ok(usableRankers(r), JSON.stringify(r));
       for (const k of ['PS-ProofWiki dev, text ranker mAP', 'Stacks dev, position ranker mAP']) assert.ok(Number.isFinite(r.dev[k]), k);
-      assert.ok(r.position.weights[4] > 0, 'an earlier result of the same file is more likely cited');
+      const text = { direct: 1, votes: 0, cited: 1 };
+      assert.ok(referenceScore(r.position, referenceRow(text, [1, 1, 0])) > referenceScore(r.position, referenceRow(text, [0, 0, 0])), 'the result just before, in the same file, is more likely cited');
     } finally {
       await ctx.enc.release();
     }

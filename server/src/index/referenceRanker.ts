@@ -1,30 +1,41 @@
-// Results-to-cite ranker: a linear model over a few signals of whether a candidate result is
+// Results-to-cite ranker: a small model over a few signals of whether a candidate result is
 // one a statement's proof uses. The text model reads the direct match (BM25 + encoder, as
 // z-scores), the votes of similar citing statements (citationVotes.ts) and how often the
 // candidate is cited at all (a much-cited lemma is a better guess than an obscure one), and
 // the result's name (resultNames.ts: label words and title) against the statement's name and
 // text, and whether the statement itself \ref's it. The position model adds where the
 // candidate sits: authors cite results of the same file, written shortly before (half of the
-// Stacks project's \ref's point into the same chapter, median 8 results back). Weights are fitted by `npm run train:rankers` (softmax over each query's
-// candidates, every gold reference a target; softmaxRanker.ts) on train splits only, and shipped as
-// models/reference-ranker/ranker.json; the index build copies them into the index header.
+// Stacks project's \ref's point into the same chapter, median 8 results back). The shared
+// signals and the position model go through a one-hidden-layer network (mlpRanker.ts: the
+// signals interact); the name signals are added linearly on top of the shared score, so that a
+// source without names ranks exactly as the shared network says. The models are fitted by
+// `npm run train:rankers` (softmax over each query's candidates, every gold reference a
+// target) on train splits only and shipped as models/reference-ranker/ranker.json; the index
+// build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot, fitSoftmaxRanker, readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
+import { dot, fitSoftmaxRanker, type SoftmaxGroup } from './softmaxRanker.js';
+import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 
+// The votes are divided by their Euclidean norm (citationVotes.ts#unitVotes), not z-scored: for
+// sparse votes a z-score is that times about sqrt(pool size) (30 or more among Stacks' 16,860
+// results, about 2 among a paper's ten lemmas), and the models rank pools of every size.
 /** The text signals every source has, then those only sources that name their results have. */
-export const SHARED_FEATURES = ['direct match z', 'neighbour votes z', 'log(1 + times cited)'] as const;
+export const SHARED_FEATURES = ['direct match z', 'neighbour votes / norm', 'log(1 + times cited)'] as const;
 export const NAME_FEATURES = ['name match z', 'statement words in the name z', 'referred to in the statement'] as const;
 export const TEXT_FEATURES = [...SHARED_FEATURES, ...NAME_FEATURES] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
 
 export interface LinearModel { features: string[]; weights: number[] }
 
+/** The text model: the shared network's score plus a weight per name feature (TEXT_FEATURES). */
+export interface TextModel { features: string[]; shared: MlpModel; names: number[] }
+
 export interface ReferenceRankers {
   /** For any pool of candidate results (ProofWiki, PS-ProofWiki, Stacks without positions). */
-  text: LinearModel;
+  text: TextModel;
   /** For results of one project (workspace labels): adds the file and order of each result. */
-  position: LinearModel;
+  position: MlpModel;
   trainedOn: string;
   licence: string;
   /** Development-split figures printed by the trainer (never a test split). */
@@ -56,8 +67,16 @@ export function referenceRow(t: TextSignals, pos?: [number, number, number]): nu
 }
 
 /** Score of a row under a model; a row shorter than the model reads as zeros. */
-export function referenceScore(m: LinearModel, row: readonly number[]): number {
-  return dot(m.weights.slice(0, row.length), row);
+export function referenceScore(m: TextModel | MlpModel | LinearModel, row: readonly number[]): number {
+  if ('weights' in m) return dot(m.weights.slice(0, row.length), row);
+  if (!('names' in m)) return mlpScore(m, row);
+  const k = SHARED_FEATURES.length;
+  return mlpScore(m.shared, row.slice(0, k)) + dot(m.names, row.slice(k, k + m.names.length));
+}
+
+/** The text model with its name weights zeroed: the shared signals alone. */
+export function withoutNames(m: TextModel): TextModel {
+  return { ...m, names: m.names.map(() => 0) };
 }
 
 /** The rankers file, or undefined with the reason (then callers keep the parameter-free fusion). */
@@ -74,7 +93,10 @@ export function loadReferenceRankers(modelsDir: string | undefined): { rankers?:
 
 /** The rankers an index header carries, if they match this version's features. */
 export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers | undefined {
-  return r && readsFeatures(r.text, TEXT_FEATURES) && readsFeatures(r.position, POSITION_FEATURES) ? r : undefined;
+  const t = r?.text;
+  const textOk = !!t && Array.isArray(t.features) && t.features.join('\u0000') === TEXT_FEATURES.join('\u0000')
+    && readsMlp(t.shared, SHARED_FEATURES) && Array.isArray(t.names) && t.names.length === NAME_FEATURES.length && t.names.every(Number.isFinite);
+  return r && textOk && readsMlp(r.position, POSITION_FEATURES) ? r : undefined;
 }
 
 export const RANKERS_FILE = path.join('reference-ranker', 'ranker.json');

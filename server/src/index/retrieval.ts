@@ -5,7 +5,7 @@ import { termTitle } from '../embeddings/data/mathd2.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
-import { votesFromSimilarity, withVotes } from './citationVotes.js';
+import { unitVotes, votesFromSimilarity, withVotes } from './citationVotes.js';
 import { featureRows, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
@@ -68,7 +68,7 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     if (!model) return withVotes(fused, votes);
     const cited = timesCited(index).slice(a, a + fused.length);
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
-    const direct = zScores(fused), v = zScores(votes);
+    const direct = zScores(fused), v = unitVotes(votes);
     return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i] })));
   };
 }

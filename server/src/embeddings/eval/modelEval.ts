@@ -8,7 +8,7 @@ import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
 import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadStacks } from '../data/stacks.js';
-import { loadReferenceRankers, referenceScore, SHARED_FEATURES, type LinearModel, type ReferenceRankers } from '../../index/referenceRanker.js';
+import { loadReferenceRankers, referenceScore, withoutNames, type ReferenceRankers } from '../../index/referenceRanker.js';
 import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
@@ -85,7 +85,7 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
   // where results are named (Stacks labels), the same ranker without the name features: the
   // statement texts alone, as the published models read them
   const text = rankers?.text;
-  const unnamed = task.names && text ? { ...text, weights: text.weights.map((w, i) => (i < SHARED_FEATURES.length ? w : 0)) } : undefined;
+  const unnamed = task.names && text ? withoutNames(text) : undefined;
   type Col = Method | 'shipped' | 'position' | 'unnamed';
   const ap: Partial<Record<Col, number>> = {}, r10: Partial<Record<Col, number>> = {};
   const add = (m: Col, s: Float32Array, q: ReferenceQuery) => {
@@ -94,17 +94,17 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
     ap[m] = (ap[m] ?? 0) + averagePrecision(s, gold);
     r10[m] = (r10[m] ?? 0) + recallAt(s, gold, 10);
   };
-  const linear = (model: LinearModel | undefined, sig: QuerySignals, q: ReferenceQuery, position: boolean) => {
+  const ranked = (model: Parameters<typeof referenceScore>[0] | undefined, sig: QuerySignals, q: ReferenceQuery, position: boolean) => {
     const n = sig.direct.length;
     const out = new Float32Array(n);
-    for (let c = 0; c < n; c++) out[c] = model ? referenceScore(model, signals.row(sig, q, c, position)) : sig.direct[c] + sig.votes[c];
+    for (let c = 0; c < n; c++) out[c] = model ? referenceScore(model, signals.row(sig, q, c, position)) : sig.direct[c] + sig.votesZ[c];
     return out;
   };
   await signals.forEach(queries, (sig, q) => {
     for (const m of ctx.methods) add(m, sig.scores[m], q);
-    add('shipped', linear(rankers?.text, sig, q, false), q);
-    if (positionRow && rankers) add('position', linear(rankers.position, sig, q, true), q);
-    if (unnamed) add('unnamed', linear(unnamed, sig, q, false), q);
+    add('shipped', ranked(rankers?.text, sig, q, false), q);
+    if (positionRow && rankers) add('position', ranked(rankers.position, sig, q, true), q);
+    if (unnamed) add('unnamed', ranked(unnamed, sig, q, false), q);
   });
   const pick = (acc: Partial<Record<Col, number>>, m: Col) => (acc[m] === undefined ? undefined : pct(acc[m]! / queries.length));
   const row = (acc: Partial<Record<Col, number>>, metric: string, anchor?: string) =>

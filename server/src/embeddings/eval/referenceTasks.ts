@@ -5,12 +5,13 @@
 // is left out of its own signals: it neither votes for nor counts towards what it cites.
 import { loadPsProofWiki } from '../data/psProofwiki.js';
 import { loadStacks, type StacksResult } from '../data/stacks.js';
-import { votesFromSimilarity } from '../../index/citationVotes.js';
+import { unitVotes, votesFromSimilarity } from '../../index/citationVotes.js';
 import { positionFeatures, referenceRow, type ResultPosition, type ReferenceGroup } from '../../index/referenceRanker.js';
 import { resultName } from '../../index/resultNames.js';
 import { Bm25Index } from '../bm25.js';
 import { topK } from '../../util/topK.js';
 import { zScores } from '../../util/zScores.js';
+import { seededRandom } from '../../util/random.js';
 import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
 
 export interface ReferenceQuery {
@@ -35,9 +36,10 @@ export interface ReferenceTask {
 /** Per-query signals over all candidates: each method's scores, the ranker's columns. */
 export interface QuerySignals {
   scores: Record<Method, Float32Array>;
-  /** z-scored direct match (fused, or BM25 when the encoder is off) and neighbour votes. */
+  /** z-scored direct match (fused, or BM25 when the encoder is off); neighbour votes, over their norm and z-scored. */
   direct: Float32Array;
   votes: Float32Array;
+  votesZ: Float32Array;
   /** Times each candidate is cited by the citing statements (the query's own citations removed). */
   cited: Float32Array;
   /** z-scored name match and statement-words-in-name (zeros without names), and the \ref'd candidates. */
@@ -71,14 +73,14 @@ export class ReferenceSignals {
       part.forEach((q, i) => {
         const own = q.self >= 0 ? this.citingOf.get(q.self) : undefined;
         const cites = (j: number) => (j === own ? undefined : this.task.citing[j].cites);
-        const votes = zScores(votesFromSimilarity(near[i], cites, this.task.candidates.length));
+        const votes = votesFromSimilarity(near[i], cites, this.task.candidates.length);
         let cited = this.cited;
         if (own !== undefined) { cited = cited.slice(); for (const k of this.task.citing[own].cites) cited[k]--; }
         const scores = { bm25: direct.bm25[i], encoder: direct.encoder[i], fused: direct.fused[i] };
         const n = this.task.candidates.length;
         const name = this.names && q.name ? zScores(this.names.scores(this.ctx.tok.encode(q.name))) : new Float32Array(n);
         const textInName = this.names ? zScores(this.names.scores(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }))) : new Float32Array(n);
-        each({ scores, direct: zScores(scores[best]), votes, cited, name, textInName, referred: new Set(q.referred) }, q, a + i);
+        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, textInName, referred: new Set(q.referred) }, q, a + i);
       });
     }
   }
@@ -92,13 +94,13 @@ export class ReferenceSignals {
 
   /**
    * A fit group: the candidates worth ranking (the best by direct match plus votes, the best by
-   * direct match, by name, the \ref'd ones, and with positions the 60 results just before the
-   * query in its file).
+   * direct match, by name, the \ref'd ones, with positions the 60 results just before the
+   * query in its file, and 20 at random).
    */
   group(s: QuerySignals, q: ReferenceQuery, withPosition: boolean): ReferenceGroup & { total: number } {
     const n = this.task.candidates.length;
     const both = new Float32Array(n);
-    for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votes[j];
+    for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votesZ[j];
     const cands = new Set([...topK(both, 150), ...topK(s.direct, 50), ...s.referred]);
     if (this.names) for (const j of [...topK(s.name, 30), ...topK(s.textInName, 30)]) cands.add(j);
     const p = this.task.positions;
@@ -106,6 +108,10 @@ export class ReferenceSignals {
       const me = p[q.self];
       for (let j = q.self - 1, k = 0; j >= 0 && k < 60 && p[j].file === me.file; j--, k++) cands.add(j);
     }
+    // and some results drawn at random, so a fitted network also sees the far end of the
+    // ranking it is applied to (every candidate of a pool is scored at run time)
+    const rnd = seededRandom(q.self + 2 + q.gold.length * 7919);
+    for (let k = 0; k < 20 && n > 1; k++) cands.add(Math.floor(rnd() * n));
     cands.delete(q.self);
     const list = [...cands];
     const gold = new Set(q.gold);

@@ -1,8 +1,10 @@
 // Fits the reference rankers (index/referenceRanker.ts) behind `npm run train:rankers`: the
 // text model on the fit queries of PS-ProofWiki train and Stacks train together, the position
 // model on Stacks (the one source whose results have files and an order). Reports both on
-// the dev queries against the parameter-free direct match plus votes; test splits are never read.
-import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenceScore, SHARED_FEATURES, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers } from '../../index/referenceRanker.js';
+// the dev queries against the parameter-free direct match and against linear
+// models fitted on the same rows; test splits are never read.
+import { fitMlpRanker, mlpScore } from '../../index/mlpRanker.js';
+import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenceScore, SHARED_FEATURES, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers, type TextModel } from '../../index/referenceRanker.js';
 import { dot } from '../../index/softmaxRanker.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type ReferenceTask } from './referenceTasks.js';
 import type { Ctx } from './scorer.js';
@@ -22,17 +24,32 @@ async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean): Pro
 
 /**
  * The text model in two stages, so that a source without names ranks as if names did not
- * exist: the shared signals fitted on both sources, then, on Stacks (the source whose results
- * are named), one coefficient for that shared score plus the name weights. The shared weights
- * are scaled by that coefficient, which leaves every nameless ranking (PS-ProofWiki) unchanged.
+ * exist: the shared signals (network, or linear for the comparison) fitted on both sources,
+ * then, on Stacks (the source whose results are named), one coefficient for that shared score
+ * plus the name weights. The shared score is scaled by that coefficient, which leaves every
+ * nameless ranking (PS-ProofWiki) unchanged.
  */
-function fitTextModel(ps: Group[], stacks: Group[]): LinearModel {
+function twoStages(stacks: Group[], shared: (rows: number[]) => number): { scale: number; names: number[] } {
   const k = SHARED_FEATURES.length;
-  const shared = fitReferenceModel([...ps, ...stacks].map((g) => ({ ...g, x: g.x.map((r) => r.slice(0, k)) })), SHARED_FEATURES).weights;
-  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [dot(shared, r.slice(0, k)), ...r.slice(k)]) })), ['shared score', ...NAME_FEATURES]).weights;
+  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [shared(r.slice(0, k)), ...r.slice(k)]) })), ['shared score', ...NAME_FEATURES]).weights;
   // a non-positive scale would reverse every nameless ranking: better no ranker than that one
   if (!(named[0] > 0)) throw new Error(`text ranker: the shared score got weight ${named[0]} on Stacks; not writing a ranker that reverses PS-ProofWiki`);
-  return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * named[0]), ...named.slice(1)] };
+  return { scale: named[0], names: named.slice(1) };
+}
+
+const sharedRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, SHARED_FEATURES.length)) }));
+
+function fitTextModel(ps: Group[], stacks: Group[]): TextModel {
+  const shared = fitMlpRanker(sharedRows([...ps, ...stacks]), SHARED_FEATURES);
+  const { scale, names } = twoStages(stacks, (r) => mlpScore(shared, r));
+  return { features: [...TEXT_FEATURES], shared: { ...shared, out: shared.out.map((w) => w * scale) }, names };
+}
+
+/** The linear text model of the same two stages (reported on dev, not shipped). */
+function fitLinearTextModel(ps: Group[], stacks: Group[]): LinearModel {
+  const shared = fitReferenceModel(sharedRows([...ps, ...stacks]), SHARED_FEATURES).weights;
+  const { scale, names } = twoStages(stacks, (r) => dot(shared, r));
+  return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * scale), ...names] };
 }
 
 export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: number): Promise<ReferenceRankers> {
@@ -41,16 +58,21 @@ export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: n
   const textRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, TEXT_FEATURES.length)) }));
   ctx.log('fitting');
   const text = fitTextModel(psFit, textRows(stFit));
-  const position = fitReferenceModel(stFit, POSITION_FEATURES);
-  const score = (m: LinearModel) => (r: number[]) => referenceScore(m, r);
-  // the parameter-free fusion: direct match z + votes z
-  const plain = score({ features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map((_, i) => (i < 2 ? 1 : 0)) });
+  const position = fitMlpRanker(stFit, POSITION_FEATURES);
+  const linearText = fitLinearTextModel(psFit, textRows(stFit));
+  const linearPosition = fitReferenceModel(stFit, POSITION_FEATURES);
+  const score = (m: Parameters<typeof referenceScore>[0]) => (r: number[]) => referenceScore(m, r);
+  // the parameter-free baseline: the direct match alone
+  const plain = score({ features: [...POSITION_FEATURES], weights: POSITION_FEATURES.map((_, i) => (i < 1 ? 1 : 0)) });
   const dev: Record<string, number> = {};
   const put = (name: string, m: { map: number; r10: number }) => { dev[`${name} mAP`] = Math.round(m.map * 1000) / 10; dev[`${name} R@10`] = Math.round(m.r10 * 1000) / 10; };
-  put('PS-ProofWiki dev, direct+votes', groupMap(psDev, plain));
+  put('PS-ProofWiki dev, direct match', groupMap(psDev, plain));
+  put('PS-ProofWiki dev, linear text ranker', groupMap(psDev, score(linearText)));
   put('PS-ProofWiki dev, text ranker', groupMap(psDev, score(text)));
-  put('Stacks dev, direct+votes', groupMap(stDev, plain));
+  put('Stacks dev, direct match', groupMap(stDev, plain));
+  put('Stacks dev, linear text ranker', groupMap(textRows(stDev), score(linearText)));
   put('Stacks dev, text ranker', groupMap(textRows(stDev), score(text)));
+  put('Stacks dev, linear position ranker', groupMap(stDev, score(linearPosition)));
   put('Stacks dev, position ranker', groupMap(stDev, score(position)));
   return {
     text, position, dev,
