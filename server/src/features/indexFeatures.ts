@@ -227,7 +227,8 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
  * Scores labelled workspace results for the statement `f`. With the index's position ranker
  * (index/referenceRanker.ts, fitted on the Stacks project): the direct match (BM25 + cached
  * vectors, z-scored), the votes of the five workspace results most like `f` for what their
- * proofs \ref (citationVotes.ts, as on Stacks, where the ranker was fitted with them), how
+ * proofs \ref (citationVotes.ts, as on Stacks, where the ranker was fitted with them), and of
+ * the five whose names are nearest `f`'s name, how
  * often the label is \ref'd in the workspace, the names (label words and titles) against
  * `f`'s name and text, whether `f` already \ref's it, and where the result sits relative to
  * `f` (same file, earlier, results in between). Without it: BM25 over its maximum plus the
@@ -260,13 +261,16 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   // neighbours are the candidates themselves (f is not one), voting with their proofs' \ref's
   const proved = proofCitations(ws);
   const at = new Map(cands.map((c, i) => [c.label, i]));
-  const votes = unitVotes(votesFromSimilarity(similarity, (i) => proved.get(statementKey(cands[i].doc, cands[i].start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : [])), cands.length));
+  const citesOf = (i: number) => proved.get(statementKey(cands[i].doc, cands[i].start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : []));
+  const votes = unitVotes(votesFromSimilarity(similarity, citesOf, cands.length));
   const cited = timesReferenced(ws);
   const names = new Bm25Index();
   for (const c of cands) names.add(si.tokens(c.name));
   const own = statements(ws, f.doc).find((st) => st.env.start === f.env.start);
   const ownName = resultName(own?.labels[0]?.name, own?.title);
-  const name = ownName ? zScores(names.scores(si.tokens(ownName))) : new Float32Array(cands.length);
+  const byName = ownName ? names.scores(si.tokens(ownName)) : undefined;
+  const name = byName ? zScores(byName) : new Float32Array(cands.length);
+  const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, citesOf, cands.length)) : new Float32Array(cands.length);
   const textInName = zScores(names.scores(q.ids));
   const referred = new Set(refsIn(f.text));
   // a result's order in f's file: its rank among the labelled results found there
@@ -275,7 +279,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label) };
+    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label), nameVotes: nameVotes[i] };
     c.score = Math.round(referenceScore(model, referenceRow(text, pos)) * 1000) / 1000;
   });
   return cands;
@@ -300,32 +304,36 @@ function timesReferenced(ws: Workspace): (name: string) => number {
 
 const statementKey = (doc: Doc, start: number) => `${doc.uri}#${start}`;
 
-// the labels each statement's proofs \ref, recomputed only when some document's refs array
-// (the same object until that document changes) is not the one read last time
-const proofRefs = new WeakMap<Workspace, { arrays: ReadonlyArray<readonly DocRef[]>; byStatement: Map<string, string[]> }>();
+// per document, the labels its proofs \ref and the statement each proof proves; recomputed only
+// for a document whose refs array (the same object until it changes) is new, so an edit costs
+// one document's proofs, not the project's
+const proofRefs = new WeakMap<readonly DocRef[], Array<{ statement: string; names: string[] }>>();
 
 /** The labels \ref'd in the proofs of each workspace statement, by statementKey. */
 function proofCitations(ws: Workspace): Map<string, string[]> {
-  const docs = ws.all();
-  const arrays = docs.map((d) => d.refs());
-  let last = proofRefs.get(ws);
-  if (!last || last.arrays.length !== arrays.length || last.arrays.some((r, i) => r !== arrays[i])) {
-    const byStatement = new Map<string, string[]>();
-    docs.forEach((d, k) => {
-      const refs = arrays[k];
-      if (refs.length === 0) return;
-      d.envs().forEach((e, i) => {
-        if (e.name !== 'proof') return;
-        const names = refs.filter((r) => r.start >= e.start && r.end <= e.end && r.name).map((r) => r.name);
-        const st = names.length ? proofTarget(ws, d, i).statement : undefined;
-        if (!st) return;
-        const key = statementKey(st.doc, st.env.start);
-        byStatement.set(key, [...(byStatement.get(key) ?? []), ...names]);
-      });
-    });
-    proofRefs.set(ws, (last = { arrays, byStatement }));
+  const byStatement = new Map<string, string[]>();
+  for (const d of ws.all()) {
+    const refs = d.refs();
+    let proofs = proofRefs.get(refs);
+    if (!proofs) {
+      proofs = [];
+      if (refs.length) {
+        d.envs().forEach((e, i) => {
+          if (e.name !== 'proof') return;
+          // refs are in document order: binary search for the first inside the proof
+          let lo = 0, hi = refs.length;
+          while (lo < hi) { const m = (lo + hi) >> 1; if (refs[m].start < e.start) lo = m + 1; else hi = m; }
+          const names: string[] = [];
+          for (let k = lo; k < refs.length && refs[k].start < e.end; k++) if (refs[k].end <= e.end) names.push(refs[k].name);
+          const st = names.length ? proofTarget(ws, d, i).statement : undefined;
+          if (st) proofs!.push({ statement: statementKey(st.doc, st.env.start), names });
+        });
+      }
+      proofRefs.set(refs, proofs);
+    }
+    for (const p of proofs) byStatement.set(p.statement, [...(byStatement.get(p.statement) ?? []), ...p.names]);
   }
-  return last.byStatement;
+  return byStatement;
 }
 
 /**

@@ -58,7 +58,7 @@ describe('votes over the index entries', () => {
   it('with a text ranker in the header, adds times cited, never counting an excluded statement\'s citations', () => {
     // a network of one unit reading times cited alone: tanh(log(1 + times cited))
     const net = (features: readonly string[], w: number[]) => ({ features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [w], bias: [0], out: [1] });
-    const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES, SHARED_FEATURES.map((f) => (f === 'log(1 + times cited)' ? 1 : 0))), names: [0, 0, 0] };
+    const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES, SHARED_FEATURES.map((f) => (f === 'log(1 + times cited)' ? 1 : 0))), names: [0, 0, 0, 0] };
     const position = net(POSITION_FEATURES, POSITION_FEATURES.map(() => 0));
     const ranked = { ...index, header: { ...index.header, referenceRankers: { text, position, trainedOn: '', licence: '', dev: {} } } } as unknown as LoadedIndex;
     assert.deepEqual([...timesCited(ranked)].slice(0, 5), [0, 0, 0, 1, 1]);

@@ -22,7 +22,7 @@ import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 // results, about 2 among a paper's ten lemmas), and the models rank pools of every size.
 /** The text signals every source has, then those only sources that name their results have. */
 export const SHARED_FEATURES = ['direct match z', 'neighbour votes / norm', 'log(1 + times cited)'] as const;
-export const NAME_FEATURES = ['name match z', 'statement words in the name z', 'referred to in the statement'] as const;
+export const NAME_FEATURES = ['name match z', 'statement words in the name z', 'referred to in the statement', 'votes of the neighbours by name / norm'] as const;
 export const TEXT_FEATURES = [...SHARED_FEATURES, ...NAME_FEATURES] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
 
@@ -58,11 +58,13 @@ export interface TextSignals {
   name?: number; textInName?: number;
   /** The statement \ref's the candidate. */
   referred?: boolean;
+  /** Votes (over their norm) of the citing results whose names are nearest the statement's name. */
+  nameVotes?: number;
 }
 
 /** One candidate's feature row: text signals (TEXT_FEATURES order), then position. */
 export function referenceRow(t: TextSignals, pos?: [number, number, number]): number[] {
-  const row = [t.direct, t.votes, Math.log1p(Math.max(t.cited, 0)), t.name ?? 0, t.textInName ?? 0, t.referred ? 1 : 0];
+  const row = [t.direct, t.votes, Math.log1p(Math.max(t.cited, 0)), t.name ?? 0, t.textInName ?? 0, t.referred ? 1 : 0, t.nameVotes ?? 0];
   return pos ? [...row, ...pos] : row;
 }
 
@@ -70,8 +72,10 @@ export function referenceRow(t: TextSignals, pos?: [number, number, number]): nu
 export function referenceScore(m: TextModel | MlpModel | LinearModel, row: readonly number[]): number {
   if ('weights' in m) return dot(m.weights.slice(0, row.length), row);
   if (!('names' in m)) return mlpScore(m, row);
-  const k = SHARED_FEATURES.length;
-  return mlpScore(m.shared, row.slice(0, k)) + dot(m.names, row.slice(k, k + m.names.length));
+  // the shared network reads the first SHARED_FEATURES.length entries, the names the next ones
+  let s = mlpScore(m.shared, row);
+  for (let i = 0, k = SHARED_FEATURES.length; i < m.names.length && k + i < row.length; i++) s += m.names[i] * row[k + i];
+  return s;
 }
 
 /** The text model with its name weights zeroed: the shared signals alone. */

@@ -44,6 +44,8 @@ export interface QuerySignals {
   cited: Float32Array;
   /** z-scored name match and statement-words-in-name (zeros without names), and the \ref'd candidates. */
   name: Float32Array;
+  /** Votes (over their norm) of the citing statements nearest by name (zeros without names). */
+  nameVotes: Float32Array;
   textInName: Float32Array;
   referred: Set<number>;
 }
@@ -78,9 +80,12 @@ export class ReferenceSignals {
         if (own !== undefined) { cited = cited.slice(); for (const k of this.task.citing[own].cites) cited[k]--; }
         const scores = { bm25: direct.bm25[i], encoder: direct.encoder[i], fused: direct.fused[i] };
         const n = this.task.candidates.length;
-        const name = this.names && q.name ? zScores(this.names.scores(this.ctx.tok.encode(q.name))) : new Float32Array(n);
+        const byName = this.names && q.name ? this.names.scores(this.ctx.tok.encode(q.name)) : undefined;
+        const name = byName ? zScores(byName) : new Float32Array(n);
+        // citing statements are candidates: the nearest by name vote for what they cite
+        const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, (c) => { const j = this.citingOf.get(c); return j === undefined || j === own ? undefined : this.task.citing[j].cites; }, n)) : new Float32Array(n);
         const textInName = this.names ? zScores(this.names.scores(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }))) : new Float32Array(n);
-        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, textInName, referred: new Set(q.referred) }, q, a + i);
+        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, nameVotes, textInName, referred: new Set(q.referred) }, q, a + i);
       });
     }
   }
@@ -88,7 +93,7 @@ export class ReferenceSignals {
   /** The feature row of candidate `c` for query `q` (with position features when `withPosition`). */
   row(s: QuerySignals, q: ReferenceQuery, c: number, withPosition: boolean): number[] {
     const p = this.task.positions;
-    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c) };
+    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c), nameVotes: s.nameVotes[c] };
     return referenceRow(text, withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
   }
 
@@ -102,7 +107,7 @@ export class ReferenceSignals {
     const both = new Float32Array(n);
     for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votesZ[j];
     const cands = new Set([...topK(both, 150), ...topK(s.direct, 50), ...s.referred]);
-    if (this.names) for (const j of [...topK(s.name, 30), ...topK(s.textInName, 30)]) cands.add(j);
+    if (this.names) for (const j of [...topK(s.name, 30), ...topK(s.textInName, 30), ...topK(s.nameVotes, 30)]) cands.add(j);
     const p = this.task.positions;
     if (withPosition && p && q.self >= 0) {
       const me = p[q.self];
