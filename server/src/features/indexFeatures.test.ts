@@ -227,6 +227,57 @@ Compare \ref{lem:near}${cited ? '' : String.raw` and \ref{lem:used}`}.
     assert.ok(withVote.used > withVote.near, `the similar statement's proof votes for lem:used: ${withVote.all}`);
   });
 
+  it('\\ref{ completion lifts what the proof of a result named like the statement \\ref\'s', async () => {
+    const same = 'Every bounded monotone sequence of real numbers converges.';
+    // two proved theorems cite one lemma each: the one citing lem:near says more like the
+    // theorem being proved, the one citing lem:used is named like it when `named` (and says
+    // something else); lem:near also sits closer
+    const doc = (named: boolean) => String.raw`\documentclass{article}
+\newtheorem{theorem}{Theorem}
+\newtheorem{lemma}[theorem]{Lemma}
+\begin{document}
+\begin{lemma}\label{lem:used}
+${same}
+\end{lemma}
+\begin{lemma}\label{lem:near}
+${same}
+\end{lemma}
+\begin{theorem}\label{${named ? 'thm:extreme-value-maximum' : 'thm:cantor-diagonal'}}
+The real numbers are uncountable.
+\end{theorem}
+\begin{proof}
+Use \ref{lem:used}.
+\end{proof}
+\begin{theorem}\label{thm:other}
+Let $f$ be a continuous real function. Then $f$ is measurable.
+\end{theorem}
+\begin{proof}
+Use \ref{lem:near}.
+\end{proof}
+\begin{theorem}\label{thm:extreme-value-minimum}
+Let $f$ be a continuous function on a closed bounded interval. Then $f$ attains its minimum.
+\end{theorem}
+\begin{proof}
+Apply \ref{} to $-f$.
+\end{proof}
+\end{document}
+`;
+    const relevance = async (named: boolean) => {
+      const text4 = doc(named);
+      const uri4 = pathToFileURL(path.join(tmp, 'proj', `name-votes-${named}.tex`)).href;
+      await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri4, languageId: 'latex', version: 1, text: text4 } });
+      const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri4 }, position: posOf(text4, '\\ref{}', 5) }) as CompletionList;
+      const of = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
+      return { used: of('lem:used'), near: of('lem:near'), all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; ') };
+    };
+    const unnamed = await relevance(false), named = await relevance(true);
+    assert.ok(unnamed.near > unnamed.used, `the textually nearer theorem's proof decides: ${unnamed.all}`);
+    // the name's votes lift lem:used by more than a point, and lem:near (voted for by the
+    // textually nearer theorem either way) does not move with them
+    assert.ok(named.used > unnamed.used + 1, `the proof of the result named like the theorem votes for lem:used: ${named.all} || unnamed: ${unnamed.all}`);
+    assert.ok(Math.abs(named.near - unnamed.near) < 0.5, `${named.all} || ${unnamed.all}`);
+  });
+
   it('hover on a theorem answers within 50 ms (p95 over 40 requests)', async () => {
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {
