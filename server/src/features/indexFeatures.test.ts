@@ -155,51 +155,52 @@ A \emph{${term}} is what the context says.
     assert.ok(relevance('lem:helper') > relevance('lem:a-later'), sorted.map((i) => `${i.label}: ${i.detail}`).join('; '));
   });
 
-  it('\\ref{ completion prefers, among results saying the same, the one named like the statement and \\ref\'d by it', async () => {
-    const same = 'Let $G$ be a finite group whose order is a prime $p$. Then $G$ is cyclic.';
-    const text2 = String.raw`\documentclass{article}
+  /** Opens `text` as proj/`file` and asks \ref{ completion at its first `\ref{}`: each label's relevance (and all of them, for messages). */
+  async function refRelevance(file: string, text: string): Promise<{ of: (label: string) => number; all: string }> {
+    const u = pathToFileURL(path.join(tmp, 'proj', file)).href;
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: u, languageId: 'latex', version: 1, text } });
+    const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: posOf(text, '\\ref{}', 5) }) as CompletionList;
+    return {
+      of: (label) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]),
+      all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; '),
+    };
+  }
+
+  /** A document opening with two lemmas that say the same thing (`first`, then `second`), then `rest`. */
+  const twoLemmas = (same: string, first: string, second: string, rest: string) => String.raw`\documentclass{article}
 \newtheorem{theorem}{Theorem}
 \newtheorem{lemma}[theorem]{Lemma}
 \begin{document}
-\begin{lemma}\label{lem:prime-order-cyclic}
+\begin{lemma}\label{${first}}
 ${same}
 \end{lemma}
-\begin{lemma}\label{lem:step-two}
+\begin{lemma}\label{${second}}
 ${same}
 \end{lemma}
-\begin{theorem}\label{thm:groups-of-prime-order}
+${rest}\end{document}
+`;
+
+  it('\\ref{ completion prefers, among results saying the same, the one named like the statement and \\ref\'d by it', async () => {
+    const text2 = twoLemmas('Let $G$ be a finite group whose order is a prime $p$. Then $G$ is cyclic.', 'lem:prime-order-cyclic', 'lem:step-two', String.raw`\begin{theorem}\label{thm:groups-of-prime-order}
 Every group of prime order $p$ is abelian (it is cyclic by Lemma \ref{lem:prime-order-cyclic}).
 \end{theorem}
 \begin{proof}
 Apply \ref{} to $G$.
 \end{proof}
 Compare \ref{lem:step-two}.
-\end{document}
-`;
-    const uri2 = pathToFileURL(path.join(tmp, 'proj', 'names.tex')).href;
-    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri2, languageId: 'latex', version: 1, text: text2 } });
-    const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri2 }, position: posOf(text2, '\\ref{}', 5) }) as CompletionList;
-    const relevance = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
+`);
+    const r = await refRelevance('names.tex', text2);
     // both are \ref'd once; the named one sits further from the theorem, which the position
     // features count against it, so only its name and the statement's \ref can put it first
-    assert.ok(relevance('lem:prime-order-cyclic') > relevance('lem:step-two'), list.items.map((i) => `${i.label}: ${i.detail}`).join('; '));
+    assert.ok(r.of('lem:prime-order-cyclic') > r.of('lem:step-two'), r.all);
   });
 
+  const sequences = 'Every bounded monotone sequence of real numbers converges.';
+
   it('\\ref{ completion prefers, among results saying the same, the one the proof of a similar statement \\ref\'s', async () => {
-    const same = 'Every bounded monotone sequence of real numbers converges.';
     // `cited` decides whether the proof of the similar theorem cites lem:used; both lemmas are
     // \ref'd once either way, and lem:near sits closer to the theorem being proved
-    const doc = (cited: boolean) => String.raw`\documentclass{article}
-\newtheorem{theorem}{Theorem}
-\newtheorem{lemma}[theorem]{Lemma}
-\begin{document}
-\begin{lemma}\label{lem:used}
-${same}
-\end{lemma}
-\begin{lemma}\label{lem:near}
-${same}
-\end{lemma}
-\begin{theorem}\label{thm:similar}
+    const doc = (cited: boolean) => twoLemmas(sequences, 'lem:used', 'lem:near', String.raw`\begin{theorem}\label{thm:similar}
 Let $f$ be a continuous function on a closed bounded interval $[a, b]$. Then $f$ is bounded and attains its maximum on $[a, b]$.
 \end{theorem}
 \begin{proof}
@@ -212,15 +213,10 @@ Let $f$ be a continuous function on a closed bounded interval $[a, b]$. Then $f$
 Apply \ref{} to $-f$.
 \end{proof}
 Compare \ref{lem:near}${cited ? '' : String.raw` and \ref{lem:used}`}.
-\end{document}
-`;
+`);
     const relevance = async (cited: boolean) => {
-      const text3 = doc(cited);
-      const uri3 = pathToFileURL(path.join(tmp, 'proj', `votes-${cited}.tex`)).href;
-      await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri3, languageId: 'latex', version: 1, text: text3 } });
-      const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri3 }, position: posOf(text3, '\\ref{}', 5) }) as CompletionList;
-      const of = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
-      return { used: of('lem:used'), near: of('lem:near'), all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; ') };
+      const r = await refRelevance(`votes-${cited}.tex`, doc(cited));
+      return { used: r.of('lem:used'), near: r.of('lem:near'), all: r.all };
     };
     const without = await relevance(false), withVote = await relevance(true);
     assert.ok(without.near > without.used, `without the similar proof's \\ref, position decides: ${without.all}`);
@@ -228,21 +224,10 @@ Compare \ref{lem:near}${cited ? '' : String.raw` and \ref{lem:used}`}.
   });
 
   it('\\ref{ completion lifts what the proof of a result named like the statement \\ref\'s', async () => {
-    const same = 'Every bounded monotone sequence of real numbers converges.';
     // two proved theorems cite one lemma each: the one citing lem:near says more like the
     // theorem being proved, the one citing lem:used is named like it when `named` (and says
     // something else); lem:near also sits closer
-    const doc = (named: boolean) => String.raw`\documentclass{article}
-\newtheorem{theorem}{Theorem}
-\newtheorem{lemma}[theorem]{Lemma}
-\begin{document}
-\begin{lemma}\label{lem:used}
-${same}
-\end{lemma}
-\begin{lemma}\label{lem:near}
-${same}
-\end{lemma}
-\begin{theorem}\label{${named ? 'thm:extreme-value-maximum' : 'thm:cantor-diagonal'}}
+    const doc = (named: boolean) => twoLemmas(sequences, 'lem:used', 'lem:near', String.raw`\begin{theorem}\label{${named ? 'thm:extreme-value-maximum' : 'thm:cantor-diagonal'}}
 The real numbers are uncountable.
 \end{theorem}
 \begin{proof}
@@ -260,15 +245,10 @@ Let $f$ be a continuous function on a closed bounded interval. Then $f$ attains 
 \begin{proof}
 Apply \ref{} to $-f$.
 \end{proof}
-\end{document}
-`;
+`);
     const relevance = async (named: boolean) => {
-      const text4 = doc(named);
-      const uri4 = pathToFileURL(path.join(tmp, 'proj', `name-votes-${named}.tex`)).href;
-      await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri4, languageId: 'latex', version: 1, text: text4 } });
-      const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri4 }, position: posOf(text4, '\\ref{}', 5) }) as CompletionList;
-      const of = (label: string) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]);
-      return { used: of('lem:used'), near: of('lem:near'), all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; ') };
+      const r = await refRelevance(`name-votes-${named}.tex`, doc(named));
+      return { used: r.of('lem:used'), near: r.of('lem:near'), all: r.all };
     };
     const unnamed = await relevance(false), named = await relevance(true);
     assert.ok(unnamed.near > unnamed.used, `the textually nearer theorem's proof decides: ${unnamed.all}`);

@@ -18,6 +18,7 @@ import { positionFeatures, referenceRow, referenceScore, usableRankers } from '.
 import { refsIn, resultName } from '../index/resultNames.js';
 import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
 import { fuseZ, zScores } from '../util/zScores.js';
+import { lowerBound } from '../util/lowerBound.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -275,7 +276,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const referred = new Set(refsIn(f.text));
   // a result's order in f's file: its rank among the labelled results found there
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
-  const order = (x: number) => { let lo = 0, hi = starts.length; while (lo < hi) { const m = (lo + hi) >> 1; if (starts[m] < x) lo = m + 1; else hi = m; } return lo; };
+  const order = (x: number) => lowerBound(starts.length, (i) => starts[i] < x);
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
@@ -321,10 +322,8 @@ function proofCitations(ws: Workspace): Map<string, string[]> {
         d.envs().forEach((e, i) => {
           if (e.name !== 'proof') return;
           // refs are in document order: binary search for the first inside the proof
-          let lo = 0, hi = refs.length;
-          while (lo < hi) { const m = (lo + hi) >> 1; if (refs[m].start < e.start) lo = m + 1; else hi = m; }
           const names: string[] = [];
-          for (let k = lo; k < refs.length && refs[k].start < e.end; k++) if (refs[k].end <= e.end) names.push(refs[k].name);
+          for (let k = lowerBound(refs.length, (j) => refs[j].start < e.start); k < refs.length && refs[k].start < e.end; k++) if (refs[k].end <= e.end) names.push(refs[k].name);
           const st = names.length ? proofTarget(ws, d, i).statement : undefined;
           if (st) proofs!.push({ statement: statementKey(st.doc, st.env.start), names });
         });

@@ -6,7 +6,7 @@
 // sources it beats the linear fit (npm run train:rankers prints both). Deterministic: seeded
 // initialisation and query order.
 import { seededRandom } from '../util/random.js';
-import type { SoftmaxGroup } from './softmaxRanker.js';
+import { finiteNumbers, namesFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 
 export interface MlpModel {
   features: string[];
@@ -51,13 +51,12 @@ function folded(m: MlpModel): { w: Float64Array; b: Float64Array; out: Float64Ar
 
 /** Whether a stored model reads exactly `features` with consistent shapes and finite numbers. */
 export function readsMlp(m: unknown, features: readonly string[]): m is MlpModel {
-  const x = m as Partial<MlpModel> | undefined;
-  const d = features.length;
-  const finite = (v: unknown, n: number) => Array.isArray(v) && v.length === n && v.every((y) => Number.isFinite(y));
-  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
-    && finite(x.mean, d) && finite(x.scale, d) && (x.scale as number[]).every((v) => v > 0)
-    && Array.isArray(x.out) && x.out.length > 0 && finite(x.out, x.out.length)
-    && finite(x.bias, x.out.length) && Array.isArray(x.hidden) && x.hidden.length === x.out.length && x.hidden.every((r) => finite(r, d));
+  if (!namesFeatures(m, features)) return false;
+  const x = m as Partial<MlpModel>;
+  const d = features.length, H = Array.isArray(x.out) ? x.out.length : 0;
+  return H > 0 && finiteNumbers(x.out, H) && finiteNumbers(x.bias, H)
+    && finiteNumbers(x.mean, d) && finiteNumbers(x.scale, d) && x.scale.every((v) => v > 0)
+    && Array.isArray(x.hidden) && x.hidden.length === H && x.hidden.every((r) => finiteNumbers(r, d));
 }
 
 /** Fits the model minimising the mean softmax loss over groups with a gold candidate. */

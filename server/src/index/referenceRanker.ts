@@ -14,7 +14,7 @@
 // build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot, fitSoftmaxRanker, type SoftmaxGroup } from './softmaxRanker.js';
+import { dot, finiteNumbers, fitSoftmaxRanker, namesFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 
 // The votes are divided by their Euclidean norm (citationVotes.ts#unitVotes), not z-scored: for
@@ -98,8 +98,7 @@ export function loadReferenceRankers(modelsDir: string | undefined): { rankers?:
 /** The rankers an index header carries, if they match this version's features. */
 export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers | undefined {
   const t = r?.text;
-  const textOk = !!t && Array.isArray(t.features) && t.features.join('\u0000') === TEXT_FEATURES.join('\u0000')
-    && readsMlp(t.shared, SHARED_FEATURES) && Array.isArray(t.names) && t.names.length === NAME_FEATURES.length && t.names.every(Number.isFinite);
+  const textOk = namesFeatures(t, TEXT_FEATURES) && readsMlp(t.shared, SHARED_FEATURES) && finiteNumbers(t.names, NAME_FEATURES.length);
   return r && textOk && readsMlp(r.position, POSITION_FEATURES) ? r : undefined;
 }
 

@@ -9,14 +9,23 @@
 export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
 
 /**
- * Whether a stored linear model (weights with their feature names, from an index header or a
- * models/ file) reads exactly `features`, in order, with finite weights: a model fitted before
- * a feature change is refused rather than misread.
+ * Whether a stored model (from an index header or a models/ file) names exactly `features`, in
+ * order: a model fitted before a feature change is refused rather than misread. Every stored
+ * ranker (linear or network) is checked with this and finiteNumbers.
  */
+export function namesFeatures(m: unknown, features: readonly string[]): m is { features: string[] } {
+  const x = m as { features?: unknown } | undefined;
+  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000');
+}
+
+/** Whether `v` is an array of `n` finite numbers. */
+export function finiteNumbers(v: unknown, n: number): v is number[] {
+  return Array.isArray(v) && v.length === n && v.every((y) => Number.isFinite(y));
+}
+
+/** Whether a stored linear model reads exactly `features` with finite weights. */
 export function readsFeatures(m: unknown, features: readonly string[]): m is { features: string[]; weights: number[] } {
-  const x = m as { features?: unknown; weights?: unknown } | undefined;
-  return !!x && Array.isArray(x.features) && x.features.join('\u0000') === features.join('\u0000')
-    && Array.isArray(x.weights) && x.weights.length === features.length && x.weights.every(Number.isFinite);
+  return namesFeatures(m, features) && finiteNumbers((m as { weights?: unknown }).weights, features.length);
 }
 
 /** One query: its candidates' feature rows and which of them are right. */
