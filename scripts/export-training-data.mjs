@@ -27,6 +27,7 @@ const { loadPsProofWiki } = await emb('data/psProofwiki.js');
 const { loadMathD2, termTitle } = await emb('data/mathd2.js');
 const { loadStacks } = await emb('data/stacks.js');
 const { textKey } = await emb('data/splits.js');
+const { proofWikiCitations, nearestCopies } = await emb('data/proofwikiLinks.js');
 
 const t0 = Date.now();
 const log = (m) => console.log(`[export ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
@@ -37,16 +38,27 @@ const ps = loadPsProofWiki(opt.data);
 // ProofWiki pages whose theorem is a PS-ProofWiki dev/test statement are not trained on either:
 // their proofs spell out exactly the premise links those splits evaluate.
 const psHeld = new Set([...ps.dev, ...ps.test].map((q) => textKey(q.text)));
-const pw = loadProofWiki(opt.data).filter((t) => !t.heldOut && !psHeld.has(textKey(t.statement)));
+const pwAll = loadProofWiki(opt.data);
+const pwTrain = pwAll.filter((t) => !t.heldOut && !psHeld.has(textKey(t.statement)));
+// The exact key misses near copies (a third of the PS statements match no page exactly): the
+// page most like each dev/test statement (word-set Jaccard >= 0.4) is left out too.
+const pwCopies = new Set(nearestCopies(pwTrain.map((t) => t.statement), [...ps.dev, ...ps.test].map((q) => q.text), 0.4));
+const pw = pwTrain.filter((_, i) => !pwCopies.has(i));
+// A theorem's proof names the pages it uses: statement <-> cited statement pairs, the relation
+// PS-ProofWiki evaluates (held-out theorems are never the cited side either).
+const pwCites = proofWikiCitations(pwAll);
 const stacks = loadStacks(opt.data);
 const stacksTrain = stacks.results.filter((r) => !r.heldOut);
 const byLabel = new Map(stacks.results.map((r) => [r.label, r]));
 const md2 = loadMathD2(opt.data, 'train');
-log(`proofwiki ${pw.length} train theorems, stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions`);
+log(`proofwiki ${pw.length} train theorems (${pwCopies.size} near copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions`);
 
 // [query, candidate, source, renameAgainst?] as texts; stacks texts carry the preamble macros
 const pairs = [];
 for (const t of pw) for (const p of t.proofs.slice(0, 3)) pairs.push({ a: t.statement, b: p, s: 'proofwiki-proof', rename: true });
+for (const t of pw) {
+  for (const c of pwCites.get(t.base).filter((c) => !c.heldOut).slice(0, 6)) pairs.push({ a: t.statement, b: c.statement, s: 'proofwiki-ref' });
+}
 for (const r of stacksTrain) {
   if (r.proof) pairs.push({ a: r.statement, b: r.proof, s: 'stacks-proof', rename: true, macros: true });
   for (const ref of r.refs.slice(0, 6)) pairs.push({ a: r.statement, b: byLabel.get(ref).statement, s: 'stacks-ref', macros: true });
