@@ -53,10 +53,18 @@ export function proofWikiUrl(title: string): string {
   return `https://proofwiki.org/wiki/${encodeURI(title.replace(/ /g, '_')).replace(/\?/g, '%3F').replace(/=/g, '%3D')}`;
 }
 
+/**
+ * Pages outside ProofWiki's content: user sandboxes, talk pages, drafts, site pages. The scrape
+ * holds 225 of them ("User:…/Sandbox" with half-written proofs); they are not results to show.
+ */
+export const isProofWikiSitePage = (title: string): boolean =>
+  /^(?:User|Talk|User talk|ProofWiki|ProofWiki talk|Draft|Help|Template|Category|File|MediaWiki|Special):/.test(title);
+
 export function readProofWiki(dataDir: string, o: SliceOptions = {}): RawEntry[] {
   const out: RawEntry[] = [];
   const lic = `${SOURCES.proofwiki.licence}, ProofWiki contributors`;
   for (const t of cut(loadProofWiki(dataDir), o.slice)) {
+    if (isProofWikiSitePage(t.base)) continue;
     const url = t.url.replace(/\/Proof_\d+$/, '');
     const key = `pw:${t.base}`;
     out.push({ key, kind: 'statement', source: 'proofwiki', title: t.base, url, licence: lic, text: t.statement, heldOut: t.heldOut, pageTitle: t.base });
