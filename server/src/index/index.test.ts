@@ -13,7 +13,7 @@ import { LoadedIndex } from './store.js';
 import { candidateProofs, citationsOf, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS } from './retrieval.js';
 import { buildIndex } from './builder.js';
 import * as os from 'node:os';
-import { TERM_FEATURES } from './termRanker.js';
+import { TERM_FEATURES, featureRows } from './termRanker.js';
 import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildSlice, dataDir, hasData, modelsDir } from './testing.js';
@@ -128,6 +128,30 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
       const res = disambiguate(index, tok, term, { ids: tok.encode(text), text }, { titleOnly: true });
       assert.equal(res[0].id, id, `${target.title} for "${text}": got ${res[0].entry.title}`);
     }
+  });
+
+  it('reads a definition listed under several terms against the term asked about', () => {
+    const m = index.header.termRanker!;
+    const score = (x: number[]) => x.reduce((acc, v, i) => acc + v * m.weights[i], 0);
+    // a definition stored under another of its group's terms, in a context where the two
+    // readings differ (the asked term's words count as the title's own words under the other)
+    const textFor = (term: string, title: string) => `Let the following hold. The ${term} case of ${titleText(title).toLowerCase()} is studied here.`;
+    const differs = (term: string, id: number) => {
+      const e = index.entry(id);
+      if (!e.term || e.term.toLowerCase() === term) return false;
+      const [asked, stored] = featureRows(textFor(term, e.title), [{ term, title: e.title }, { term: e.term, title: e.title }], [1, 1]);
+      return Math.abs(score(asked) - score(stored)) > 0.1;
+    };
+    const group = Object.entries(index.header.terms).find(([t, ids]) => ids.length >= 2 && ids.some((id) => differs(t, id)));
+    assert.ok(group, 'the slice has a definition listed under two terms that read differently');
+    const [term, ids] = group;
+    const text = textFor(term, index.entry(ids.find((id) => differs(term, id))!).title);
+    const res = disambiguate(index, tok, term, { ids: tok.encode(text), text }, { titleOnly: true });
+    const bm = new Map(disambiguate(index, tok, term, { ids: tok.encode(text) }, { titleOnly: true }).map((r) => [r.id, r.score]));
+    const rows = featureRows(text, ids.map((id) => ({ term, title: index.entry(id).title })), ids.map((id) => bm.get(id)!));
+    const expected = new Map(ids.map((id, k) => [id, score(rows[k])]));
+    // (BM25 read back rounded to 3 decimals, hence the tolerance)
+    for (const r of res) assert.ok(Math.abs(r.score - expected.get(r.id)!) < 0.01, `${r.entry.title} under "${term}": ${r.score} vs ${expected.get(r.id)}`);
   });
 
   it('suggests statements to cite, never the query\'s own entry', () => {
