@@ -44,9 +44,10 @@ const pwTrain = pwAll.filter((t) => !t.heldOut && !psHeld.has(textKey(t.statemen
 // page most like each dev/test statement (word-set Jaccard >= 0.4) is left out too.
 const pwCopies = new Set(nearestCopies(pwTrain.map((t) => t.statement), [...ps.dev, ...ps.test].map((q) => q.text), 0.4));
 const pw = pwTrain.filter((_, i) => !pwCopies.has(i));
-// A theorem's proof names the pages it uses: statement <-> cited statement pairs, the relation
-// PS-ProofWiki evaluates (held-out theorems are never the cited side either).
-const pwCites = proofWikiCitations(pwAll);
+// A train theorem's proof names the pages it uses (any page's title can be named): statement <->
+// cited statement pairs, the relation PS-ProofWiki evaluates (held-out theorems are never the
+// cited side either).
+const pwCites = proofWikiCitations(pwAll, pw);
 const stacks = loadStacks(opt.data);
 const stacksTrain = stacks.results.filter((r) => !r.heldOut);
 const byLabel = new Map(stacks.results.map((r) => [r.label, r]));

@@ -168,10 +168,10 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
   const model = usableTermRanker(index.header.termRanker);
   let title = bm;
   if (model && q.text !== undefined) {
-    // the features read the title against the term being disambiguated: a definition listed
-    // under several terms keeps only the first as its entry's term ("Closed" for "Loop (Topology)")
-    const asked = term.trim().replace(/\s+/g, ' ');
-    const rows = featureRows(q.text, ids.map((id) => { const e = index.entry(id); return { term: e.term?.toLowerCase() === asked.toLowerCase() ? e.term : asked, title: e.title }; }), bm);
+    // the features read the title against the term being disambiguated (as words, so its case
+    // and spacing do not matter), not the entry's: a definition listed under several terms keeps
+    // only the first as its entry's term ("Closed" for "Loop (Topology)")
+    const rows = featureRows(q.text, ids.map((id) => ({ term, title: index.entry(id).title })), bm);
     title = rows.map((x) => dot(model.weights, x));
   }
   let score: ArrayLike<number> = title;

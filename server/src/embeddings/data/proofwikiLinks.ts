@@ -23,8 +23,9 @@ export class TitleMentions<T> {
     for (const [title, target] of titles) {
       const w = words(title);
       if (w.length < 2) continue;
-      const key = w.join(' ');
-      if (!this.byTitle.has(key)) this.byTitle.set(key, target);
+      // titles equal as words (one pair in the scrape: "…ODE/y'' - y = 0" and "…/y'' + y = 0"):
+      // the later one is linked, as in the export the committed encoder was trained on
+      this.byTitle.set(w.join(' '), target);
       this.longest.set(w[0], Math.max(this.longest.get(w[0]) ?? 0, w.length));
     }
   }
