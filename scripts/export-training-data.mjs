@@ -26,8 +26,7 @@ const { loadProofWiki } = await emb('data/proofwiki.js');
 const { loadPsProofWiki } = await emb('data/psProofwiki.js');
 const { loadMathD2, termTitle } = await emb('data/mathd2.js');
 const { loadStacks } = await emb('data/stacks.js');
-const { textKey } = await emb('data/splits.js');
-const { proofWikiCitations, nearestCopies } = await emb('data/proofwikiLinks.js');
+const { proofWikiCitations, psHeldOutCopies } = await emb('data/proofwikiLinks.js');
 
 const t0 = Date.now();
 const log = (m) => console.log(`[export ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
@@ -36,14 +35,11 @@ fs.mkdirSync(opt.out, { recursive: true });
 
 const ps = loadPsProofWiki(opt.data);
 // ProofWiki pages whose theorem is a PS-ProofWiki dev/test statement are not trained on either:
-// their proofs spell out exactly the premise links those splits evaluate.
-const psHeld = new Set([...ps.dev, ...ps.test].map((q) => textKey(q.text)));
+// their proofs spell out exactly the premise links those splits evaluate (the pages equal to
+// one, and the page most like each of the others: psHeldOutCopies).
 const pwAll = loadProofWiki(opt.data);
-const pwTrain = pwAll.filter((t) => !t.heldOut && !psHeld.has(textKey(t.statement)));
-// The exact key misses near copies (a third of the PS statements match no page exactly): the
-// page most like each dev/test statement (word-set Jaccard >= 0.4) is left out too.
-const pwCopies = new Set(nearestCopies(pwTrain.map((t) => t.statement), [...ps.dev, ...ps.test].map((q) => q.text), 0.4));
-const pw = pwTrain.filter((_, i) => !pwCopies.has(i));
+const pwCopies = psHeldOutCopies(pwAll, [...ps.dev, ...ps.test]);
+const pw = pwAll.filter((t) => !t.heldOut && !pwCopies.has(t));
 // A train theorem's proof names the pages it uses (any page's title can be named): statement <->
 // cited statement pairs, the relation PS-ProofWiki evaluates (held-out theorems are never the
 // cited side either).
@@ -52,7 +48,7 @@ const stacks = loadStacks(opt.data);
 const stacksTrain = stacks.results.filter((r) => !r.heldOut);
 const byLabel = new Map(stacks.results.map((r) => [r.label, r]));
 const md2 = loadMathD2(opt.data, 'train');
-log(`proofwiki ${pw.length} train theorems (${pwCopies.size} near copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions`);
+log(`proofwiki ${pw.length} train theorems (${pwCopies.size} copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions`);
 
 // [query, candidate, source, renameAgainst?] as texts; stacks texts carry the preamble macros
 const pairs = [];

@@ -1,31 +1,50 @@
 // Fits the results-to-cite rankers (server/src/index/referenceRanker.ts) on train splits and
-// writes models/reference-ranker/ranker.json with its dev figures. Needs `npx tsc -p server`
-// and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
-//   node scripts/train-rankers.mjs [--slice N] [--out FILE]
+// writes models/reference-ranker/ranker.json with its dev figures, then the proof ranker
+// (server/src/index/proofRanker.ts) into models/proof-ranker/ranker.json. Needs `npx tsc -p
+// server` and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
+//   node scripts/train-rankers.mjs [--slice N] [--out DIR] [--proof-only]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' } } });
-const out = path.resolve(opt.out ?? path.join(root, 'models', 'reference-ranker', 'ranker.json'));
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' }, 'proof-only': { type: 'boolean', default: false } } });
+const outDir = path.resolve(opt.out ?? path.join(root, 'models'));
+const out = path.join(outDir, 'reference-ranker', 'ranker.json');
+const proofOut = path.join(outDir, 'proof-ranker', 'ranker.json');
 const { createContext } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/scorer.js')).href);
 const { trainReferenceRankers } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/referenceTraining.js')).href);
+const { trainProofRanker } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/proofRankerTraining.js')).href);
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const t0 = Date.now();
 const log = (m) => console.error(`[train-rankers ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 const ctx = await createContext({ modelsDir: path.join(root, 'models'), cacheDir: opt.slice ? undefined : path.join(root, '.cache', 'eval-embeddings'), log });
-const rankers = await trainReferenceRankers(ctx, path.join(shared, 'data'), opt.slice ? Number(opt.slice) : undefined);
+const dataDir = path.join(shared, 'data');
+const slice = opt.slice ? Number(opt.slice) : undefined;
+const write = (file, json) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, `${JSON.stringify(json, null, 1)}\n`); };
+if (!opt['proof-only']) {
+  const rankers = await trainReferenceRankers(ctx, dataDir, slice);
+  rankers.encoder = ctx.enc.info.version;
+  rankers.seconds = Math.round((Date.now() - t0) / 1000);
+  write(out, rankers);
+  const { text, position } = rankers;
+  console.log(`| model | reads |\n|---|---|`);
+  console.log(`| text | network (${text.shared.out.length} tanh units) over ${text.shared.features.join(', ')}; plus ${text.names.map((w, i) => `${text.features[text.shared.features.length + i]} ${w.toFixed(3)}`).join(', ')} |`);
+  console.log(`| position | network (${position.out.length} tanh units) over ${position.features.join(', ')} |`);
+  console.log(`\n| dev figure | % |\n|---|---|`);
+  for (const [k, v] of Object.entries(rankers.dev)) console.log(`| ${k} | ${v} |`);
+  log(`wrote ${path.relative(root, out)}`);
+}
+
+const t1 = Date.now();
+const proof = await trainProofRanker(ctx, dataDir, slice);
+proof.encoder = ctx.enc.info.version;
+proof.seconds = Math.round((Date.now() - t1) / 1000);
 await ctx.enc.release();
-rankers.encoder = ctx.enc.info.version;
-rankers.seconds = Math.round((Date.now() - t0) / 1000);
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, `${JSON.stringify(rankers, null, 1)}\n`);
-const { text, position } = rankers;
-console.log(`| model | reads |\n|---|---|`);
-console.log(`| text | network (${text.shared.out.length} tanh units) over ${text.shared.features.join(', ')}; plus ${text.names.map((w, i) => `${text.features[text.shared.features.length + i]} ${w.toFixed(3)}`).join(', ')} |`);
-console.log(`| position | network (${position.out.length} tanh units) over ${position.features.join(', ')} |`);
+write(proofOut, proof);
+console.log(`\n| proof ranker feature | weight |\n|---|---|`);
+proof.features.forEach((f, i) => console.log(`| ${f} | ${proof.weights[i].toFixed(3)} |`));
 console.log(`\n| dev figure | % |\n|---|---|`);
-for (const [k, v] of Object.entries(rankers.dev)) console.log(`| ${k} | ${v} |`);
-log(`wrote ${path.relative(root, out)}`);
+for (const [k, v] of Object.entries(proof.dev)) console.log(`| ${k} | ${v} |`);
+log(`wrote ${path.relative(root, proofOut)}`);

@@ -16,7 +16,10 @@ import { recoverReferences, titleTable } from './references.js';
 import { buildIndexEquations } from './equationStore.js';
 import { trainTermRanker, type TermRankerModel } from './termRanker.js';
 import { loadReferenceRankers } from './referenceRanker.js';
-import { FIRST_TERM_ID } from './store.js';
+import { FIRST_TERM_ID, LoadedIndex } from './store.js';
+import { loadProofRanker } from './proofRanker.js';
+import { computeProofHubs, hubBackground, writeProofHubs } from './proofHubs.js';
+import { QUERY_TOKENS } from './retrieval.js';
 
 export interface BuildOptions {
   dataDir: string;
@@ -209,7 +212,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     for (const t of new Set([r.term, ...(r.alsoTerms ?? [])])) if (t) (terms[t.toLowerCase()] ??= []).push(id);
   });
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
-  const bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
+  let bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
   const header: IndexHeader = {
     format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
@@ -226,6 +229,19 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
       slice: o.slice ?? null,
     },
   };
+  fs.writeFileSync(headerPath(tmp), JSON.stringify(header, null, 1));
+  // the candidate-proof ranker, fitted by `npm run train:rankers`, and its proofs' hub scores
+  // (needs vectors: the ranker reads the encoder's cosine)
+  const { ranker: proofRanker, problem: proofProblem } = o.noVectors ? { problem: 'built without vectors' } : loadProofRanker(modelsDir);
+  if (proofRanker) {
+    const built = LoadedIndex.load(tmp);
+    const background = hubBackground(built, proofRanker.background);
+    const hubs = computeProofHubs(built, background, (id) => ids[id].slice(0, QUERY_TOKENS), (d, n) => progress('proof hubs', d, n));
+    built.close();
+    header.proofRanker = { ...proofRanker, hubs: { ...writeProofHubs(tmp, hubs), background: background.length } };
+    bytes += header.proofRanker.hubs.bytes;
+    log(`proof ranker: hub scores of ${hubs.length / 2} proofs against ${background.length} statements`);
+  } else log(`proof ranker not included: ${proofProblem}`);
   header.buildMs = Math.round(performance.now() - t0);
   fs.writeFileSync(headerPath(tmp), JSON.stringify(header, null, 1));
   fs.rmSync(o.outDir, { recursive: true, force: true });

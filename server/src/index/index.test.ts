@@ -17,6 +17,7 @@ import { TERM_FEATURES, featureRows } from './termRanker.js';
 import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildSlice, dataDir, hasData, modelsDir } from './testing.js';
+import { indexProofRanker } from './proofHubs.js';
 
 describe('reference recovery', () => {
   const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);
@@ -102,6 +103,31 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     assert.ok(proofs.some((p) => st.proofs!.includes(p.id)), 'its own proof is a candidate');
     // BM25 only (no vector) still answers
     assert.ok(search(index, { ids: q.ids }, 'statement', { limit: 3 }).length > 0);
+  });
+
+  it('carries the proof ranker with every proof\'s hub scores, and falls back to BM25+encoder without them', async () => {
+    const h = index.header.proofRanker!;
+    assert.ok(h, 'the committed proof ranker is copied in at build');
+    const [pa, pb] = index.header.kinds.proof;
+    assert.equal(h.hubs.bytes, 8 * (pb - pa));
+    const r = indexProofRanker(index);
+    assert.ok(!('problem' in r), 'problem' in r ? r.problem : '');
+    assert.ok([...r.bm, ...r.cos].some((x) => x !== 0));
+    const st = index.entry(index.header.kinds.statement[0] + 3);
+    const [vec] = await enc.embedTexts([st.text]);
+    const q = { ids: tok.encode(st.text, { maxTokens: QUERY_TOKENS }), vec };
+    const ranked = candidateProofs(index, q, { limit: 5, viaStatements: false });
+    // a copy of the index whose hub file is cut short: a clear reason, and still candidate proofs
+    const copy = path.join(tmp, 'cut-hubs');
+    fs.cpSync(dir, copy, { recursive: true });
+    fs.truncateSync(path.join(copy, h.hubs.name), 100);
+    const cut = LoadedIndex.load(copy);
+    const problem = indexProofRanker(cut);
+    assert.ok('problem' in problem && /corrupt/.test(problem.problem));
+    const plain = candidateProofs(cut, q, { limit: 5, viaStatements: false });
+    assert.equal(plain.length, ranked.length);
+    assert.deepEqual(plain.map((p) => p.id), search(cut, q, 'proof', { limit: 5 }).map((p) => p.id), 'ranked by the parameter-free fusion');
+    cut.close();
   });
 
   it('ranks a term\'s definitions for a context, best first', async () => {

@@ -10,6 +10,7 @@ import { featureRows, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
+import { rankIndexProofs } from './proofHubs.js';
 
 export interface Result extends Hit { entry: IndexEntry }
 
@@ -20,15 +21,16 @@ export function withEntries(index: LoadedIndex, hits: Hit[]): Result[] {
 }
 
 /**
- * Candidate proofs for a statement: proof entries ranked by the proof text (the trained
- * statement↔proof direction), merged with the proofs of the best matching indexed statements
+ * Candidate proofs for a statement: proof entries ranked by the proof text (the proof ranker,
+ * proofRanker.ts, when the index carries one; else BM25+encoder), merged with the proofs of the best matching indexed statements
  * (a statement that says the same thing is the strongest evidence); best score per proof.
  */
 export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOptions & { viaStatements?: boolean } = {}): Result[] {
   const limit = opts.limit ?? 5;
   const best = new Map<number, Hit>();
   const put = (h: Hit) => { const cur = best.get(h.id); if (!cur || h.score > cur.score) best.set(h.id, h); };
-  for (const h of index.search(q, 'proof', { ...opts, limit: limit * 2 })) put(h);
+  const combine = (bm: Float32Array, cos: Float32Array | undefined, fused: Float32Array) => rankIndexProofs(index, bm, cos, fused);
+  for (const h of index.search(q, 'proof', { ...opts, limit: limit * 2, combine })) put(h);
   if (opts.viaStatements !== false) {
     for (const h of index.search(q, 'statement', { ...opts, limit })) {
       for (const p of index.entry(h.id).proofs ?? []) if (!opts.exclude?.has(p)) put({ ...h, id: p });
@@ -125,19 +127,30 @@ export const prepareCitations = (index: LoadedIndex, pause = tick): Promise<void
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */
 export function termCandidates(index: LoadedIndex, term: string): number[] {
-  return index.header.terms[term.trim().toLowerCase().replace(/\s+/g, ' ')] ?? [];
+  return index.header.terms[termKeyOf(term)] ?? [];
 }
 
-type TitleIndex = { bm: Bm25Index; at: Map<number, number> };
+/** How header.terms spells a term. */
+const termKeyOf = (term: string) => term.trim().toLowerCase().replace(/\s+/g, ' ');
 
-/** The title BM25 of the term definitions (~5k entry reads, ~150 ms), 200 entries per slice. */
+type TitleIndex = { bm: Bm25Index; at: Map<string, number> };
+
+/** Where a (term, definition) pair sits in the title index: a definition listed under several terms has a string per term. */
+const titleKey = (termKey: string, id: number) => `${termKey}\u0000${id}`;
+
+/**
+ * The title BM25 of the term definitions, one "term: title" string per term a definition is
+ * listed under (as the term ranker was fitted: "Loop: Loop (Topology)", not the entry's first
+ * term "Closed: Loop (Topology)"); ~5k entry reads, ~150 ms, 200 strings per slice.
+ */
 const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer): Generator<void, TitleIndex> {
-  const [a, b] = index.header.kinds.definition;
   const t: TitleIndex = { bm: new Bm25Index(), at: new Map() };
-  for (let id = a; id < b; id++) {
-    if ((id - a) % 200 === 199) yield;
-    const e = index.entry(id);
-    if (e.term) t.at.set(id, t.bm.add(tok.encode(termTitle(e.term, e.title))));
+  let n = 0;
+  for (const [termKey, ids] of Object.entries(index.header.terms)) {
+    for (const id of ids) {
+      if (++n % 200 === 0) yield;
+      t.at.set(titleKey(termKey, id), t.bm.add(tok.encode(termTitle(termKey, index.entry(id).title))));
+    }
   }
   return t;
 });
@@ -145,11 +158,11 @@ const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer)
 /** Builds the title index in the background after a load, so the first term hover does not wait. */
 export const prepareDisambiguation = (index: LoadedIndex, tok: MathTokenizer, pause = tick): Promise<void> => titleIndexes.prepare(pause, index, tok);
 
-/** BM25 of a context against every definition's "term: title" string. */
-function titleScores(index: LoadedIndex, tok: MathTokenizer, ids: readonly number[], q: Query): number[] {
+/** BM25 of a context against the "term: title" strings of a term's definitions. */
+function titleScores(index: LoadedIndex, tok: MathTokenizer, termKey: string, ids: readonly number[], q: Query): number[] {
   const t = titleIndexes.get(index, tok);
   const all = t.bm.scores(q.text !== undefined ? tok.encode(q.text) : q.ids);
-  return ids.map((id) => all[t.at.get(id) ?? -1] ?? 0);
+  return ids.map((id) => all[t.at.get(titleKey(termKey, id)) ?? -1] ?? 0);
 }
 
 /**
@@ -164,7 +177,7 @@ function titleScores(index: LoadedIndex, tok: MathTokenizer, ids: readonly numbe
 export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: string, q: Query, opts: { titleOnly?: boolean; limit?: number } = {}): Result[] {
   const ids = termCandidates(index, term);
   if (ids.length === 0) return [];
-  const bm = titleScores(index, tok, ids, q);
+  const bm = titleScores(index, tok, termKeyOf(term), ids, q);
   const model = usableTermRanker(index.header.termRanker);
   let title = bm;
   if (model && q.text !== undefined) {

@@ -14,6 +14,7 @@ import { IndexEquations } from './equationStore.js';
 import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
+import { indexProofRanker } from './proofHubs.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -91,6 +92,9 @@ export class ServerIndex {
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
+        // the proof ranker's hub scores (176 KB) are read now, not on the first theorem hover
+        const proofs = indexProofRanker(idx);
+        if ('problem' in proofs) this.log(`index: candidate proofs ranked by BM25+encoder alone: ${proofs.problem}`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
         setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);

@@ -34,6 +34,8 @@ export interface SearchOptions {
   only?: readonly number[];
   /** Re-scores the fused scores of the whole kind (dense, from id `a`) before the top is taken. */
   adjust?: (fused: Float32Array, a: number) => Float32Array;
+  /** Replaces the parameter-free fusion of the kind's BM25 and cosine scores (dense, from id `a`). */
+  combine?: (bm25: Float32Array, cosine: Float32Array | undefined, fused: Float32Array, a: number) => Float32Array | undefined;
 }
 
 /** Entry texts stay on disk (32 MB for ProofWiki): read by offset when an entry is shown. */
@@ -47,6 +49,11 @@ class EntryFile {
     const buf = Buffer.allocUnsafe(end - start);
     const n = fs.readSync(this.fd, buf, 0, buf.length, start);
     return buf.toString('utf8', 0, n);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
@@ -153,6 +160,9 @@ export class LoadedIndex {
     return e;
   }
 
+  /** Closes the entry file (reopened by the next entry read); the builder closes before it moves the folder. */
+  close(): void { this.entryFile.close(); }
+
   sourceOf(e: IndexEntry) { return this.header.sources[e.source]; }
 
   /** Dequantised row (for tests and for callers that need a stored vector). */
@@ -215,7 +225,8 @@ export class LoadedIndex {
     const useVec = !!q.vec && this.header.modelVersion !== '' && q.vec.length === this.header.dim;
     const bm = this.bm25Range(q.ids, kind, a, b);
     const cos = useVec ? this.cosineRange(q.vec!, a, b) : undefined;
-    const direct = cos ? fuseZ(bm, cos) : bm;
+    const plain = cos ? fuseZ(bm, cos) : bm;
+    const direct = opts.combine?.(bm, cos, plain, a) ?? plain;
     const fused = opts.adjust ? opts.adjust(direct, a) : direct;
     const allowed = opts.sources ? new Set(this.header.sources.map((s, i) => (opts.sources!.has(s.id) ? i : -1)).filter((i) => i >= 0)) : undefined;
     const cand = opts.only ? opts.only.filter((id) => id >= a && id < b).map((id) => id - a) : undefined;

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { hasSharedData, sharedData } from '../testPaths.js';
 import { loadProofWiki, type ProofWikiTheorem } from './proofwiki.js';
-import { nearestCopies, proofWikiCitations } from './proofwikiLinks.js';
+import { nearestCopies, proofWikiCitations, psHeldOutCopies } from './proofwikiLinks.js';
 
 const thm = (base: string, proofs: string[] = []): ProofWikiTheorem =>
   ({ url: '', base, statement: `statement of ${base}`, proofs, heldOut: false });
@@ -33,6 +33,22 @@ test('nearest copies: the text most like each held text, only above the threshol
   ];
   assert.deepEqual(nearestCopies(texts, held, 0.6), [0, -1]);
   assert.deepEqual(nearestCopies(texts, held, 1), [-1, -1], 'no copy is exact');
+});
+
+test('PS held-out copies: pages equal to a dev/test statement and the nearest page to each other one, outside the test split', () => {
+  const page = (base: string, statement: string, heldOut = false): ProofWikiTheorem => ({ url: '', base, statement, proofs: ['proof'], heldOut });
+  const pages = [
+    page('Identity Unique', 'Let $G$ be a group. Then the identity of $G$ is unique.'),
+    page('Inverse Unique', 'Let $G$ be a group. Then each element of $G$ has a unique inverse.'),
+    page('Monotone Convergence', 'Every bounded monotone sequence of real numbers converges.'),
+    page('Compact Bounds', 'A continuous function on a compact space attains its bounds.', true),
+  ];
+  const held = [
+    { text: 'Every bounded monotone sequence of real numbers converges.' }, // exact (by text key)
+    { text: 'Let $G$ be a group. Then the identity element of $G$ is unique.' }, // near copy of the first
+    { text: 'A continuous function on a compact space attains its bounds.' }, // its page is in the test split already
+  ];
+  assert.deepEqual([...psHeldOutCopies(pages, held)].map((t) => t.base).sort(), ['Identity Unique', 'Monotone Convergence']);
 });
 
 describe('ProofWiki citations on the real pages', { skip: !hasSharedData && 'no ../shared/data' }, () => {

@@ -7,6 +7,7 @@
 // pairs use these links; the index keeps its cue phrases, because these links in its citation
 // votes lowered PS-ProofWiki test references through the index from 22.4 to 20.9 mAP.
 import type { ProofWikiTheorem } from './proofwiki.js';
+import { textKey } from './splits.js';
 
 const words = (s: string): string[] => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
 
@@ -83,4 +84,19 @@ export function nearestCopies(texts: string[], held: string[], threshold: number
     }
     return best;
   });
+}
+
+/**
+ * The ProofWiki theorems outside the hash test split that the encoder never trains on because
+ * they are PS-ProofWiki dev/test statements (their proofs spell out the premise links those
+ * splits evaluate): the pages whose text equals one, and the page most like each of the others
+ * (word-set Jaccard >= 0.4). The exporter leaves them out; the proof ranker is fitted on them,
+ * being statement–proof pairs the encoder has not seen.
+ */
+export function psHeldOutCopies(theorems: ProofWikiTheorem[], psHeld: Array<{ text: string }>): Set<ProofWikiTheorem> {
+  const keys = new Set(psHeld.map((q) => textKey(q.text)));
+  const exact = theorems.filter((t) => !t.heldOut && keys.has(textKey(t.statement)));
+  const rest = theorems.filter((t) => !t.heldOut && !keys.has(textKey(t.statement)));
+  const near = nearestCopies(rest.map((t) => t.statement), psHeld.map((q) => q.text), 0.4).filter((i) => i >= 0).map((i) => rest[i]);
+  return new Set([...exact, ...near]);
 }

@@ -15,4 +15,7 @@ test('eval-models runs on a slice and prints one table with BM25, encoder and an
     assert.ok(table.some((l) => l.startsWith(`| ${task} |`)), `missing row ${task}`);
   }
   assert.ok(table.some((l) => /acc@1 global/.test(l)));
+  // statement→proof has a MathSense column: the committed proof ranker, with its hub scores
+  const proofRow = table.find((l) => l.startsWith('| ProofWiki test statement→proof (kept) | MRR local |'))!;
+  assert.match(proofRow.split('|')[7], /^ \d+(\.\d)? $/, proofRow);
 });

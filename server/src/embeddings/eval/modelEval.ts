@@ -3,7 +3,6 @@
 // published anchor figures. `slice` runs a small subset (used by `npm test`).
 import * as path from 'node:path';
 import { Bm25Index } from '../bm25.js';
-import type { MacroTable } from '../macroExpansion.js';
 import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
 import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
@@ -12,7 +11,9 @@ import { loadReferenceRankers, referenceScore, withoutNames, type ReferenceRanke
 import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
-import { createContext, Scorer, type Ctx, type Method } from './scorer.js';
+import { createContext, Scorer, type Ctx, type Item, type Method } from './scorer.js';
+import { seededSample, statementProofScores, type StatementProofPair } from './proofRankerTraining.js';
+import { HUB_BACKGROUND, loadProofRanker, proofScores, type ProofRankerModel } from '../../index/proofRanker.js';
 
 export interface EvalRow {
   task: string;
@@ -47,20 +48,24 @@ const TOP_K = 10;
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
 
-/** Statement -> proof matching (1-1 pools): local and global decoding, kept and renamed symbols. */
-async function statementProof(ctx: Ctx, name: string, pairs: Array<{ statement: string; proof: string; macros?: MacroTable }>, rows: EvalRow[]): Promise<void> {
-  const scorer = new Scorer(ctx);
-  await scorer.index(pairs.map((p) => ({ text: p.proof, macros: p.macros })));
+/**
+ * Statement -> proof matching (1-1 pools): local and global decoding, kept and renamed symbols.
+ * MathSense: the proof ranker (index/proofRanker.ts), its hub scores against `background`
+ * (train statements of the same source); without a ranker file, the column stays empty.
+ */
+async function statementProof(ctx: Ctx, name: string, pairs: StatementProofPair[], background: Item[], ranker: ProofRankerModel | undefined, rows: EvalRow[]): Promise<void> {
   for (const level of ['kept', 'renamed'] as const) {
-    const rnd = seededRandom(7);
-    const queries = pairs.map((p) => ({ text: level === 'kept' ? p.statement : renameSharedSymbols(p.statement, p.proof, rnd), macros: p.macros }));
-    const scores = await scorer.score(queries);
-    const res: Record<string, Partial<Record<Method, number>>> = {};
-    for (const m of ctx.methods) {
-      const ranks = scores[m].map((s, i) => goldRank(s, new Set([i])));
-      const assign = assignTopK(scores[m], TOP_K);
+    const { scores, columns } = await statementProofScores(ctx, pairs, background, level);
+    const ranked: Partial<Record<Method | 'shipped', Float32Array[]>> = { ...scores };
+    if (ranker && ctx.methods.includes('encoder')) ranked.shipped = columns.map((c) => proofScores(ranker.weights, c));
+    const res: Record<string, Partial<Record<Method | 'shipped', number>>> = {};
+    for (const m of [...ctx.methods, 'shipped'] as const) {
+      const s = ranked[m];
+      if (!s) continue;
+      const ranks = s.map((x, i) => goldRank(x, new Set([i])));
+      const assign = assignTopK(s, TOP_K);
       // global MRR: the assigned proof first, then the local order
-      const gRanks = ranks.map((r, i) => (assign[i] === i ? 1 : r < goldRank(scores[m][i], new Set([assign[i]])) ? r + 1 : r));
+      const gRanks = ranks.map((r, i) => (assign[i] === i ? 1 : r < goldRank(s[i], new Set([assign[i]])) ? r + 1 : r));
       const set = (k: string, v: number) => { (res[k] ??= {})[m] = v; };
       set('MRR local', pct(ranks.reduce((a, r) => a + 1 / r, 0) / ranks.length));
       set('acc@1 local', pct(ranks.filter((r) => r === 1).length / ranks.length));
@@ -188,9 +193,14 @@ export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
 
   log('statement→proof: ProofWiki and Stacks held-out');
   const pwAll = loadProofWiki(o.dataDir);
-  await statementProof(ctx, 'ProofWiki test', cut(pwAll.filter((t) => t.heldOut)).map((t) => ({ statement: t.statement, proof: t.proofs[0] })), rows);
+  const { ranker: proofRanker, problem: proofProblem } = loadProofRanker(o.modelsDir);
+  if (proofProblem) log(`proof ranker not used: ${proofProblem}`);
+  const bgSize = n ? 200 : HUB_BACKGROUND;
+  const pwBackground = seededSample(pwAll.filter((t) => !t.heldOut), bgSize).map((t) => ({ text: t.statement }));
+  await statementProof(ctx, 'ProofWiki test', cut(pwAll.filter((t) => t.heldOut)).map((t) => ({ statement: t.statement, proof: t.proofs[0] })), pwBackground, proofRanker, rows);
   const stacks = loadStacks(o.dataDir);
-  await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), rows);
+  const stBackground = seededSample(stacks.results.filter((r) => !r.heldOut), bgSize).map((r) => ({ text: r.statement, macros: stacks.macros }));
+  await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), stBackground, proofRanker, rows);
 
   log('reference retrieval: PS-ProofWiki test, Stacks held-out');
   await references(ctx, psProofWikiTask(o.dataDir, n), rankers, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);

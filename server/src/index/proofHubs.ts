@@ -1,0 +1,88 @@
+// The index's proof hub scores (proofRanker.ts): computed once at build from a seeded sample of
+// indexed statements outside the held-out splits (so an evaluation query never shapes the
+// scores its candidates are read against), each proof skipping its own statement, and stored as
+// proof-hubs.bin: Float32[proofs] BM25 hubs, then Float32[proofs] cosine hubs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HUB_BACKGROUND, HubScores, proofFeatureColumns, proofScores, usableProofRanker, type ProofRankerModel } from './proofRanker.js';
+import type { LoadedIndex } from './store.js';
+import { seededRandom } from '../util/random.js';
+import { meanSd } from '../util/zScores.js';
+
+export const PROOF_HUBS_FILE = 'proof-hubs.bin';
+
+/** What the header says of the proof ranker an index carries: the fitted model and its hub file. */
+export type IndexProofRanker = ProofRankerModel & { hubs: { name: string; bytes: number; background: number } };
+
+/** Statement ids for the background: a seeded sample of those not held out. */
+export function hubBackground(index: LoadedIndex, n = HUB_BACKGROUND): number[] {
+  const [a, b] = index.header.kinds.statement;
+  const ids: number[] = [];
+  for (let id = a; id < b; id++) if (!index.entry(id).heldOut) ids.push(id);
+  const rnd = seededRandom(3);
+  for (let i = ids.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [ids[i], ids[j]] = [ids[j], ids[i]]; }
+  return ids.slice(0, n);
+}
+
+/** Hub scores of every indexed proof against the background statements (token ids of each given). */
+export function computeProofHubs(index: LoadedIndex, background: number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): Float32Array {
+  const [pa, pb] = index.header.kinds.proof;
+  const n = pb - pa;
+  const owner = new Int32Array(n);
+  for (let j = 0; j < n; j++) owner[j] = index.entry(pa + j).statement ?? -1;
+  const bm = new HubScores(n), cos = new HubScores(n);
+  background.forEach((id, i) => {
+    if (i % 100 === 0) progress?.(i, background.length);
+    const own = (j: number) => owner[j] === id;
+    bm.add(index.bm25Range(tokenIds(id), 'proof', pa, pb), own);
+    cos.add(index.cosineRange(index.vector(id), pa, pb), own);
+  });
+  const out = new Float32Array(2 * n);
+  out.set(bm.means(), 0);
+  out.set(cos.means(), n);
+  return out;
+}
+
+export function writeProofHubs(dir: string, hubs: Float32Array): { name: string; bytes: number } {
+  const buf = Buffer.from(hubs.buffer, hubs.byteOffset, hubs.byteLength);
+  fs.writeFileSync(path.join(dir, PROOF_HUBS_FILE), buf);
+  return { name: PROOF_HUBS_FILE, bytes: buf.length };
+}
+
+type Loaded = { model: ProofRankerModel; bm: Float32Array; cos: Float32Array } | { problem: string };
+const loaded = new WeakMap<LoadedIndex, Loaded>();
+
+/** The index's proof ranker with its hubs (read once, 176 KB), or why the proofs are ranked by BM25+encoder alone. */
+export function indexProofRanker(index: LoadedIndex): Loaded {
+  let v = loaded.get(index);
+  if (!v) { v = readRanker(index); loaded.set(index, v); }
+  return v;
+}
+
+function readRanker(index: LoadedIndex): Loaded {
+  const h = index.header.proofRanker;
+  const model = usableProofRanker(h);
+  if (!h || !model) return { problem: h ? 'the index\'s proof ranker does not match this version (rebuild the index)' : 'the index has no proof ranker (rebuild it after `npm run train:rankers`)' };
+  const [pa, pb] = index.header.kinds.proof;
+  const n = pb - pa;
+  const file = path.join(index.dir, h.hubs?.name ?? PROOF_HUBS_FILE);
+  let buf: Buffer;
+  try { buf = fs.readFileSync(file); } catch (e) { return { problem: `${file} cannot be read (${(e as Error).message}); rebuild the index` }; }
+  if (buf.length !== 8 * n || buf.length !== h.hubs.bytes) return { problem: `${file} is corrupt (${buf.length} bytes, expected ${8 * n}); rebuild the index` };
+  const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
+  if (!all.every(Number.isFinite)) return { problem: `${file} is corrupt (non-finite values); rebuild the index` };
+  return { model, bm: all.subarray(0, n), cos: all.subarray(n) };
+}
+
+/**
+ * The proof ranker's scores of every indexed proof (dense, from the first proof id), rescaled to
+ * the spread of the parameter-free fusion so that they still compare with statement matches
+ * (candidateProofs merges both); undefined without a ranker or a query vector.
+ */
+export function rankIndexProofs(index: LoadedIndex, bm25: Float32Array, cosine: Float32Array | undefined, fused: Float32Array): Float32Array | undefined {
+  const r = indexProofRanker(index);
+  if (!cosine || 'problem' in r || r.bm.length !== bm25.length) return undefined;
+  const s = proofScores(r.model.weights, proofFeatureColumns(bm25, cosine, r.bm, r.cos));
+  const [m, sd] = meanSd(s), [fm, fsd] = meanSd(fused);
+  return s.map((v) => ((v - m) / sd) * fsd + fm);
+}
