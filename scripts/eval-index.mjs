@@ -24,7 +24,7 @@ const { fuseZ } = await import(out('util/zScores.js'));
 const { disambiguate, withCitationVotes, QUERY_TOKENS } = await import(out('index/retrieval.js'));
 const { defaultIndexDir, sharedDataDir } = await import(out('index/paths.js'));
 const { mapPsStatements } = await import(out('index/builder.js'));
-const { indexProofRanker, rankIndexProofs } = await import(out('index/proofHubs.js'));
+const { indexProofRanker, rankIndexProofs, statementSimilarity } = await import(out('index/proofHubs.js'));
 const { EncoderSession } = await import(out('embeddings/encoderSession.js'));
 const { EmbeddingCache, embedThroughCache } = await import(out('embeddings/embeddingCache.js'));
 const { goldRank, averagePrecision, recallAt } = await import(out('embeddings/eval/metrics.js'));
@@ -102,7 +102,7 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const self = map.get(q.id);
     const gold = new Set(q.gold.map((g) => g - sa));
     const fused = fuseZ(bm, cos);
-    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fused, sa);
+    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fused, sa, statementSimilarity(index, bm, cos));
     for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped]]) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);

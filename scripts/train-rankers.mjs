@@ -1,15 +1,16 @@
-// Fits the results-to-cite rankers (server/src/index/referenceRanker.ts) on train splits and
-// writes models/reference-ranker/ranker.json with its dev figures, then the proof ranker
-// (server/src/index/proofRanker.ts) into models/proof-ranker/ranker.json. Needs `npx tsc -p
-// server` and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
-//   node scripts/train-rankers.mjs [--slice N] [--out DIR] [--proof-only]
+// Fits the rankers on train splits and writes them with their dev figures: first the proof
+// ranker (server/src/index/proofRanker.ts) into models/proof-ranker/ranker.json, then the
+// results-to-cite rankers (server/src/index/referenceRanker.ts), whose voting neighbours are
+// found by the proof ranker's similarity, into models/reference-ranker/ranker.json. Needs `npx
+// tsc -p server` and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
+//   node scripts/train-rankers.mjs [--slice N] [--out DIR]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' }, 'proof-only': { type: 'boolean', default: false } } });
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' } } });
 const outDir = path.resolve(opt.out ?? path.join(root, 'models'));
 const out = path.join(outDir, 'reference-ranker', 'ranker.json');
 const proofOut = path.join(outDir, 'proof-ranker', 'ranker.json');
@@ -23,28 +24,27 @@ const ctx = await createContext({ modelsDir: path.join(root, 'models'), cacheDir
 const dataDir = path.join(shared, 'data');
 const slice = opt.slice ? Number(opt.slice) : undefined;
 const write = (file, json) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, `${JSON.stringify(json, null, 1)}\n`); };
-if (!opt['proof-only']) {
-  const rankers = await trainReferenceRankers(ctx, dataDir, slice);
-  rankers.encoder = ctx.enc.info.version;
-  rankers.seconds = Math.round((Date.now() - t0) / 1000);
-  write(out, rankers);
-  const { text, position } = rankers;
-  console.log(`| model | reads |\n|---|---|`);
-  console.log(`| text | network (${text.shared.out.length} tanh units) over ${text.shared.features.join(', ')}; plus ${text.names.map((w, i) => `${text.features[text.shared.features.length + i]} ${w.toFixed(3)}`).join(', ')} |`);
-  console.log(`| position | network (${position.out.length} tanh units) over ${position.features.join(', ')} |`);
-  console.log(`\n| dev figure | % |\n|---|---|`);
-  for (const [k, v] of Object.entries(rankers.dev)) console.log(`| ${k} | ${v} |`);
-  log(`wrote ${path.relative(root, out)}`);
-}
 
-const t1 = Date.now();
 const proof = await trainProofRanker(ctx, dataDir, slice);
 proof.encoder = ctx.enc.info.version;
-proof.seconds = Math.round((Date.now() - t1) / 1000);
-await ctx.enc.release();
+proof.seconds = Math.round((Date.now() - t0) / 1000);
 write(proofOut, proof);
-console.log(`\n| proof ranker feature | weight |\n|---|---|`);
+console.log(`| proof ranker feature | weight |\n|---|---|`);
 proof.features.forEach((f, i) => console.log(`| ${f} | ${proof.weights[i].toFixed(3)} |`));
 console.log(`\n| dev figure | % |\n|---|---|`);
 for (const [k, v] of Object.entries(proof.dev)) console.log(`| ${k} | ${v} |`);
 log(`wrote ${path.relative(root, proofOut)}`);
+
+const t1 = Date.now();
+const rankers = await trainReferenceRankers(ctx, dataDir, slice, proof);
+await ctx.enc.release();
+rankers.encoder = ctx.enc.info.version;
+rankers.seconds = Math.round((Date.now() - t1) / 1000);
+write(out, rankers);
+const { text, position } = rankers;
+console.log(`\n| model | reads |\n|---|---|`);
+console.log(`| text | network (${text.shared.out.length} tanh units) over ${text.shared.features.join(', ')}; plus ${text.names.map((w, i) => `${text.features[text.shared.features.length + i]} ${w.toFixed(3)}`).join(', ')} |`);
+console.log(`| position | network (${position.out.length} tanh units) over ${position.features.join(', ')} |`);
+console.log(`\n| dev figure | % |\n|---|---|`);
+for (const [k, v] of Object.entries(rankers.dev)) console.log(`| ${k} | ${v} |`);
+log(`wrote ${path.relative(root, out)}`);

@@ -18,7 +18,7 @@ import { trainTermRanker, type TermRankerModel } from './termRanker.js';
 import { loadReferenceRankers } from './referenceRanker.js';
 import { FIRST_TERM_ID, LoadedIndex } from './store.js';
 import { loadProofRanker } from './proofRanker.js';
-import { computeProofHubs, hubBackground, writeProofHubs } from './proofHubs.js';
+import { computeHubs, hubBackground, PROOF_HUBS_FILE, STATEMENT_HUBS_FILE, writeHubs } from './proofHubs.js';
 import { QUERY_TOKENS } from './retrieval.js';
 
 export interface BuildOptions {
@@ -236,11 +236,13 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   if (proofRanker) {
     const built = LoadedIndex.load(tmp);
     const background = hubBackground(built, proofRanker.background);
-    const hubs = computeProofHubs(built, background, (id) => ids[id].slice(0, QUERY_TOKENS), (d, n) => progress('proof hubs', d, n));
+    const tokens = (id: number) => ids[id].slice(0, QUERY_TOKENS);
+    const hubs = computeHubs(built, 'proof', background, tokens, (d, n) => progress('proof hubs', d, n));
+    const stHubs = computeHubs(built, 'statement', background, tokens, (d, n) => progress('statement hubs', d, n));
     built.close();
-    header.proofRanker = { ...proofRanker, hubs: { ...writeProofHubs(tmp, hubs), background: background.length } };
-    bytes += header.proofRanker.hubs.bytes;
-    log(`proof ranker: hub scores of ${hubs.length / 2} proofs against ${background.length} statements`);
+    header.proofRanker = { ...proofRanker, hubs: { ...writeHubs(tmp, PROOF_HUBS_FILE, hubs), background: background.length }, statementHubs: writeHubs(tmp, STATEMENT_HUBS_FILE, stHubs) };
+    bytes += header.proofRanker.hubs.bytes + header.proofRanker.statementHubs!.bytes;
+    log(`proof ranker: hub scores of ${hubs.length / 2} proofs and ${stHubs.length / 2} statements against ${background.length} statements`);
   } else log(`proof ranker not included: ${proofProblem}`);
   header.buildMs = Math.round(performance.now() - t0);
   fs.writeFileSync(headerPath(tmp), JSON.stringify(header, null, 1));

@@ -105,14 +105,17 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     assert.ok(search(index, { ids: q.ids }, 'statement', { limit: 3 }).length > 0);
   });
 
-  it('carries the proof ranker with every proof\'s hub scores, and falls back to BM25+encoder without them', async () => {
+  it('carries the proof ranker with every proof\'s and statement\'s hub scores, and falls back to BM25+encoder without them', async () => {
     const h = index.header.proofRanker!;
     assert.ok(h, 'the committed proof ranker is copied in at build');
     const [pa, pb] = index.header.kinds.proof;
+    const [sa, sb] = index.header.kinds.statement;
     assert.equal(h.hubs.bytes, 8 * (pb - pa));
+    assert.equal(h.statementHubs!.bytes, 8 * (sb - sa));
     const r = indexProofRanker(index);
     assert.ok(!('problem' in r), 'problem' in r ? r.problem : '');
     assert.ok([...r.bm, ...r.cos].some((x) => x !== 0));
+    assert.ok(r.statements && [...r.statements.cos].some((x) => x !== 0), r.statementProblem);
     const st = index.entry(index.header.kinds.statement[0] + 3);
     const [vec] = await enc.embedTexts([st.text]);
     const q = { ids: tok.encode(st.text, { maxTokens: QUERY_TOKENS }), vec };
@@ -127,7 +130,18 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     const plain = candidateProofs(cut, q, { limit: 5, viaStatements: false });
     assert.equal(plain.length, ranked.length);
     assert.deepEqual(plain.map((p) => p.id), search(cut, q, 'proof', { limit: 5 }).map((p) => p.id), 'ranked by the parameter-free fusion');
+    assert.ok(suggestCitations(cut, q, { limit: 5 }).length > 0, 'results to cite still answer');
     cut.close();
+    // statement hubs cut short: candidate proofs keep the ranker, results to cite vote by the direct match
+    const cut2 = path.join(tmp, 'cut-statement-hubs');
+    fs.cpSync(dir, cut2, { recursive: true });
+    fs.truncateSync(path.join(cut2, h.statementHubs!.name), 8);
+    const half = LoadedIndex.load(cut2);
+    const hr = indexProofRanker(half);
+    assert.ok(!('problem' in hr) && /corrupt/.test(hr.statementProblem ?? ''));
+    assert.deepEqual(candidateProofs(half, q, { limit: 5, viaStatements: false }).map((p) => p.id), ranked.map((p) => p.id));
+    assert.equal(suggestCitations(half, q, { limit: 5 }).length, 5);
+    half.close();
   });
 
   it('ranks a term\'s definitions for a context, best first', async () => {

@@ -1,40 +1,44 @@
-// The index's proof hub scores (proofRanker.ts): computed once at build from a seeded sample of
+// The index's hub scores (proofRanker.ts), computed once at build from a seeded sample of
 // indexed statements outside the held-out splits (so an evaluation query never shapes the
-// scores its candidates are read against), each proof skipping its own statement, and stored as
-// proof-hubs.bin: Float32[proofs] BM25 hubs, then Float32[proofs] cosine hubs.
+// scores its candidates are read against): for every proof (candidate proofs; each skips its own
+// statement) in proof-hubs.bin, and for every statement (the neighbours whose citations vote
+// for results to cite; each skips itself) in statement-hubs.bin. Each file is Float32[n] BM25
+// hubs, then Float32[n] cosine hubs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HUB_BACKGROUND, HubScores, proofFeatureColumns, proofScores, usableProofRanker, type ProofRankerModel } from './proofRanker.js';
 import type { LoadedIndex } from './store.js';
-import { seededRandom } from '../util/random.js';
+import { seededSample } from '../util/random.js';
 import { meanSd } from '../util/zScores.js';
 
 export const PROOF_HUBS_FILE = 'proof-hubs.bin';
+export const STATEMENT_HUBS_FILE = 'statement-hubs.bin';
 
-/** What the header says of the proof ranker an index carries: the fitted model and its hub file. */
-export type IndexProofRanker = ProofRankerModel & { hubs: { name: string; bytes: number; background: number } };
+/** What the header says of the proof ranker an index carries: the fitted model and its hub files. */
+export type IndexProofRanker = ProofRankerModel & { hubs: { name: string; bytes: number; background: number }; statementHubs?: { name: string; bytes: number } };
 
 /** Statement ids for the background: a seeded sample of those not held out. */
 export function hubBackground(index: LoadedIndex, n = HUB_BACKGROUND): number[] {
   const [a, b] = index.header.kinds.statement;
   const ids: number[] = [];
   for (let id = a; id < b; id++) if (!index.entry(id).heldOut) ids.push(id);
-  const rnd = seededRandom(3);
-  for (let i = ids.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [ids[i], ids[j]] = [ids[j], ids[i]]; }
-  return ids.slice(0, n);
+  return seededSample(ids, n);
 }
 
-/** Hub scores of every indexed proof against the background statements (token ids of each given). */
-export function computeProofHubs(index: LoadedIndex, background: number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): Float32Array {
-  const [pa, pb] = index.header.kinds.proof;
+/**
+ * Hub scores of every entry of `kind` against the background statements (token ids of each
+ * given): a proof skips its own statement, a statement itself.
+ */
+export function computeHubs(index: LoadedIndex, kind: 'proof' | 'statement', background: number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): Float32Array {
+  const [pa, pb] = index.header.kinds[kind];
   const n = pb - pa;
   const owner = new Int32Array(n);
-  for (let j = 0; j < n; j++) owner[j] = index.entry(pa + j).statement ?? -1;
+  for (let j = 0; j < n; j++) owner[j] = kind === 'proof' ? index.entry(pa + j).statement ?? -1 : pa + j;
   const bm = new HubScores(n), cos = new HubScores(n);
   background.forEach((id, i) => {
     if (i % 100 === 0) progress?.(i, background.length);
     const own = (j: number) => owner[j] === id;
-    bm.add(index.bm25Range(tokenIds(id), 'proof', pa, pb), own);
+    bm.add(index.bm25Range(tokenIds(id), kind, pa, pb), own);
     cos.add(index.cosineRange(index.vector(id), pa, pb), own);
   });
   const out = new Float32Array(2 * n);
@@ -43,13 +47,14 @@ export function computeProofHubs(index: LoadedIndex, background: number[], token
   return out;
 }
 
-export function writeProofHubs(dir: string, hubs: Float32Array): { name: string; bytes: number } {
+export function writeHubs(dir: string, name: string, hubs: Float32Array): { name: string; bytes: number } {
   const buf = Buffer.from(hubs.buffer, hubs.byteOffset, hubs.byteLength);
-  fs.writeFileSync(path.join(dir, PROOF_HUBS_FILE), buf);
-  return { name: PROOF_HUBS_FILE, bytes: buf.length };
+  fs.writeFileSync(path.join(dir, name), buf);
+  return { name, bytes: buf.length };
 }
 
-type Loaded = { model: ProofRankerModel; bm: Float32Array; cos: Float32Array } | { problem: string };
+type Hubs = { bm: Float32Array; cos: Float32Array };
+type Loaded = { model: ProofRankerModel; bm: Float32Array; cos: Float32Array; statements?: Hubs; statementProblem?: string } | { problem: string };
 const loaded = new WeakMap<LoadedIndex, Loaded>();
 
 /** The index's proof ranker with its hubs (read once, 176 KB), or why the proofs are ranked by BM25+encoder alone. */
@@ -63,15 +68,23 @@ function readRanker(index: LoadedIndex): Loaded {
   const h = index.header.proofRanker;
   const model = usableProofRanker(h);
   if (!h || !model) return { problem: h ? 'the index\'s proof ranker does not match this version (rebuild the index)' : 'the index has no proof ranker (rebuild it after `npm run train:rankers`)' };
-  const [pa, pb] = index.header.kinds.proof;
-  const n = pb - pa;
-  const file = path.join(index.dir, h.hubs?.name ?? PROOF_HUBS_FILE);
+  const proofs = readHubs(index, 'proof', h.hubs);
+  if ('problem' in proofs) return proofs;
+  const statements = readHubs(index, 'statement', h.statementHubs);
+  return { model, ...proofs, ...('problem' in statements ? { statementProblem: statements.problem } : { statements }) };
+}
+
+function readHubs(index: LoadedIndex, kind: 'proof' | 'statement', f: { name: string; bytes: number } | undefined): Hubs | { problem: string } {
+  if (!f) return { problem: `the index has no ${kind} hub scores (rebuild it)` };
+  const [a, b] = index.header.kinds[kind];
+  const n = b - a;
+  const file = path.join(index.dir, f.name);
   let buf: Buffer;
   try { buf = fs.readFileSync(file); } catch (e) { return { problem: `${file} cannot be read (${(e as Error).message}); rebuild the index` }; }
-  if (buf.length !== 8 * n || buf.length !== h.hubs.bytes) return { problem: `${file} is corrupt (${buf.length} bytes, expected ${8 * n}); rebuild the index` };
+  if (buf.length !== 8 * n || buf.length !== f.bytes) return { problem: `${file} is corrupt (${buf.length} bytes, expected ${8 * n}); rebuild the index` };
   const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
   if (!all.every(Number.isFinite)) return { problem: `${file} is corrupt (non-finite values); rebuild the index` };
-  return { model, bm: all.subarray(0, n), cos: all.subarray(n) };
+  return { bm: all.subarray(0, n), cos: all.subarray(n) };
 }
 
 /**
@@ -85,4 +98,16 @@ export function rankIndexProofs(index: LoadedIndex, bm25: Float32Array, cosine: 
   const s = proofScores(r.model.weights, proofFeatureColumns(bm25, cosine, r.bm, r.cos));
   const [m, sd] = meanSd(s), [fm, fsd] = meanSd(fused);
   return s.map((v) => ((v - m) / sd) * fsd + fm);
+}
+
+/**
+ * How like the query each indexed statement is, for finding the neighbours whose citations
+ * vote (retrieval.ts#withCitationVotes): the proof ranker's score over the statements, read
+ * against their hub scores as the rankers were fitted (referenceTasks.ts); undefined without
+ * statement hubs or a query vector (the plain fusion then).
+ */
+export function statementSimilarity(index: LoadedIndex, bm25: Float32Array, cosine: Float32Array | undefined): Float32Array | undefined {
+  const r = indexProofRanker(index);
+  if (!cosine || 'problem' in r || !r.statements || r.statements.bm.length !== bm25.length) return undefined;
+  return proofScores(r.model.weights, proofFeatureColumns(bm25, cosine, r.statements.bm, r.statements.cos));
 }

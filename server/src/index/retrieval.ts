@@ -10,7 +10,7 @@ import { featureRows, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
-import { rankIndexProofs } from './proofHubs.js';
+import { rankIndexProofs, statementSimilarity } from './proofHubs.js';
 
 export interface Result extends Hit { entry: IndexEntry }
 
@@ -59,13 +59,19 @@ export function citationsOf(index: LoadedIndex, id: number): number[] {
  * Statements in `exclude` (the query's own entry) are neither results, neighbours nor counted.
  */
 export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptions = {}): Result[] {
-  return withEntries(index, index.search(q, 'statement', { ...opts, adjust: withCitationVotes(index, opts.exclude) }));
+  const ranked = withCitationVotes(index, opts.exclude);
+  const combine = (bm: Float32Array, cos: Float32Array | undefined, fused: Float32Array, a: number) => ranked(fused, a, statementSimilarity(index, bm, cos));
+  return withEntries(index, index.search(q, 'statement', { ...opts, combine }));
 }
 
-/** The statement scores of a direct match (dense, from id `a`) with the neighbours' votes and citation counts. */
-export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number) => Float32Array {
-  return (fused, a) => {
-    const votes = votesFromSimilarity(fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length);
+/**
+ * The statement scores of a direct match (dense, from id `a`) with the neighbours' votes and
+ * citation counts; the neighbours are the statements nearest by `similarity` (the proof
+ * ranker's, proofHubs.ts#statementSimilarity), else by the direct match.
+ */
+export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
+  return (fused, a, similarity) => {
+    const votes = votesFromSimilarity(similarity ?? fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length);
     const model = usableRankers(index.header.referenceRankers)?.text;
     if (!model) return withVotes(fused, votes);
     const cited = timesCited(index).slice(a, a + fused.length);

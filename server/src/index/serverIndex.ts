@@ -94,7 +94,8 @@ export class ServerIndex {
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
         // the proof ranker's hub scores (176 KB) are read now, not on the first theorem hover
         const proofs = indexProofRanker(idx);
-        if ('problem' in proofs) this.log(`index: candidate proofs ranked by BM25+encoder alone: ${proofs.problem}`);
+        if ('problem' in proofs) this.log(`index: candidate proofs ranked by BM25+encoder alone, results to cite vote by the direct match's neighbours: ${proofs.problem}`);
+        else if (proofs.statementProblem) this.log(`index: results to cite vote by the direct match's neighbours: ${proofs.statementProblem}`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
         setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);

@@ -10,3 +10,11 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Up to `n` of `xs` drawn without replacement (a seeded Fisher–Yates shuffle, then the first n). */
+export function seededSample<T>(xs: readonly T[], n: number, seed = 3): T[] {
+  const rnd = seededRandom(seed);
+  const a = xs.slice();
+  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  return a.slice(0, n);
+}

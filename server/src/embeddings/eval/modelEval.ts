@@ -12,7 +12,8 @@ import { rankerChoice, rankGroups, titleBm25, trainTermRanker } from '../../inde
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
 import { createContext, Scorer, type Ctx, type Item, type Method } from './scorer.js';
-import { seededSample, statementProofScores, type StatementProofPair } from './proofRankerTraining.js';
+import { statementProofScores, type StatementProofPair } from './proofRankerTraining.js';
+import { seededSample } from '../../util/random.js';
 import { HUB_BACKGROUND, loadProofRanker, proofScores, type ProofRankerModel } from '../../index/proofRanker.js';
 
 export interface EvalRow {
@@ -84,8 +85,8 @@ async function statementProof(ctx: Ctx, name: string, pairs: StatementProofPair[
  * With `positionRow`, one more row: the position ranker, which also reads each result's file
  * and order (what workspace `\ref` completion uses; not comparable with text-only anchors).
  */
-async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRankers | undefined, anchors: { map: string; r10?: string }, rows: EvalRow[], positionRow?: string): Promise<void> {
-  const signals = await ReferenceSignals.create(ctx, task);
+async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRankers | undefined, neighbours: ProofRankerModel | undefined, anchors: { map: string; r10?: string }, rows: EvalRow[], positionRow?: string): Promise<void> {
+  const signals = await ReferenceSignals.create(ctx, task, neighbours);
   const queries = task.splits.test;
   // where results are named (Stacks labels), the same ranker without the name features: the
   // statement texts alone, as the published models read them
@@ -203,8 +204,8 @@ export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
   await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), stBackground, proofRanker, rows);
 
   log('reference retrieval: PS-ProofWiki test, Stacks held-out');
-  await references(ctx, psProofWikiTask(o.dataDir, n), rankers, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
-  await references(ctx, stacksTask(o.dataDir, n), rankers, { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows, 'with file position (workspace \\ref completion)');
+  await references(ctx, psProofWikiTask(o.dataDir, n), rankers, proofRanker, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
+  await references(ctx, stacksTask(o.dataDir, n), rankers, proofRanker, { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows, 'with file position (workspace \\ref completion)');
 
   log('MathD2 test splits');
   await mathD2(ctx, o.dataDir, 'test_new_candi', n, rows);

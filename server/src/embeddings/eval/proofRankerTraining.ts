@@ -10,19 +10,12 @@ import { psHeldOutCopies } from '../data/proofwikiLinks.js';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
 import type { MacroTable } from '../macroExpansion.js';
 import { renameSharedSymbols, seededRandom } from '../symbolRenaming.js';
+import { seededSample } from '../../util/random.js';
 import { goldRank } from './metrics.js';
 import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
 
 export interface StatementProofPair { statement: string; proof: string; macros?: MacroTable }
 export type SymbolLevel = 'kept' | 'renamed';
-
-/** Up to `n` items drawn without replacement, seeded (the hub background of a pool). */
-export function seededSample<T>(xs: readonly T[], n: number, seed = 3): T[] {
-  const rnd = seededRandom(seed);
-  const a = xs.slice();
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
-  return a.slice(0, n);
-}
 
 /** Each query's scores against a 1-1 pool: the three methods, and the proof ranker's columns. */
 export interface PoolScores { scores: Record<Method, Float32Array[]>; columns: Float32Array[][] }

@@ -8,12 +8,13 @@ import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenc
 import { dot } from '../../index/softmaxRanker.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type ReferenceTask } from './referenceTasks.js';
 import type { Ctx } from './scorer.js';
+import type { ProofRankerModel } from '../../index/proofRanker.js';
 
 type Group = ReferenceGroup & { total: number };
 
 /** The fit and dev groups of a task (its pools indexed once for both). */
-async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean): Promise<Record<'fit' | 'dev', Group[]>> {
-  const signals = await ReferenceSignals.create(ctx, task);
+async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean, neighbours?: ProofRankerModel): Promise<Record<'fit' | 'dev', Group[]>> {
+  const signals = await ReferenceSignals.create(ctx, task, neighbours);
   const out: Record<'fit' | 'dev', Group[]> = { fit: [], dev: [] };
   for (const split of ['fit', 'dev'] as const) {
     ctx.log(`${task.name}: ${task.splits[split].length} ${split} queries`);
@@ -52,9 +53,10 @@ function fitLinearTextModel(ps: Group[], stacks: Group[]): LinearModel {
   return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * scale), ...names] };
 }
 
-export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: number): Promise<ReferenceRankers> {
-  const { fit: psFit, dev: psDev } = await groups(ctx, psProofWikiTask(dataDir, slice), false);
-  const { fit: stFit, dev: stDev } = await groups(ctx, stacksTask(dataDir, slice), true);
+/** `neighbours`: the proof ranker, whose similarity finds the voting neighbours (as at run time). */
+export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: number, neighbours?: ProofRankerModel): Promise<ReferenceRankers> {
+  const { fit: psFit, dev: psDev } = await groups(ctx, psProofWikiTask(dataDir, slice), false, neighbours);
+  const { fit: stFit, dev: stDev } = await groups(ctx, stacksTask(dataDir, slice), true, neighbours);
   const textRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, TEXT_FEATURES.length)) }));
   ctx.log('fitting');
   const text = fitTextModel(psFit, textRows(stFit));
