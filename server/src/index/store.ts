@@ -34,7 +34,7 @@ export interface SearchOptions {
   only?: readonly number[];
   /** Re-scores the fused scores of the whole kind (dense, from id `a`) before the top is taken. */
   adjust?: (fused: Float32Array, a: number) => Float32Array;
-  /** Replaces the parameter-free fusion of the kind's BM25 and cosine scores (dense, from id `a`). */
+  /** Scores the kind from its BM25, cosine and their parameter-free fusion (dense, from id `a`), e.g. by a fitted ranker; undefined: the fusion. */
   combine?: (bm25: Float32Array, cosine: Float32Array | undefined, fused: Float32Array, a: number) => Float32Array | undefined;
 }
 
