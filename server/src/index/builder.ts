@@ -18,7 +18,7 @@ import { trainTermRanker, type TermRankerModel } from './termRanker.js';
 import { loadReferenceRankers } from './referenceRanker.js';
 import { FIRST_TERM_ID, LoadedIndex } from './store.js';
 import { loadProofRanker } from './proofRanker.js';
-import { computeHubs, hubBackground, PROOF_HUBS_FILE, STATEMENT_HUBS_FILE, writeHubs } from './proofHubs.js';
+import { computeHubs, hubBackground, PROOF_HUBS_FILE, STATEMENT_HUBS_FILE, writeHubs } from './indexHubs.js';
 import { QUERY_TOKENS } from './retrieval.js';
 
 export interface BuildOptions {

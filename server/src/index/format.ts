@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { EquationsHeader } from './equationStore.js';
 import type { TermRankerModel } from './termRanker.js';
 import type { ReferenceRankers } from './referenceRanker.js';
-import type { IndexProofRanker } from './proofHubs.js';
+import type { IndexProofRanker } from './indexHubs.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
@@ -61,7 +61,7 @@ export interface IndexHeader {
   termRanker?: TermRankerModel;
   /** The results-to-cite rankers (referenceRanker.ts) copied from models/ at build; absent: direct match + votes. */
   referenceRankers?: ReferenceRankers;
-  /** The candidate-proof ranker copied from models/ at build, with its hub file (proofHubs.ts); absent: BM25+encoder. */
+  /** The candidate-proof ranker copied from models/ at build, with its hub file (indexHubs.ts); absent: BM25+encoder. */
   proofRanker?: IndexProofRanker;
 }
 

@@ -17,7 +17,7 @@ import { TERM_FEATURES, featureRows } from './termRanker.js';
 import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildSlice, dataDir, hasData, modelsDir } from './testing.js';
-import { indexProofRanker } from './proofHubs.js';
+import { indexProofRanker } from './indexHubs.js';
 
 describe('reference recovery', () => {
   const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);

@@ -10,7 +10,7 @@ import { featureRows, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
-import { rankIndexProofs, statementSimilarity } from './proofHubs.js';
+import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
 
 export interface Result extends Hit { entry: IndexEntry }
 
@@ -67,7 +67,7 @@ export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptio
 /**
  * The statement scores of a direct match (dense, from id `a`) with the neighbours' votes and
  * citation counts; the neighbours are the statements nearest by `similarity` (the proof
- * ranker's, proofHubs.ts#statementSimilarity), else by the direct match.
+ * ranker's, indexHubs.ts#statementSimilarity), else by the direct match.
  */
 export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
   return (fused, a, similarity) => {

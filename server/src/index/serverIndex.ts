@@ -14,7 +14,7 @@ import { IndexEquations } from './equationStore.js';
 import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
-import { indexProofRanker } from './proofHubs.js';
+import { indexProofRanker } from './indexHubs.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
