@@ -6,7 +6,7 @@
 // hubs, then Float32[n] cosine hubs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HUB_BACKGROUND, HubScores, proofFeatureColumns, proofScores, usableProofRanker, type ProofRankerModel } from './proofRanker.js';
+import { HUB_BACKGROUND, HubScores, rankWithHubs, usableProofRanker, type ProofRankerModel } from './proofRanker.js';
 import type { LoadedIndex } from './store.js';
 import { seededSample } from '../util/random.js';
 import { meanSd } from '../util/zScores.js';
@@ -95,7 +95,7 @@ function readHubs(index: LoadedIndex, kind: 'proof' | 'statement', f: { name: st
 export function rankIndexProofs(index: LoadedIndex, bm25: Float32Array, cosine: Float32Array | undefined, fused: Float32Array): Float32Array | undefined {
   const r = indexProofRanker(index);
   if (!cosine || 'problem' in r || r.bm.length !== bm25.length) return undefined;
-  const s = proofScores(r.model.weights, proofFeatureColumns(bm25, cosine, r.bm, r.cos));
+  const s = rankWithHubs(r.model.weights, bm25, cosine, r);
   const [m, sd] = meanSd(s), [fm, fsd] = meanSd(fused);
   return s.map((v) => ((v - m) / sd) * fsd + fm);
 }
@@ -109,5 +109,5 @@ export function rankIndexProofs(index: LoadedIndex, bm25: Float32Array, cosine: 
 export function statementSimilarity(index: LoadedIndex, bm25: Float32Array, cosine: Float32Array | undefined): Float32Array | undefined {
   const r = indexProofRanker(index);
   if (!cosine || 'problem' in r || !r.statements || r.statements.bm.length !== bm25.length) return undefined;
-  return proofScores(r.model.weights, proofFeatureColumns(bm25, cosine, r.statements.bm, r.statements.cos));
+  return rankWithHubs(r.model.weights, bm25, cosine, r.statements);
 }

@@ -6,10 +6,9 @@
 // statements (never its own statement); a score above that says "this statement in particular",
 // which is what matching a proof to its statement asks. Hub scores are computed once per pool:
 // at index build for the index's proofs, per evaluation pool in `npm run eval`.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
-import { meanSd } from '../util/zScores.js';
+import { loadFittedModel, readsFeatures, type SoftmaxGroup } from './softmaxRanker.js';
+import { zScores } from '../util/zScores.js';
 
 /** Feature names, in vector order: each per-query z-scored over the candidate proofs. */
 export const PROOF_FEATURES = ['bm25', 'cosine', 'bm25OverHub', 'cosineOverHub'] as const;
@@ -28,9 +27,9 @@ export interface ProofRankerModel {
   dev: Record<string, number>;
 }
 
-/** The model when it reads exactly this code's features. */
+/** The model when it reads exactly this code's features, its hub scores taken over as many best matches as this code keeps. */
 export function usableProofRanker(m: ProofRankerModel | undefined): ProofRankerModel | undefined {
-  return readsFeatures(m, PROOF_FEATURES) && m.weights.length === PROOF_FEATURES.length ? m : undefined;
+  return readsFeatures(m, PROOF_FEATURES) && m.hubNeighbours === HUB_NEIGHBOURS ? m : undefined;
 }
 
 /**
@@ -77,12 +76,7 @@ export class HubScores {
 /** The four feature columns of one query, each z-scored over the pool. */
 export function proofFeatureColumns(bm25: ArrayLike<number>, cosine: ArrayLike<number>, hubBm25: ArrayLike<number>, hubCosine: ArrayLike<number>): Float32Array[] {
   const over = (x: ArrayLike<number>, h: ArrayLike<number>) => Float32Array.from(x, (v, j) => v - h[j]);
-  return [bm25, cosine, over(bm25, hubBm25), over(cosine, hubCosine)].map(standardised);
-}
-
-function standardised(x: ArrayLike<number>): Float32Array {
-  const [m, sd] = meanSd(x);
-  return Float32Array.from(x, (v) => (v - m) / sd);
+  return [bm25, cosine, over(bm25, hubBm25), over(cosine, hubCosine)].map((c) => zScores(c));
 }
 
 /** The ranker's score of every proof in the pool for one query. */
@@ -90,6 +84,14 @@ export function proofScores(weights: readonly number[], cols: Float32Array[]): F
   const out = new Float32Array(cols[0].length);
   cols.forEach((c, f) => { const w = weights[f]; for (let j = 0; j < out.length; j++) out[j] += w * c[j]; });
   return out;
+}
+
+/** Hub scores of a pool: BM25 and cosine, one per candidate. */
+export interface Hubs { bm: ArrayLike<number>; cos: ArrayLike<number> }
+
+/** The ranker's score of every candidate in a pool for one query, from its BM25 and cosine and the pool's hub scores. */
+export function rankWithHubs(weights: readonly number[], bm25: ArrayLike<number>, cosine: ArrayLike<number>, hubs: Hubs): Float32Array {
+  return proofScores(weights, proofFeatureColumns(bm25, cosine, hubs.bm, hubs.cos));
 }
 
 /** A fitting example: the gold proof and the query's best `negatives` others by the parameter-free fusion. */
@@ -103,12 +105,6 @@ export const PROOF_RANKER_FILE = path.join('proof-ranker', 'ranker.json');
 
 /** The fitted proof ranker of a models folder (`npm run train:rankers`), or why there is none. */
 export function loadProofRanker(modelsDir: string | undefined): { ranker?: ProofRankerModel; problem?: string } {
-  if (!modelsDir) return { problem: 'no models folder' };
-  const file = path.join(modelsDir, PROOF_RANKER_FILE);
-  try {
-    const ranker = usableProofRanker(JSON.parse(fs.readFileSync(file, 'utf8')) as ProofRankerModel);
-    return ranker ? { ranker } : { problem: `${file}: features do not match this version (run \`npm run train:rankers\`)` };
-  } catch (e) {
-    return { problem: `${file}: ${(e as Error).message}` };
-  }
+  const { model, problem } = loadFittedModel(modelsDir, PROOF_RANKER_FILE, usableProofRanker);
+  return model ? { ranker: model } : { problem };
 }

@@ -14,7 +14,7 @@
 // build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot, finiteNumbers, fitSoftmaxRanker, namesFeatures, type SoftmaxGroup } from './softmaxRanker.js';
+import { dot, finiteNumbers, fitSoftmaxRanker, loadFittedModel, namesFeatures, type SoftmaxGroup } from './softmaxRanker.js';
 import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 
 // The votes are divided by their Euclidean norm (citationVotes.ts#unitVotes), not z-scored: for
@@ -85,14 +85,8 @@ export function withoutNames(m: TextModel): TextModel {
 
 /** The rankers file, or undefined with the reason (then callers keep the parameter-free fusion). */
 export function loadReferenceRankers(modelsDir: string | undefined): { rankers?: ReferenceRankers; problem?: string } {
-  if (!modelsDir) return { problem: 'no models folder' };
-  const file = path.join(modelsDir, RANKERS_FILE);
-  try {
-    const rankers = usableRankers(JSON.parse(fs.readFileSync(file, 'utf8')) as ReferenceRankers);
-    return rankers ? { rankers } : { problem: `${file}: features do not match this version (run \`npm run train:rankers\`)` };
-  } catch (e) {
-    return { problem: `${file}: ${(e as Error).message}` };
-  }
+  const { model, problem } = loadFittedModel(modelsDir, RANKERS_FILE, usableRankers);
+  return model ? { rankers: model } : { problem };
 }
 
 /** The rankers an index header carries, if they match this version's features. */

@@ -6,6 +6,9 @@
 // (the z-scores of sparse neighbour votes reach 30 or more). A constant shift does not change a
 // softmax, so there is no intercept.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
 export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
 
 /**
@@ -21,6 +24,21 @@ export function namesFeatures(m: unknown, features: readonly string[]): m is { f
 /** Whether `v` is an array of `n` finite numbers. */
 export function finiteNumbers(v: unknown, n: number): v is number[] {
   return Array.isArray(v) && v.length === n && v.every((y) => Number.isFinite(y));
+}
+
+/**
+ * A fitted model stored as JSON in a models folder (`npm run train:rankers`), when `usable`
+ * accepts it as reading this code's features, or why there is none.
+ */
+export function loadFittedModel<T>(modelsDir: string | undefined, file: string, usable: (m: T) => T | undefined): { model?: T; problem?: string } {
+  if (!modelsDir) return { problem: 'no models folder' };
+  const p = path.join(modelsDir, file);
+  try {
+    const model = usable(JSON.parse(fs.readFileSync(p, 'utf8')) as T);
+    return model ? { model } : { problem: `${p}: features do not match this version (run \`npm run train:rankers\`)` };
+  } catch (e) {
+    return { problem: `${p}: ${(e as Error).message}` };
+  }
 }
 
 /** Whether a stored linear model reads exactly `features` with finite weights. */

@@ -32,8 +32,6 @@ export interface SearchOptions {
   sources?: ReadonlySet<string>;
   /** Restrict scoring to these ids (e.g. one term's definitions). */
   only?: readonly number[];
-  /** Re-scores the fused scores of the whole kind (dense, from id `a`) before the top is taken. */
-  adjust?: (fused: Float32Array, a: number) => Float32Array;
   /** Scores the kind from its BM25, cosine and their parameter-free fusion (dense, from id `a`), e.g. by a fitted ranker; undefined: the fusion. */
   combine?: (bm25: Float32Array, cosine: Float32Array | undefined, fused: Float32Array, a: number) => Float32Array | undefined;
 }
@@ -226,8 +224,7 @@ export class LoadedIndex {
     const bm = this.bm25Range(q.ids, kind, a, b);
     const cos = useVec ? this.cosineRange(q.vec!, a, b) : undefined;
     const plain = cos ? fuseZ(bm, cos) : bm;
-    const direct = opts.combine?.(bm, cos, plain, a) ?? plain;
-    const fused = opts.adjust ? opts.adjust(direct, a) : direct;
+    const fused = opts.combine?.(bm, cos, plain, a) ?? plain;
     const allowed = opts.sources ? new Set(this.header.sources.map((s, i) => (opts.sources!.has(s.id) ? i : -1)).filter((i) => i >= 0)) : undefined;
     const cand = opts.only ? opts.only.filter((id) => id >= a && id < b).map((id) => id - a) : undefined;
     const limit = opts.limit ?? 10;

@@ -3,7 +3,7 @@
 // encoder never trained on that are not in the test split either: the copies of PS-ProofWiki
 // dev/test statements (data/proofwikiLinks.ts#psHeldOutCopies). Half of them are fitted on,
 // half are the dev pool, each a 1-1 pool like the evaluation's; test splits are never read.
-import { HUB_BACKGROUND, HUB_NEIGHBOURS, HubScores, PROOF_FEATURES, proofFeatureColumns, proofGroup, proofScores, type ProofRankerModel } from '../../index/proofRanker.js';
+import { HUB_BACKGROUND, HUB_NEIGHBOURS, PROOF_FEATURES, proofFeatureColumns, proofGroup, proofScores, type ProofRankerModel } from '../../index/proofRanker.js';
 import { fitSoftmaxRanker } from '../../index/softmaxRanker.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { psHeldOutCopies } from '../data/proofwikiLinks.js';
@@ -31,14 +31,8 @@ export async function statementProofScores(ctx: Ctx, pairs: StatementProofPair[]
   const rnd = seededRandom(7);
   const queries = pairs.map((p) => ({ text: level === 'kept' ? p.statement : renameSharedSymbols(p.statement, p.proof, rnd), macros: p.macros }));
   const scores = await pool.score(queries);
-  const hubBm = new HubScores(pairs.length), hubCos = new HubScores(pairs.length);
-  if (ctx.methods.includes('encoder')) {
-    const bg = await pool.score(background);
-    bg.bm25.forEach((s) => hubBm.add(s));
-    bg.encoder.forEach((s) => hubCos.add(s));
-  }
-  const hb = hubBm.means(), hc = hubCos.means();
-  return { scores, columns: scores.bm25.map((b, i) => proofFeatureColumns(b, scores.encoder[i], hb, hc)) };
+  const hubs = ctx.methods.includes('encoder') ? await pool.hubs(background) : { bm: new Float32Array(pairs.length), cos: new Float32Array(pairs.length) };
+  return { scores, columns: scores.bm25.map((b, i) => proofFeatureColumns(b, scores.encoder[i], hubs.bm, hubs.cos)) };
 }
 
 /** MRR and accuracy@1 (%) of a 1-1 pool's rankings (query i's proof is candidate i). */

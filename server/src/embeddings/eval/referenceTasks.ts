@@ -12,7 +12,7 @@ import { Bm25Index } from '../bm25.js';
 import { topK } from '../../util/topK.js';
 import { zScores } from '../../util/zScores.js';
 import { seededRandom, seededSample } from '../../util/random.js';
-import { HubScores, proofFeatureColumns, proofScores, type ProofRankerModel } from '../../index/proofRanker.js';
+import { rankWithHubs, type Hubs, type ProofRankerModel } from '../../index/proofRanker.js';
 import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
 
 export interface ReferenceQuery {
@@ -52,7 +52,7 @@ export interface QuerySignals {
 }
 
 export class ReferenceSignals {
-  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>, private readonly names?: Bm25Index, private readonly neighbours?: { model: ProofRankerModel; bm: Float32Array; cos: Float32Array }) {}
+  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>, private readonly names?: Bm25Index, private readonly neighbours?: { model: ProofRankerModel; hubs: Hubs }) {}
 
   /**
    * With `similarity` (the proof ranker), neighbours are found by its score: BM25 and cosine,
@@ -68,16 +68,10 @@ export class ReferenceSignals {
     for (const c of task.citing) for (const k of c.cites) cited[k]++;
     let names: Bm25Index | undefined;
     if (task.names) { names = new Bm25Index(); for (const n of task.names) names.add(ctx.tok.encode(n)); }
-    let neighbours: { model: ProofRankerModel; bm: Float32Array; cos: Float32Array } | undefined;
+    let neighbours: { model: ProofRankerModel; hubs: Hubs } | undefined;
     if (similarity && ctx.methods.includes('encoder')) {
-      const m = task.citing.length, hb = new HubScores(m), hc = new HubScores(m);
       const background = seededSample(task.citing.map((_, j) => j), similarity.background);
-      for (let a = 0; a < background.length; a += 500) {
-        const part = background.slice(a, a + 500);
-        const s = await near.score(part.map((j) => task.citing[j].item));
-        part.forEach((b, i) => { hb.add(s.bm25[i], (j) => j === b); hc.add(s.encoder[i], (j) => j === b); });
-      }
-      neighbours = { model: similarity, bm: hb.means(), cos: hc.means() };
+      neighbours = { model: similarity, hubs: await near.hubs(background.map((j) => task.citing[j].item), (b, j) => background[b] === j) };
     }
     return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])), names, neighbours);
   }
@@ -90,7 +84,7 @@ export class ReferenceSignals {
       const direct = await this.pool.score(part.map((q) => q.item));
       const byText = await this.near.score(part.map((q) => q.item));
       const nb = this.neighbours;
-      const near = nb ? byText.bm25.map((b, i) => proofScores(nb.model.weights, proofFeatureColumns(b, byText.encoder[i], nb.bm, nb.cos))) : byText[best];
+      const near = nb ? byText.bm25.map((b, i) => rankWithHubs(nb.model.weights, b, byText.encoder[i], nb.hubs)) : byText[best];
       part.forEach((q, i) => {
         const own = q.self >= 0 ? this.citingOf.get(q.self) : undefined;
         const cites = (j: number) => (j === own ? undefined : this.task.citing[j].cites);

@@ -6,6 +6,7 @@ import { EncoderSession } from '../encoderSession.js';
 import type { MacroTable } from '../macroExpansion.js';
 import type { MathTokenizer } from '../tokenizer.js';
 import { fuseZ } from '../../util/zScores.js';
+import { HubScores } from '../../index/proofRanker.js';
 
 export type Method = 'bm25' | 'encoder' | 'fused';
 export const METHODS: Method[] = ['bm25', 'encoder', 'fused'];
@@ -46,6 +47,19 @@ export class Scorer {
   async index(items: Item[]): Promise<void> {
     for (const it of items) this.bm25.add(this.ctx.tok.encode(it.text, { macros: it.macros }));
     this.vecs = await this.ctx.embed(items);
+  }
+
+  /**
+   * Hub scores of the indexed candidates (index/proofRanker.ts) against background statements,
+   * scored 500 at a time; `own(b, j)`: background statement b is candidate j's own, not counted.
+   */
+  async hubs(background: Item[], own?: (b: number, j: number) => boolean): Promise<{ bm: Float32Array; cos: Float32Array }> {
+    const bm = new HubScores(this.size), cos = new HubScores(this.size);
+    for (let a = 0; a < background.length; a += 500) {
+      const s = await this.score(background.slice(a, a + 500));
+      s.bm25.forEach((r, i) => { const skip = own && ((j: number) => own(a + i, j)); bm.add(r, skip); cos.add(s.encoder[i], skip); });
+    }
+    return { bm: bm.means(), cos: cos.means() };
   }
 
   /** Scores of every indexed candidate for each query, per method. */
