@@ -56,15 +56,23 @@ def load_pairs(path, caps):
     return by_src
 
 
-def epoch_items(by_src, caps, rng):
-    """One pass: every pair of each source, sources with a cap subsampled to it (balance)."""
-    items = []
+def epoch_batches(by_src, caps, rng, batch, mixed):
+    """One pass in batches: every pair of each source, sources with a cap subsampled to it
+    (balance). Each batch holds pairs of one source (unless `mixed`): a Stacks proof is no
+    test for a ProofWiki statement, so in mixed batches most negatives are won by vocabulary
+    alone; within a source every other pair of the batch is a negative worth separating."""
+    per_src = []
     for s, rows in sorted(by_src.items()):
         rows = list(rows)
         rng.shuffle(rows)
-        items.extend(rows[: caps.get(s, len(rows))])
-    rng.shuffle(items)
-    return items
+        per_src.append(rows[: caps.get(s, len(rows))])
+    if mixed:
+        items = [r for rows in per_src for r in rows]
+        rng.shuffle(items)
+        return [items[i: i + batch] for i in range(0, len(items) - batch + 1, batch)]
+    batches = [rows[i: i + batch] for rows in per_src for i in range(0, len(rows) - batch + 1, batch)]
+    rng.shuffle(batches)
+    return batches
 
 
 def pad(seqs, device):
@@ -98,6 +106,7 @@ def main():
     ap.add_argument("--max-len-a", type=int, default=64, help="statement side truncation")
     ap.add_argument("--max-len-b", type=int, default=64, help="proof/reference side truncation")
     ap.add_argument("--rename-p", type=float, default=0.5)
+    ap.add_argument("--mixed-batches", action="store_true", help="batches mix the sources (models up to 0e0b95f6fec2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--log-every", type=int, default=25)
@@ -115,14 +124,14 @@ def main():
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.02, 1 - s / args.steps))
 
     rng = random.Random(args.seed)
-    items, pos, t0, epoch = [], 0, time.time(), 0
+    batches, pos, t0, epoch = [], 0, time.time(), 0
     model.train()
     running = 0.0
     for step in range(args.steps):
-        if pos + args.batch > len(items):
-            items, pos, epoch = epoch_items(by_src, caps, rng), 0, epoch + 1
-        batch = items[pos: pos + args.batch]
-        pos += args.batch
+        if pos >= len(batches):
+            batches, pos, epoch = epoch_batches(by_src, caps, rng, args.batch, args.mixed_batches), 0, epoch + 1
+        batch = batches[pos]
+        pos += 1
         a = [(r["r"] if "r" in r and rng.random() < args.rename_p else r["a"])[: args.max_len_a] for r in batch]
         b = [r["b"][: args.max_len_b] for r in batch]
         ea = model(*pad(a, device))
@@ -182,7 +191,7 @@ def export(model, args, meta, train_seconds, n_params, device):
     onnx_path = export_onnx(model, args.out)
     write_reference(model, args.data, args.out, args.max_len)
     train_info = {"steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
-                  "renameP": args.rename_p, "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
+                  "renameP": args.rename_p, "batching": "mixed" if args.mixed_batches else "one source per batch", "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
                   "parameters": n_params, "pairs": meta["counts"]}
     json.dump(train_info, open(os.path.join(args.out, "training.json"), "w"), indent=1)
     print(f"exported {onnx_path} ({os.path.getsize(onnx_path)/1e6:.1f} MB), trained {train_seconds:.0f}s", flush=True)

@@ -3,6 +3,8 @@
 // words, and symbol renaming can rewrite math letters in place by offset. One linear pass;
 // `\text{…}` inside math is scanned as text, `$…$` inside `\text{…}` as math again.
 
+import { labelWords } from './labelWords.js';
+
 export type RawKind = 'math' | 'text';
 export type RawType = 'cmd' | 'letter' | 'digit' | 'sym' | 'word' | 'env';
 
@@ -25,7 +27,14 @@ const MATH_ENVS = new Set([
 /** Commands whose first brace argument is text inside math. */
 const TEXT_IN_MATH = new Set(['\\text', '\\textrm', '\\textit', '\\textbf', '\\textup', '\\textsf', '\\mbox', '\\hbox', '\\textnormal', '\\intertext']);
 /** Commands whose argument is an identifier or a path, not content: the argument is dropped. */
-const SKIP_ARG = new Set(['\\label', '\\cite', '\\citep', '\\citet', '\\url', '\\includegraphics', '\\input', '\\include', '\\bibliography', '\\bibliographystyle', '\\eqref', '\\ref', '\\cref', '\\Cref', '\\autoref', '\\pageref', '\\hyperref', '\\href', '\\nocite']);
+const SKIP_ARG = new Set(['\\label', '\\cite', '\\citep', '\\citet', '\\url', '\\includegraphics', '\\input', '\\include', '\\bibliography', '\\bibliographystyle', '\\pageref', '\\hyperref', '\\href', '\\nocite']);
+/**
+ * References: the argument is a label, read as the words it is made of (labelWords.ts). A proof
+ * that is one line of \ref's ("By Lemmas \ref{lemma-flat-base-change} and …") says what it
+ * uses only there, as a ProofWiki proof does by naming the results it links. A statement's own
+ * \label stays dropped: its name is not its content.
+ */
+const REF_ARG = new Set(['\\ref', '\\eqref', '\\cref', '\\Cref', '\\autoref', '\\nameref', '\\vref', '\\Vref']);
 /** Spacing and layout commands that carry no meaning. */
 const SILENT = new Set(['\\,', '\\;', '\\:', '\\!', '\\ ', '\\quad', '\\qquad', '\\\\', '\\displaystyle', '\\ds', '\\left', '\\right', '\\bigl', '\\bigr', '\\Bigl', '\\Bigr', '\\big', '\\Big', '\\nonumber', '\\notag', '\\medskip', '\\noindent', '\\smallskip', '\\bigskip', '\\hfill', '\\newline', '\\par', '\\mathop', '\\limits', '\\nolimits']);
 
@@ -120,6 +129,17 @@ export function scanLatex(s: string, sink: RawSink, mode: RawKind = 'text', from
         if (s.charCodeAt(j) === 91) { const k = s.indexOf(']', j); j = k < 0 ? j : skipSpaces(s, k + 1); }
         i = skipGroup(s, j, 2000);
         if (cmd === '\\href') i = skipSpaces(s, i); // the link text that follows is content
+        continue;
+      }
+      if (REF_ARG.has(cmd)) {
+        const g0 = skipSpaces(s, e);
+        const g1 = skipGroup(s, g0, 2000);
+        if (g1 > g0) {
+          for (const key of s.slice(g0 + 1, g1 - 1).split(',')) {
+            for (const w of labelWords(key).split(' ')) if (w && !emit('text', 'word', w.toLowerCase(), g0, g1)) return false;
+          }
+        }
+        i = Math.max(g1, e);
         continue;
       }
       if (inMath && TEXT_IN_MATH.has(cmd)) {

@@ -20,6 +20,12 @@ test('golden ids: labels and comments dropped, \\(..\\) is math, unknown text co
   assert.deepEqual(tok.encode(s), [7, 828, 13, 32, 221, 42, 820, 13, 10, 18, 159, 29, 9]);
 });
 
+test('golden ids: a reference reads as its label\'s words; the statement\'s own label and page references stay dropped', () => {
+  const s = 'By Lemma \\ref{algebra-lemma-flat-base-change} and \\eqref{eq:mainEstimate}, \\cref{thm:heine-borel,lem3} on page \\pageref{lemma-x}.\\label{lemma-y}';
+  assert.deepEqual(tok.tokens(s), ['by', 'lemma', 'algebra', 'flat', 'base', 'change', 'and', 'main', 'estimate', ',', 'heine', 'borel', 'on', 'page', '.']);
+  assert.deepEqual(tok.encode(s), [817, 822, 859, 884, 926, 981, 812, 2048, 4543, 15, 3503, 2184, 829, 940, 9]);
+});
+
 test('golden ids: word pieces for rare words; \\text{..} inside math is text', () => {
   const s = 'Hypercohomologically $\\text{for all } a$';
   assert.deepEqual(tok.tokens(s), ['hyp', '##erc', '##oh', '##omo', '##logica', '##lly', 'for', 'all', '$a']);

@@ -10,7 +10,9 @@ describe('result names', () => {
     assert.equal(resultName('thm:heine-borel'), 'heine borel');
     assert.equal(resultName('lem:compactClosed', 'Compact subsets'), 'compact Closed Compact subsets');
     assert.equal(resultName('def_normal.subgroup'), 'normal subgroup');
-    assert.equal(resultName('theorem'), 'theorem', 'a label that is only a kind word keeps it');
+    assert.equal(resultName('theorem'), '', 'a label that is only a kind word names nothing');
+    assert.equal(resultName('algebra-lemma-snake'), 'algebra snake', 'kind segments are dropped anywhere (chapter-qualified Stacks labels)');
+    assert.equal(resultName('lem3'), '', 'numbered kind words carry no content');
     assert.equal(resultName('lemmata-x'), 'lemmata x', 'a prefix is a whole segment');
     assert.equal(resultName(undefined, 'Nakayama'), 'Nakayama');
     assert.equal(resultName(undefined), '');

@@ -5,17 +5,11 @@
 // (Stacks dev: +1.6 mAP from the label words alone). Also the labels a statement itself \ref's:
 // what a statement refers to, its proof often uses.
 
-// a label's first segment when it only says what kind of result it labels
-const KIND_PREFIX = /^(?:lemma|lem|theorem|thm|proposition|prop|corollary|cor|definition|defn|def|remark|rem|remarks|example|ex|exercise|exer|situation|claim|conjecture|conj|fact|observation|obs|notation|assumption|hypothesis|hyp|criterion|principle|problem|question|axiom|property|equation|eqn|eq|section|sec|subsection|chapter|ch|item)(?=[-:_.])/i;
+import { labelWords } from '../embeddings/labelWords.js';
 
-/** The words of a label (kind prefix dropped, separators and camel case split) and of a title. */
+/** The words of a label (embeddings/labelWords.ts: kind segments dropped, separators and camel case split) and of a title. */
 export function resultName(label: string | undefined, title?: string): string {
-  const words = (label ?? '')
-    .replace(KIND_PREFIX, '')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/[-:_./]+/g, ' ')
-    .trim();
-  return [words, title?.trim() ?? ''].filter(Boolean).join(' ');
+  return [labelWords(label ?? ''), title?.trim() ?? ''].filter(Boolean).join(' ');
 }
 
 /** The label keys a text \ref's (\ref, \cref, \eqref, …; comma lists split), in order, deduplicated. */

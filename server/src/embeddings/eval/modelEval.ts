@@ -118,8 +118,8 @@ async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRanke
   row(ap, 'mAP', anchors.map);
   row(r10, 'R@10', anchors.r10);
   if (ap.unnamed !== undefined) {
-    rows.push({ task: `${task.name} test references, statement texts only (no label words or \\ref's)`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'unnamed'), anchor: anchors.map });
-    rows.push({ task: `${task.name} test references, statement texts only (no label words or \\ref's)`, metric: 'R@10', n: queries.length, shipped: pick(r10, 'unnamed') });
+    rows.push({ task: `${task.name} test references, statement texts only (no result names)`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'unnamed'), anchor: anchors.map });
+    rows.push({ task: `${task.name} test references, statement texts only (no result names)`, metric: 'R@10', n: queries.length, shipped: pick(r10, 'unnamed') });
   }
   if (positionRow && ap.position !== undefined) {
     rows.push({ task: `${task.name} test references, ${positionRow}`, metric: 'mAP', n: queries.length, shipped: pick(ap, 'position'), anchor: 'uses positions: not comparable' });
