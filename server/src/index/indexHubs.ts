@@ -6,7 +6,7 @@
 // hubs, then Float32[n] cosine hubs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HUB_BACKGROUND, HubScores, rankWithHubs, usableProofRanker, type ProofRankerModel } from './proofRanker.js';
+import { HUB_BACKGROUND, HubScores, rankWithHubs, usableProofRanker, type Hubs, type ProofRankerModel } from './proofRanker.js';
 import type { LoadedIndex } from './store.js';
 import { seededSample } from '../util/random.js';
 import { meanSd } from '../util/zScores.js';
@@ -53,8 +53,7 @@ export function writeHubs(dir: string, name: string, hubs: Float32Array): { name
   return { name, bytes: buf.length };
 }
 
-type Hubs = { bm: Float32Array; cos: Float32Array };
-type Loaded = { model: ProofRankerModel; bm: Float32Array; cos: Float32Array; statements?: Hubs; statementProblem?: string } | { problem: string };
+type Loaded = (Hubs<Float32Array> & { model: ProofRankerModel; statements?: Hubs<Float32Array>; statementProblem?: string }) | { problem: string };
 const loaded = new WeakMap<LoadedIndex, Loaded>();
 
 /** The index's proof ranker with its hubs (read once, 176 KB), or why the proofs are ranked by BM25+encoder alone. */
@@ -74,7 +73,7 @@ function readRanker(index: LoadedIndex): Loaded {
   return { model, ...proofs, ...('problem' in statements ? { statementProblem: statements.problem } : { statements }) };
 }
 
-function readHubs(index: LoadedIndex, kind: 'proof' | 'statement', f: { name: string; bytes: number } | undefined): Hubs | { problem: string } {
+function readHubs(index: LoadedIndex, kind: 'proof' | 'statement', f: { name: string; bytes: number } | undefined): Hubs<Float32Array> | { problem: string } {
   if (!f) return { problem: `the index has no ${kind} hub scores (rebuild it)` };
   const [a, b] = index.header.kinds[kind];
   const n = b - a;

@@ -87,7 +87,7 @@ export function proofScores(weights: readonly number[], cols: Float32Array[]): F
 }
 
 /** Hub scores of a pool: BM25 and cosine, one per candidate. */
-export interface Hubs { bm: ArrayLike<number>; cos: ArrayLike<number> }
+export interface Hubs<T extends ArrayLike<number> = ArrayLike<number>> { bm: T; cos: T }
 
 /** The ranker's score of every candidate in a pool for one query, from its BM25 and cosine and the pool's hub scores. */
 export function rankWithHubs(weights: readonly number[], bm25: ArrayLike<number>, cosine: ArrayLike<number>, hubs: Hubs): Float32Array {

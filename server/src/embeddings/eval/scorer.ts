@@ -6,7 +6,7 @@ import { EncoderSession } from '../encoderSession.js';
 import type { MacroTable } from '../macroExpansion.js';
 import type { MathTokenizer } from '../tokenizer.js';
 import { fuseZ } from '../../util/zScores.js';
-import { HubScores } from '../../index/proofRanker.js';
+import { HubScores, type Hubs } from '../../index/proofRanker.js';
 
 export type Method = 'bm25' | 'encoder' | 'fused';
 export const METHODS: Method[] = ['bm25', 'encoder', 'fused'];
@@ -53,7 +53,7 @@ export class Scorer {
    * Hub scores of the indexed candidates (index/proofRanker.ts) against background statements,
    * scored 500 at a time; `own(b, j)`: background statement b is candidate j's own, not counted.
    */
-  async hubs(background: Item[], own?: (b: number, j: number) => boolean): Promise<{ bm: Float32Array; cos: Float32Array }> {
+  async hubs(background: Item[], own?: (b: number, j: number) => boolean): Promise<Hubs<Float32Array>> {
     const bm = new HubScores(this.size), cos = new HubScores(this.size);
     for (let a = 0; a < background.length; a += 500) {
       const s = await this.score(background.slice(a, a + 500));
