@@ -119,13 +119,14 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
 // ---- MathD2 test splits: disambiguation through the index (titles only). Candidates are every
 // indexed definition of the term (train-split titles included), so this is harder than the
 // model evaluation's per-split candidate sets. BM25: titles alone; MathSense: the term ranker
-// fitted at build time (header.termRanker).
+// fitted at build time (header.termRanker), with the definition's cosine to the title vectors.
 for (const split of ['test_new_candi', 'test_new_term']) {
   const data = cut(loadMathD2(dataDir, split));
   const correct = { bm25: 0, shipped: 0 };
   let n = 0, missing = 0;
-  for (const r of data) {
-    const q = { ids: ids(r.definition), text: r.definition };
+  const vecs = await embed(data.map((r) => r.definition));
+  for (const [i, r] of data.entries()) {
+    const q = { ids: ids(r.definition), vec: vecs[i], text: r.definition };
     const res = disambiguate(index, tok, r.term, q, { titleOnly: true });
     if (!res.some((x) => x.entry.title === r.title)) { missing++; continue; }
     n++;

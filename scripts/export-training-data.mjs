@@ -4,7 +4,7 @@
 // PS-ProofWiki dev/test statements and the MathD2 test splits never reach the output.
 //
 //   node scripts/export-training-data.mjs [--data ../shared/data] [--out .cache/train]
-//        [--rebuild-vocab] [--vocab-size 12000] [--max-tokens 128]
+//        [--rebuild-vocab] [--vocab-size 12000] [--max-tokens 128] [--no-hard-negatives]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ const { values: opt } = parseArgs({ options: {
   'rebuild-vocab': { type: 'boolean', default: false },
   'vocab-size': { type: 'string', default: '12000' },
   'max-tokens': { type: 'string', default: '128' },
+  'no-hard-negatives': { type: 'boolean', default: false },
 } });
 const emb = (m) => import(path.join(root, 'server', 'out', 'embeddings', m));
 const { MathTokenizer } = await emb('tokenizer.js');
@@ -27,6 +28,8 @@ const { loadPsProofWiki } = await emb('data/psProofwiki.js');
 const { loadMathD2, termTitle } = await emb('data/mathd2.js');
 const { loadStacks } = await emb('data/stacks.js');
 const { proofWikiCitations, psHeldOutCopies } = await emb('data/proofwikiLinks.js');
+const { isMathD2CosineFit } = await emb('data/splits.js');
+const { bm25Negatives } = await emb('hardNegatives.js');
 
 const t0 = Date.now();
 const log = (m) => console.log(`[export ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
@@ -47,8 +50,10 @@ const pwCites = proofWikiCitations(pwAll, pw);
 const stacks = loadStacks(opt.data);
 const stacksTrain = stacks.results.filter((r) => !r.heldOut);
 const byLabel = new Map(stacks.results.map((r) => [r.label, r]));
-const md2 = loadMathD2(opt.data, 'train');
-log(`proofwiki ${pw.length} train theorems (${pwCopies.size} copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions`);
+// half the MathD2 train terms are kept from the encoder: the term ranker fits its cosine weight there
+const md2All = loadMathD2(opt.data, 'train');
+const md2 = md2All.filter((d) => !isMathD2CosineFit(d.term));
+log(`proofwiki ${pw.length} train theorems (${pwCopies.size} copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions (${md2All.length - md2.length} kept for the term ranker's cosine fit)`);
 
 // [query, candidate, source, renameAgainst?] as texts; stacks texts carry the preamble macros
 const pairs = [];
@@ -61,7 +66,7 @@ for (const r of stacksTrain) {
   for (const ref of r.refs.slice(0, 6)) pairs.push({ a: r.statement, b: byLabel.get(ref).statement, s: 'stacks-ref', macros: true });
 }
 for (const q of ps.train) for (const p of q.premises) pairs.push({ a: q.text, b: ps.texts.get(p), s: 'ps-premise' });
-for (const d of md2) pairs.push({ a: d.definition, b: termTitle(d.term, d.title), s: 'mathd2-title' });
+for (const d of md2) pairs.push({ a: d.definition, b: termTitle(d.term, d.title), s: 'mathd2-title', md2: d });
 
 const vocabFile = path.join(root, 'models', 'tokenizer', 'vocab.json');
 let vocab;
@@ -77,6 +82,7 @@ if (opt['rebuild-vocab'] || !fs.existsSync(vocabFile)) {
   log(`using committed vocabulary ${path.relative(root, vocabFile)} (${vocab.size} tokens)`);
 }
 const tok = new MathTokenizer(vocab);
+if (!opt['no-hard-negatives']) addHardNegatives(tok);
 const rnd = seededRandom(4);
 const out = fs.createWriteStream(path.join(opt.out, 'pairs.jsonl'));
 const counts = {};
@@ -87,6 +93,7 @@ for (const p of pairs) {
   const b = tok.encode(p.b, o);
   if (a.length < 2 || b.length < 2) continue;
   const rec = { s: p.s, a, b };
+  if (p.neg) rec.n = tok.encode(p.neg, o);
   if (p.rename) {
     const r = renameSharedSymbols(p.a, p.b, rnd);
     if (r !== p.a) { rec.r = tok.encode(r, o); renamed++; }
@@ -95,6 +102,7 @@ for (const p of pairs) {
   counts[p.s] = (counts[p.s] ?? 0) + 1;
 }
 await new Promise((res) => out.end(res));
+const negatives = pairs.filter((p) => p.neg).length;
 // fixed texts whose torch embeddings become the reference vectors the Node test checks
 const REFERENCE_TEXTS = [
   'Let $G$ be a group and $H \\le G$ a subgroup. Then the order of $H$ divides the order of $G$.',
@@ -102,5 +110,40 @@ const REFERENCE_TEXTS = [
   'A \\emph{field} is a commutative ring $K$ in which every nonzero element has an inverse.',
 ];
 fs.writeFileSync(path.join(opt.out, 'reference_inputs.json'), JSON.stringify(REFERENCE_TEXTS.map((text) => ({ text, ids: tok.encode(text, { maxTokens }) }))));
-fs.writeFileSync(path.join(opt.out, 'meta.json'), JSON.stringify({ vocabSize: vocab.size, vocabHash: vocab.hash, maxTokens, counts, renamed }, null, 1));
-log(`wrote ${Object.values(counts).reduce((x, y) => x + y, 0)} pairs ${JSON.stringify(counts)}, ${renamed} with a renamed variant`);
+fs.writeFileSync(path.join(opt.out, 'meta.json'), JSON.stringify({ vocabSize: vocab.size, vocabHash: vocab.hash, maxTokens, counts, renamed, negatives, mathd2CosineFitHeldOut: md2All.length - md2.length }, null, 1));
+log(`wrote ${Object.values(counts).reduce((x, y) => x + y, 0)} pairs ${JSON.stringify(counts)}, ${renamed} with a renamed variant, ${negatives} with a hard negative`);
+
+/**
+ * One hard negative per reference/premise/title pair (`neg`): for references, a text of the same
+ * train pool that BM25 ranks near the query but that the query does not cite (hardNegatives.ts);
+ * for MathD2, another title that shares the definition's term (the very choice it is tested on).
+ * Pools hold train items only, so no held-out text becomes a negative either.
+ */
+function addHardNegatives(tok) {
+  const nrnd = seededRandom(7);
+  const pick = (xs) => xs[Math.floor(nrnd() * xs.length)];
+  const mine = (source, poolTexts, queryOf, excludeOf, o = {}) => {
+    const bySource = pairs.filter((p) => p.s === source);
+    const queries = [...new Set(bySource.map((p) => p.a))];
+    const poolIds = poolTexts.map((t) => tok.encode(t, o));
+    const at = new Map(poolTexts.map((t, i) => [t, i]));
+    const negs = bm25Negatives(poolIds, queries.map((a) => ({ ids: tok.encode(a, o), exclude: new Set([at.get(a), ...excludeOf(queryOf.get(a))].filter((i) => i !== undefined)) })));
+    const byQuery = new Map(queries.map((a, i) => [a, negs[i]]));
+    for (const p of bySource) { const n = byQuery.get(p.a); if (n.length) p.neg = poolTexts[pick(n)]; }
+    log(`hard negatives for ${source}: ${queries.length} queries against ${poolTexts.length} texts`);
+  };
+  const psPool = [...ps.texts].filter(([id]) => !ps.heldOut.has(id));
+  const psAt = new Map(psPool.map(([id], i) => [id, i]));
+  mine('ps-premise', psPool.map(([, t]) => t), new Map(ps.train.map((q) => [q.text, q])), (q) => q.premises.map((id) => psAt.get(id)));
+  const stacksAt = new Map(stacksTrain.map((r, i) => [r.label, i]));
+  mine('stacks-ref', stacksTrain.map((r) => r.statement), new Map(stacksTrain.map((r) => [r.statement, r])), (r) => r.refs.map((l) => stacksAt.get(l)), { macros: stacks.macros });
+  const pwAt = new Map(pw.map((t, i) => [t, i]));
+  mine('proofwiki-ref', pw.map((t) => t.statement), new Map(pw.map((t) => [t.statement, t])), (t) => pwCites.get(t.base).map((c) => pwAt.get(c)));
+  const titlesOf = new Map();
+  for (const d of md2) { const ts = titlesOf.get(d.term) ?? new Set(); ts.add(d.title); titlesOf.set(d.term, ts); }
+  for (const p of pairs.filter((q) => q.s === 'mathd2-title')) {
+    const d = p.md2;
+    const others = [...titlesOf.get(d.term)].filter((t) => t !== d.title);
+    if (others.length) p.neg = termTitle(d.term, pick(others));
+  }
+}

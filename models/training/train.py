@@ -5,7 +5,9 @@ Input: token ids written by scripts/export-training-data.mjs (the TypeScript tok
 only tokenizer; nothing here splits text). Contrastive training with in-batch negatives
 (symmetric InfoNCE) on statement<->proof, statement<->reference/premise and
 definition<->title pairs; with probability --rename-p the statement side is replaced by its
-symbol-renamed variant. Uses CUDA when present, else CPU with 2 threads.
+symbol-renamed variant. A pair may carry a hard negative (`n`: a candidate lexically close to
+the query that it does not cite, or another title sharing a MathD2 term); the batch's hard
+negatives join its candidates as extra columns of the query->candidate loss. Uses CUDA when present, else CPU with 2 threads.
 
     /usr/bin/python3 models/training/train.py --data .cache/train --out models/mathsense-encoder
 """
@@ -107,6 +109,7 @@ def main():
     ap.add_argument("--max-len-b", type=int, default=64, help="proof/reference side truncation")
     ap.add_argument("--rename-p", type=float, default=0.5)
     ap.add_argument("--mixed-batches", action="store_true", help="batches mix the sources (models up to 0e0b95f6fec2)")
+    ap.add_argument("--no-hard-negatives", action="store_true", help="ignore exported hard negatives (models up to 68d365fd6024)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--log-every", type=int, default=25)
@@ -136,14 +139,26 @@ def main():
         b = [r["b"][: args.max_len_b] for r in batch]
         ea = model(*pad(a, device))
         eb = model(*pad(b, device))
-        logits = logit_scale.exp().clamp(max=100) * ea @ eb.t()
+        scale = logit_scale.exp().clamp(max=100)
+        logits = scale * ea @ eb.t()
         # the same statement (or candidate) twice in a batch is not a negative of itself
         ka = [hash(tuple(r["a"])) for r in batch]
         kb = [hash(tuple(x)) for x in b]
         same = torch.tensor([[i != j and (ka[i] == ka[j] or kb[i] == kb[j]) for j in range(len(batch))] for i in range(len(batch))], device=device)
         logits = logits.masked_fill(same, -1e4)
         target = torch.arange(len(batch), device=device)
-        loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.t(), target)) / 2
+        negs = [] if args.no_hard_negatives else [r["n"][: args.max_len_b] for r in batch if "n" in r]
+        if negs:
+            # a hard negative that is an answer of some query in the batch is masked for that query
+            answers = {}
+            for i in range(len(batch)):
+                answers.setdefault(ka[i], set()).add(kb[i])
+            kn = [hash(tuple(x)) for x in negs]
+            is_answer = torch.tensor([[kn[j] in answers[ka[i]] for j in range(len(negs))] for i in range(len(batch))], device=device)
+            hard = (scale * ea @ model(*pad(negs, device)).t()).masked_fill(is_answer, -1e4)
+            loss = (F.cross_entropy(torch.cat([logits, hard], 1), target) + F.cross_entropy(logits.t(), target)) / 2
+        else:
+            loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.t(), target)) / 2
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -191,7 +206,8 @@ def export(model, args, meta, train_seconds, n_params, device):
     onnx_path = export_onnx(model, args.out)
     write_reference(model, args.data, args.out, args.max_len)
     train_info = {"steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
-                  "renameP": args.rename_p, "batching": "mixed" if args.mixed_batches else "one source per batch", "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
+                  "renameP": args.rename_p, "batching": "mixed" if args.mixed_batches else "one source per batch",
+                  "hardNegatives": 0 if args.no_hard_negatives else meta.get("negatives", 0), "mathd2CosineFitHeldOut": meta.get("mathd2CosineFitHeldOut", 0), "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
                   "parameters": n_params, "pairs": meta["counts"]}
     json.dump(train_info, open(os.path.join(args.out, "training.json"), "w"), indent=1)
     print(f"exported {onnx_path} ({os.path.getsize(onnx_path)/1e6:.1f} MB), trained {train_seconds:.0f}s", flush=True)

@@ -156,6 +156,17 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
 
   // ---- embeddings
   let modelVersion = '';
+  // the disambiguation ranker, fitted on MathD2's train split (seconds; absent data: none), with
+  // the encoder's cosine when there are vectors
+  let termRanker: TermRankerModel | undefined;
+  const fitTermRanker = async (enc?: EncoderSession) => {
+    if (!usedSources.includes('mathd2')) return;
+    try {
+      termRanker = await trainTermRanker(o.dataDir, tok, enc && { embed: (texts) => enc.embedTexts(texts), version: enc.info.version });
+      const c = termRanker.cosine;
+      log(`term ranker: train accuracy ${(termRanker.trainAccuracy * 100).toFixed(1)}% on ${termRanker.groups} definitions${c ? `; with the encoder's cosine ${(c.accuracy * 100).toFixed(1)}% (without ${(c.accuracyWithout * 100).toFixed(1)}%) on ${c.groups} it never trained on` : ''}`);
+    } catch (e) { log(`term ranker not fitted: ${(e as Error).message}`); }
+  };
   let dim = files.config.dim;
   const matrix = new Int8Array(ordered.length * dim);
   const scales = new Float32Array(ordered.length);
@@ -174,8 +185,9 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
       progress('embedding', s, todo);
     });
     vectors.forEach((v, i) => quantise(v, i, matrix, scales, dim));
+    await fitTermRanker(enc);
     await enc.release();
-  }
+  } else await fitTermRanker();
 
   // ---- write (into a temporary folder, then swap)
   progress('writing', 0, 1);
@@ -197,12 +209,6 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     dir: tmp, entries: ordered.map((r, id) => ({ id, kind: r.kind, source: r.source, text: r.text })),
     modelsDir, noVectors: o.noVectors, cacheDir: o.cacheDir, progress, log,
   });
-  // the disambiguation ranker, fitted on MathD2's train split (a second; absent data: none)
-  let termRanker: TermRankerModel | undefined;
-  if (usedSources.includes('mathd2')) {
-    try { termRanker = trainTermRanker(o.dataDir, tok); log(`term ranker: train accuracy ${(termRanker.trainAccuracy * 100).toFixed(1)}% on ${termRanker.groups} definitions`); }
-    catch (e) { log(`term ranker not fitted: ${(e as Error).message}`); }
-  }
   // the results-to-cite rankers, fitted by `npm run train:rankers` (absent: parameter-free fusion)
   const { rankers: referenceRankers, problem } = loadReferenceRankers(modelsDir);
   if (problem) log(`reference rankers not included: ${problem}`);

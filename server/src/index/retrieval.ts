@@ -6,7 +6,7 @@ import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
 import { unitVotes, votesFromSimilarity, withVotes } from './citationVotes.js';
-import { featureRows, usableTermRanker } from './termRanker.js';
+import { featureRows, termScores, usableTermRanker } from './termRanker.js';
 import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
@@ -191,7 +191,9 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
     // and spacing do not matter), not the entry's: a definition listed under several terms keeps
     // only the first as its entry's term ("Closed" for "Loop (Topology)")
     const rows = featureRows(q.text, ids.map((id) => ({ term, title: index.entry(id).title })), bm);
-    title = rows.map((x) => dot(model.weights, x));
+    // the context's cosine with each candidate's "term: title" vector (the index's, so the same encoder)
+    const cos = q.vec ? ids.map((id) => dot(q.vec!, index.vector(id))) : undefined;
+    title = termScores(model, rows, cos, index.header.modelVersion);
   }
   let score: ArrayLike<number> = title;
   let byText: Hit[] = [];

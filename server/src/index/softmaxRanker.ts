@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const dot = (w: readonly number[], x: readonly number[]) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
+export const dot = (w: ArrayLike<number>, x: ArrayLike<number>) => { let s = 0; for (let i = 0; i < x.length; i++) s += w[i] * x[i]; return s; };
 
 /**
  * Whether a stored model (from an index header or a models/ file) names exactly `features`, in

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadMathD2 } from '../embeddings/data/mathd2.js';
 import { fitSoftmaxRanker } from './softmaxRanker.js';
-import { contextWords, definedWords, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, titleBm25, titleParts, trainTermRanker, usableTermRanker } from './termRanker.js';
+import { contextWords, definedWords, rankerAccuracy, rankGroups, termFeatures, TERM_FEATURES, termScores, titleBm25, titleParts, trainTermRanker, usableTermRanker } from './termRanker.js';
+import { EncoderSession } from '../embeddings/encoderSession.js';
 import { dataDir, hasData, modelsDir } from './testing.js';
 
 describe('term ranker', () => {
@@ -71,9 +72,9 @@ describe('term ranker', () => {
     assert.equal(rankerAccuracy(w1, groups), 1);
   });
 
-  it('fitted on MathD2 train, beats title BM25 on test_new_term', { skip: !hasData && 'shared data missing' }, () => {
+  it('fitted on MathD2 train, beats title BM25 on test_new_term', { skip: !hasData && 'shared data missing' }, async () => {
     const tok = MathTokenizer.load(path.join(modelsDir, 'tokenizer', 'vocab.json'));
-    const model = trainTermRanker(dataDir, tok);
+    const model = await trainTermRanker(dataDir, tok);
     assert.deepEqual(model.features, [...TERM_FEATURES]);
     assert.ok(model.trainAccuracy > 0.85, `train accuracy ${model.trainAccuracy}`);
     const rows = loadMathD2(dataDir, 'test_new_term').map((r) => ({ term: r.term, title: r.title, context: r.definition }));
@@ -81,5 +82,25 @@ describe('term ranker', () => {
     const bm25Only = TERM_FEATURES.map((f) => (f === 'bm25' ? 1 : 0));
     const ranker = rankerAccuracy(model.weights, groups), bm25 = rankerAccuracy(bm25Only, groups);
     assert.ok(ranker > bm25 + 0.03, `ranker ${ranker} vs title BM25 ${bm25}`);
+  });
+
+  it('adds the cosine only for the encoder its weight was fitted with', () => {
+    const model = { features: ['a'], weights: [1], trainedOn: '', trainAccuracy: 1, groups: 1, cosine: { encoder: 'e1', scale: 2, weight: 10, groups: 1, accuracy: 1, accuracyWithout: 1 } };
+    const rows = [[1], [0.5]];
+    assert.deepEqual(termScores(model, rows), [1, 0.5]);
+    assert.deepEqual(termScores(model, rows, [0.1, 0.4], 'e2'), [1, 0.5], 'another encoder: title features only');
+    assert.deepEqual(termScores(model, rows, [0.1, 0.4], 'e1').map((v) => Math.round(v * 1000) / 1000), [-1, 1], '2·score + 10·(cos − best)');
+  });
+
+  it('fits the cosine weight on train terms the encoder never saw, where it adds to the title features', { skip: !hasData && 'shared data missing' }, async () => {
+    const enc = await EncoderSession.load(modelsDir, { accelerator: 'cpu', threads: 1 });
+    try {
+      const model = await trainTermRanker(dataDir, enc.tokenizer, { embed: (t) => enc.embedTexts(t), version: enc.info.version });
+      const c = model.cosine!;
+      assert.equal(c.encoder, enc.info.version);
+      assert.ok(c.groups > 400 && c.groups < model.groups, `fitted on the held-out half: ${c.groups} of ${model.groups}`);
+      assert.ok(c.weight > 0.5, `cosine weight ${c.weight}`);
+      assert.ok(c.accuracy > c.accuracyWithout, `with the cosine ${c.accuracy}, without ${c.accuracyWithout}`);
+    } finally { await enc.release(); }
   });
 });

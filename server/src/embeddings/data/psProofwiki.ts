@@ -9,6 +9,8 @@ export interface PsProofWiki {
   train: PremiseQuery[];
   dev: PremiseQuery[];
   test: PremiseQuery[];
+  /** Ids of the dev and test statements (with or without premises): never trained on. */
+  heldOut: Set<string>;
 }
 
 export function loadPsProofWiki(dataDir: string): PsProofWiki {
@@ -22,5 +24,6 @@ export function loadPsProofWiki(dataDir: string): PsProofWiki {
   const queries = (s: string) => Object.entries(raw[s])
     .map(([id, v]) => ({ id, text: v.text, premises: [...new Set(v.premises)].filter((p) => p !== id && texts.has(p)) }))
     .filter((q) => q.premises.length > 0);
-  return { texts, train: queries('train'), dev: queries('dev'), test: queries('test') };
+  const heldOut = new Set([...Object.keys(raw.dev), ...Object.keys(raw.test)]);
+  return { texts, train: queries('train'), dev: queries('dev'), test: queries('test'), heldOut };
 }

@@ -15,3 +15,12 @@ export function isHeldOut(key: string, percent = 10): boolean {
 export function textKey(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '').slice(0, 160);
 }
+
+/**
+ * MathD2 train terms the encoder never trains on (half, by term): the term ranker's encoder
+ * cosine weight is fitted on their definitions, where the cosine is as honest as on the test
+ * splits (a weight fitted on pairs the encoder was trained on would trust it far too much).
+ */
+export function isMathD2CosineFit(term: string): boolean {
+  return fnv1a(`mathsense-mathd2-cosine:${term}`) % 2 === 1;
+}
