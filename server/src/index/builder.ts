@@ -159,13 +159,16 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   // the disambiguation ranker, fitted on MathD2's train split (seconds; absent data: none), with
   // the encoder's cosine when there are vectors
   let termRanker: TermRankerModel | undefined;
-  const fitTermRanker = async (enc?: EncoderSession) => {
+  const fitTermRanker = async (enc?: EncoderSession): Promise<void> => {
     if (!usedSources.includes('mathd2')) return;
     try {
       termRanker = await trainTermRanker(o.dataDir, tok, enc && { embed: (texts) => enc.embedTexts(texts), version: enc.info.version });
       const c = termRanker.cosine;
       log(`term ranker: train accuracy ${(termRanker.trainAccuracy * 100).toFixed(1)}% on ${termRanker.groups} definitions${c ? `; with the encoder's cosine ${(c.accuracy * 100).toFixed(1)}% (without ${(c.accuracyWithout * 100).toFixed(1)}%) on ${c.groups} it never trained on` : ''}`);
-    } catch (e) { log(`term ranker not fitted: ${(e as Error).message}`); }
+    } catch (e) {
+      log(`term ranker not fitted${enc ? ' with the encoder (trying title features alone)' : ''}: ${(e as Error).message}`);
+      if (enc) await fitTermRanker();
+    }
   };
   let dim = files.config.dim;
   const matrix = new Int8Array(ordered.length * dim);
