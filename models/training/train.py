@@ -156,9 +156,10 @@ def main():
             kn = [hash(tuple(x)) for x in negs]
             is_answer = torch.tensor([[kn[j] in answers[ka[i]] for j in range(len(negs))] for i in range(len(batch))], device=device)
             hard = (scale * ea @ model(*pad(negs, device)).t()).masked_fill(is_answer, -1e4)
-            loss = (F.cross_entropy(torch.cat([logits, hard], 1), target) + F.cross_entropy(logits.t(), target)) / 2
+            rows = torch.cat([logits, hard], 1)
         else:
-            loss = (F.cross_entropy(logits, target) + F.cross_entropy(logits.t(), target)) / 2
+            rows = logits
+        loss = (F.cross_entropy(rows, target) + F.cross_entropy(logits.t(), target)) / 2
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

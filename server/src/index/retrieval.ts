@@ -7,7 +7,6 @@ import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
 import { unitVotes, votesFromSimilarity, withVotes } from './citationVotes.js';
 import { featureRows, termScores, usableTermRanker } from './termRanker.js';
-import { dot } from './softmaxRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
@@ -192,7 +191,7 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
     // only the first as its entry's term ("Closed" for "Loop (Topology)")
     const rows = featureRows(q.text, ids.map((id) => ({ term, title: index.entry(id).title })), bm);
     // the context's cosine with each candidate's "term: title" vector (the index's, so the same encoder)
-    const cos = q.vec ? ids.map((id) => dot(q.vec!, index.vector(id))) : undefined;
+    const cos = q.vec ? ids.map((id) => index.cosineRange(q.vec!, id, id + 1)[0]) : undefined;
     title = termScores(model, rows, cos, index.header.modelVersion);
   }
   let score: ArrayLike<number> = title;

@@ -147,11 +147,21 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
 /** One training example: the candidates' feature vectors and which one is right. */
 export interface RankGroup { x: number[][]; gold: number }
 
+/** The index of the highest score (the first of equals). */
+function bestOf(s: readonly number[]): number {
+  let best = 0;
+  s.forEach((v, k) => { if (v > s[best]) best = k; });
+  return best;
+}
+
 /** The candidate the ranker puts first (the first of equals). */
 export function rankerChoice(w: readonly number[], x: number[][]): number {
-  let best = 0;
-  x.forEach((v, k) => { if (dot(w, v) > dot(w, x[best])) best = k; });
-  return best;
+  return bestOf(x.map((v) => dot(w, v)));
+}
+
+/** The candidate the model puts first, with the cosine when termScores uses it. */
+export function termChoice(model: TermRankerModel, rows: number[][], cos?: readonly number[], encoder?: string): number {
+  return bestOf(termScores(model, rows, cos, encoder));
 }
 
 export function rankerAccuracy(w: readonly number[], groups: RankGroup[]): number {

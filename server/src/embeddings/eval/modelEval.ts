@@ -8,7 +8,7 @@ import { loadMathD2, termTitle, type MathD2Split } from '../data/mathd2.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadStacks } from '../data/stacks.js';
 import { loadReferenceRankers, referenceScore, withoutNames, type ReferenceRankers } from '../../index/referenceRanker.js';
-import { rankGroups, termScores, titleBm25, trainTermRanker, type TermRankerModel } from '../../index/termRanker.js';
+import { rankGroups, termChoice, titleBm25, trainTermRanker, type TermRankerModel } from '../../index/termRanker.js';
 import { accuracyMacroF1, assignTopK, averagePrecision, goldRank, recallAt } from './metrics.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type QuerySignals, type ReferenceQuery, type ReferenceTask } from './referenceTasks.js';
 import { createContext, Scorer, type Ctx, type Item, type Method } from './scorer.js';
@@ -154,12 +154,12 @@ async function mathD2(ctx: Ctx, dataDir: string, split: MathD2Split, slice: numb
   // the shipped ranker: fitted on the train split, title features and the encoder's cosine with
   // each "term: title" (its weight fitted on train terms the encoder never saw; index/termRanker.ts)
   const version = ctx.enc.info.version;
-  ranker ??= await trainTermRanker(dataDir, ctx.tok, ctx.methods.includes('encoder') ? { embed: (texts) => ctx.embed(texts.map((text) => ({ text }))), version } : undefined);
+  const withEncoder = ctx.methods.includes('encoder');
+  ranker ??= await trainTermRanker(dataDir, ctx.tok, withEncoder ? { embed: (texts) => ctx.embed(texts.map((text) => ({ text }))), version } : undefined);
   const ds = data.map((r) => ({ term: r.term, title: r.title, context: r.definition }));
   const pred = rankGroups(ds, titleBm25(ctx.tok, ds)).map((g, i) => {
-    const cos = ctx.methods.includes('encoder') ? g.titles.map((t) => scores.encoder[i][titleIndex.get(`${ds[i].term}\u0000${t}`)!]) : undefined;
-    const s = termScores(ranker!, g.x, cos, version);
-    return g.titles[s.indexOf(Math.max(...s))];
+    const cos = withEncoder ? g.titles.map((t) => scores.encoder[i][titleIndex.get(`${ds[i].term}\u0000${t}`)!]) : undefined;
+    return g.titles[termChoice(ranker!, g.x, cos, version)];
   });
   const { accuracy, macroF1 } = accuracyMacroF1(gold, pred);
   for (const r of rows) if (r.task === `MathD2 ${split}`) r.shipped = pct(r.metric === 'accuracy' ? accuracy : macroF1);
