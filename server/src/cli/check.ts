@@ -51,6 +51,11 @@ export function runCheck(opts: CheckOptions): number {
       continue;
     }
     const files = stat.isDirectory() ? findDocumentFiles(abs) : [abs];
+    if (stat.isDirectory() && files.length === 0) {
+      err(`mathsense check: no documents (.tex, .ltx, .md) in ${p}\n`);
+      failed = true;
+      continue;
+    }
     for (const f of files) {
       const doc = ws.loadFile(f);
       if (doc) requested.push(doc);
@@ -76,7 +81,7 @@ export function runCheck(opts: CheckOptions): number {
   const results: FileDiagnostic[] = [];
   const checker = opts.derivations === false ? undefined : new DerivationChecker();
   for (const doc of [...targets].sort((a, b) => a.uri.localeCompare(b.uri))) {
-    const file = path.relative(process.cwd(), uriToPath(doc.uri) ?? doc.uri) || uriToPath(doc.uri)!;
+    const file = displayPath(uriToPath(doc.uri) ?? doc.uri);
     for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
     if (checker) {
       const macros = scopeMacros(ws, doc);
@@ -99,6 +104,15 @@ export function runCheck(opts: CheckOptions): number {
   return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;
 }
 
+/** A path as the user reads it best: relative below the current folder, absolute elsewhere (not `../../x`). */
+export function displayPath(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
+}
+
+/** Siblings are only context for a single file: one this large (generated output, a dump) is not worth parsing for it. */
+const SIBLING_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
  * A single file may be a chapter of a project whose root sits beside it or one folder up;
  * loading the documents there (not recursively) lets roots and labels resolve as in the
@@ -112,6 +126,10 @@ function loadProjectSiblings(ws: Workspace, dir: string): void {
     } catch {
       continue;
     }
-    for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) ws.loadFile(path.join(d, n));
+    for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) {
+      const f = path.join(d, n);
+      try { if (fs.statSync(f).size > SIBLING_MAX_BYTES) continue; } catch { continue; }
+      ws.loadFile(f);
+    }
   }
 }

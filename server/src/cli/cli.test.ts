@@ -2,7 +2,7 @@
 // book: output formats, exit codes, usage errors.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -90,6 +90,7 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
     fs.mkdirSync(path.join(dir, 'warn'));
     fs.writeFileSync(path.join(dir, 'warn', 'main.tex'), WARN_ONLY);
     fs.writeFileSync(path.join(dir, 'binary.tex'), Buffer.from([0x5c, 0x00, 0x01, 0x02, 0x00, 0xff]));
+    fs.mkdirSync(path.join(dir, 'empty'));
   });
 
   after(() => {
@@ -201,6 +202,8 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
       { args: ['check', 'binary.tex'], stderr: /cannot read .*binary\.tex: binary file/ },
       { args: ['frobnicate'], stderr: /unknown command 'frobnicate'/ },
       { args: [], stderr: /^$/ },
+      { args: ['lsp', '--bogus'], stderr: /mathsense lsp: unknown option --bogus/ },
+      { args: ['check', 'empty'], stderr: /no documents \(\.tex, \.ltx, \.md\) in empty/ },
     ];
     for (const c of cases) {
       const r = mathsense(c.args, dir);
@@ -211,6 +214,22 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
     const help = mathsense(['check', '--help'], dir);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^Usage: mathsense/);
+  });
+
+  it('`lsp` without a transport speaks stdio (the usage line shows --stdio as optional)', async () => {
+    const child = spawn(process.execPath, [bundle, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (o: object) => { const m = JSON.stringify(o); child.stdin.write(`Content-Length: ${Buffer.byteLength(m)}\r\n\r\n${m}`); };
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no initialize result: ${out.slice(0, 300)}`)), 30_000);
+      child.stdout.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('"capabilities"')) { clearTimeout(timer); resolve(); } });
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    });
+    send({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
+    await new Promise((r) => setTimeout(r, 200));
+    send({ jsonrpc: '2.0', method: 'exit' });
+    assert.equal(await exited, 0);
   });
 
   it('a missing path among valid ones still fails the run', () => {

@@ -5,7 +5,8 @@ import { INDEX_USAGE } from '../index/cli.js';
 const USAGE = `Usage: mathsense <command> [options]
 
 Commands:
-  lsp [--stdio]                         run the language server (stdio or --node-ipc)
+  lsp [--stdio|--node-ipc|--socket=PORT|--pipe=NAME]
+                                        run the language server (stdio by default)
   check [--format text|json] [--unused-labels] [--no-derivations] [--show-unknown] <file-or-dir>...
                                         analyse documents and print diagnostics
                                         exit 0: no errors, 1: errors, 2: usage/internal failure
@@ -18,6 +19,12 @@ export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case 'lsp': {
+      // vscode-languageserver reads the transport from process.argv and throws without one:
+      // stdio is the default, and anything else is a usage error, not a stack trace
+      const transports = /^--(stdio|node-ipc|socket=\d+|pipe=.+)$/;
+      const bad = rest.find((a) => !transports.test(a) && !/^--clientProcessId(=\d+)?$/.test(a) && !/^\d+$/.test(a));
+      if (bad) { process.stderr.write(`mathsense lsp: unknown option ${bad} (transports: --stdio, --node-ipc, --socket=PORT, --pipe=NAME)\n`); return 2; }
+      if (!rest.some((a) => transports.test(a))) process.argv.push('--stdio');
       const { startServer } = await import('../protocol/server.js');
       startServer();
       return -1; // keeps running

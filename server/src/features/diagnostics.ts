@@ -1,5 +1,6 @@
 // Label/reference diagnostics (undefined-ref, duplicate-label, unused-label) and structural
-// problems found by the analyser (unclosed environments, unmatched \end).
+// problems found by the analyser (unclosed environments, unmatched \end), includes whose
+// file is missing.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 
@@ -55,6 +56,16 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
     }
   }
   if (settings.structure) {
+    for (const inc of doc.includes()) {
+      // a path built from macros (\input{\dir/x}) cannot be resolved here: not reported
+      if (inc.kind === 'bibliography' || /[\\#]/.test(inc.path) || !inc.path.trim()) continue;
+      if (ws.resolveIncludePath(doc, inc)) continue;
+      const what = inc.kind === 'external' ? 'its labels (referenced through this document) are unknown' : 'its labels and contents are unknown';
+      out.push({
+        range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'missing-include',
+        message: `File not found: ${inc.dir ? `${inc.dir}/` : ''}${inc.path} (looked beside this file and up to 3 folders up); ${what}`,
+      });
+    }
     for (const p of doc.problems()) {
       out.push({ range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message });
     }

@@ -176,3 +176,23 @@ test('diagnostics: undefined and duplicate labels; unused labels only when enabl
     assert.equal(computeDiagnostics(ws, doc('sec1.tex')).filter((d) => d.code === 'unused-label').length, 0);
   });
 });
+
+test('diagnostics: an \\iffalse … \\fi block is dead text, its \\else branch is not', () => {
+  const src = PROJECT.replace('lagr<|>ange', 'lagrange')
+    + '\\iffalse\n\\label{sec:intro} \\ref{old:gone}\n\\ifx\\a\\b \\ref{nested} \\fi\n\n\\begin{theorem}never closed\n\\fi\n'
+    + '\\iffalse kept out \\else See \\ref{live:missing}.\\fi\n';
+  withFixture(src, ({ ws, doc }) => {
+    assert.deepEqual(computeDiagnostics(ws, doc('sec2.tex')).map((d) => `${d.code}: ${d.message}`), [
+      'undefined-ref: Undefined reference: no \\label{live:missing} in this project',
+    ]);
+  });
+});
+
+test('diagnostics: an \\input or \\include whose file is missing is a warning; paths built from macros are left alone', () => {
+  const src = PROJECT.replace('lagr<|>ange', 'lagrange').replace('\\input{sec2}', '\\input{sec2}\n\\include{chaptr2}\n\\input{\\chapters/x}');
+  withFixture(src, ({ ws, doc }) => {
+    assert.deepEqual(computeDiagnostics(ws, doc('main.tex')).map((d) => `${rangeText(d.range)} ${d.severity} ${d.code}: ${d.message}`), [
+      '8:10-8:17 2 missing-include: File not found: chaptr2 (looked beside this file and up to 3 folders up); its labels and contents are unknown',
+    ]);
+  });
+});

@@ -62,7 +62,8 @@ function excerptMd(text: string, max = 280): string {
 }
 
 function entryLine(r: Result, src: string): string {
-  return `**[${r.entry.title.replace(/[[\]]/g, '')}](${r.entry.url})** · score ${r.score.toFixed(2)} · ${src}, ${r.entry.licence.split(',')[0]}\n\n> ${excerptMd(r.entry.text)}`;
+  const why = r.named ? 'the theorem\'s title names it' : `score ${r.score.toFixed(2)}`;
+  return `**[${r.entry.title.replace(/[[\]]/g, '')}](${r.entry.url})** · ${why} · ${src}, ${r.entry.licence.split(',')[0]}\n\n> ${excerptMd(r.entry.text)}`;
 }
 
 /**
@@ -104,7 +105,7 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
     parts.push(`**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
   }
   const got = si.get();
-  const c = got && si.candidateProofs(f.text, limit);
+  const c = got && si.candidateProofs(f.text, limit, false, f.st?.title);
   if (got && c) for (const r of c.results) parts.push(entryLine(r, got.index.sourceOf(r.entry).name));
   if (parts.length === 0) return undefined;
   const how = c && !c.semantic ? ' *(lexical match; semantic ranking is being computed)*' : '';

@@ -63,7 +63,8 @@ describe('CLI: index build, search, disambiguate', { skip: !hasData && 'shared d
       assert.equal(typeof x.score, 'number');
       assert.equal(typeof x.licence, 'string');
     }
-    for (let i = 1; i < rows.length; i++) assert.ok((rows[i - 1].score as number) >= (rows[i].score as number));
+    const byScore = rows.filter((x) => x.match !== 'title'); // results named by the query come first
+    for (let i = 1; i < byScore.length; i++) assert.ok((byScore[i - 1].score as number) >= (byScore[i].score as number));
     for (const kind of ['proof', 'definition']) {
       const k = cli(['search', '--index', indexDir, '--kind', kind, '--json', 'continuous function on a compact set']);
       assert.equal(k.status, 0, k.stderr);
@@ -81,8 +82,58 @@ describe('CLI: index build, search, disambiguate', { skip: !hasData && 'shared d
     assert.equal(w.line, 5);
     assert.equal(w.label, 'thm:geo');
     assert.equal(w.kind, 'statement');
+    assert.equal(w.source, 'workspace');
     assert.equal(typeof w.score, 'number');
     assert.ok('url' in w);
+  });
+
+  it('search by a result\'s name: the titles that name it first, whatever the case, apostrophes and a missing "Theorem"', () => {
+    const idx = LoadedIndex.load(indexDir);
+    const [a, b] = idx.header.kinds.statement;
+    let named: { title: string; proofs: number } | undefined;
+    for (let id = a; id < b && !named; id++) {
+      const e = idx.entry(id);
+      if (/\w \w/.test(e.title) && !e.title.includes('/') && (e.proofs?.length ?? 0) > 0) named = { title: e.title, proofs: e.proofs!.length };
+    }
+    assert.ok(named, 'a named statement with proofs in the slice');
+    const query = named.title.toLowerCase().replace(/ theorem$/, '').replace(/'/g, '’').replace(/-/g, ' ');
+    const st = JSON.parse(cli(['search', '--index', indexDir, '--kind', 'statement', '--limit', '3', '--json', query]).stdout) as Array<{ title: string; match?: string }>;
+    assert.equal(st[0].title, named.title);
+    assert.equal(st[0].match, 'title');
+    const pr = JSON.parse(cli(['search', '--index', indexDir, '--kind', 'proof', '--limit', '10', '--json', query]).stdout) as Array<{ title: string; match?: string }>;
+    const first = pr.slice(0, Math.min(named.proofs, 10));
+    for (const x of first) { assert.equal(x.match, 'title'); assert.ok(x.title.startsWith(named.title), x.title); }
+    const text = cli(['search', '--index', indexDir, '--kind', 'statement', '--limit', '1', query]);
+    assert.match(text.stdout, /named .*its title names the query/);
+  });
+
+  it('--limit only cuts: a shorter list is the start of a longer one', () => {
+    for (const kind of ['proof', 'statement']) {
+      for (const q of ['Wilson\'s theorem', 'there are infinitely many prime numbers', 'a continuous function on a closed interval is bounded']) {
+        const list = (n: number) => (JSON.parse(cli(['search', '--index', indexDir, '--kind', kind, '--limit', String(n), '--json', q]).stdout) as Array<{ title: string }>).map((x) => x.title);
+        const long = list(12);
+        for (const n of [1, 3, 5]) assert.deepEqual(list(n), long.slice(0, n), `${kind} "${q}" --limit ${n}`);
+      }
+    }
+  });
+
+  it('search --in DIR: a workspace statement said word for word ranks first, on the index\'s scale', () => {
+    const r = cli(['search', '--index', indexDir, '--kind', 'statement', '--in', path.join(tmp, 'doc'), '--limit', '5', '--json',
+      'The sum of the geometric series $\\sum_{n=0}^\\infty r^n$ equals $\\frac{1}{1-r}$ when $|r| < 1$.']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    assert.equal(rows[0].label, 'thm:geo', JSON.stringify(rows.map((x) => [x.title, x.score])));
+    assert.equal(rows[0].source, 'workspace');
+    assert.ok((rows[0].score as number) > (rows[1].score as number));
+  });
+
+  it('--limit must be a positive whole number', () => {
+    for (const bad of ['abc', '0', '-3', '2.5']) {
+      const s = cli(['search', '--index', indexDir, '--limit', bad, 'x']);
+      assert.equal(s.status, 2, bad);
+      assert.match(s.stderr, /--limit must be a positive whole number/);
+      assert.equal(cli(['disambiguate', '--index', indexDir, '--term', 'Loop', '--context', 'x', '--limit', bad]).status, 2, bad);
+    }
   });
 
   it('disambiguate --json: title, url, score, best first', () => {

@@ -1,11 +1,12 @@
 // CLI commands on the index: `mathsense index build|info`, `mathsense search`, `mathsense
 // disambiguate`. JSON shapes (kept stable for checks):
-//   search:       [{title, url, kind, score, source, licence, excerpt}] and, for workspace
-//                 results (--in DIR), {title, kind, score, file, line, label, excerpt} (url: null)
+//   search:       [{title, url, kind, score, source, licence, excerpt, match?}] and, for workspace
+//                 results (--in DIR), {title, kind, score, source: "workspace", file, line,
+//                 label (null when none), excerpt} (url: null); results whose title names the
+//                 query (match: "title") first, then all by score, workspace and index on one scale
 //   disambiguate: [{title, url, score, term, licence}], best first
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Bm25Index } from '../embeddings/bm25.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { findModelsDir } from '../embeddings/modelFiles.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
@@ -20,7 +21,9 @@ import { defaultIndexDir, packageRoot, sharedDataDir } from './paths.js';
 import { candidateProofs, disambiguate, QUERY_TOKENS, search, type Result } from './retrieval.js';
 import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
 import { LoadedIndex, type Query } from './store.js';
-import { fuseZ } from '../util/zScores.js';
+import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
+import { defaultCacheDir } from '../embeddings/embeddingService.js';
+import { displayPath } from '../cli/check.js';
 
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
@@ -116,7 +119,7 @@ export async function indexCommand(args: string[], io: Io): Promise<number> {
 }
 
 /** Loads the index and a query encoder (the encoder only when the index has vectors from the same model). */
-async function open(indexDir: string | undefined, io: Io, cmd: string): Promise<{ index: LoadedIndex; tok: MathTokenizer; embed: (texts: string[]) => Promise<Array<Float32Array | undefined>>; close: () => Promise<void> } | undefined> {
+async function open(indexDir: string | undefined, io: Io, cmd: string): Promise<{ index: LoadedIndex; tok: MathTokenizer; embed: (texts: string[], progress?: Progress) => Promise<Array<Float32Array | undefined>>; close: () => Promise<void> } | undefined> {
   let index: LoadedIndex;
   try {
     index = LoadedIndex.load(defaultIndexDir(indexDir));
@@ -136,29 +139,37 @@ async function open(indexDir: string | undefined, io: Io, cmd: string): Promise<
       io.err(`mathsense ${cmd}: encoder unavailable (${(e as Error).message}): BM25 only\n`);
     }
   }
+  let cache: EmbeddingCache | undefined;
   const tok = enc?.tokenizer ?? MathTokenizer.load(path.join(findModelsDir() ?? '', 'tokenizer', 'vocab.json'));
   if (tok.vocab.hash !== index.header.vocabHash) { io.err(`mathsense ${cmd}: ${new IndexError('the index was built with another tokenizer: rebuild it with `mathsense index build`').message}\n`); return undefined; }
   return {
     index, tok,
-    embed: async (texts) => {
+    // vectors cached on disk as in the server: searching the same folder again embeds only what changed
+    embed: async (texts, progress) => {
       if (!enc) return texts.map(() => undefined);
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += 64) out.push(...await enc.embedTexts(texts.slice(i, i + 64)));
+      cache ??= new EmbeddingCache(enc.info.version, enc.info.dim, defaultCacheDir());
+      const e = enc;
+      const out = await embedThroughCache(cache, texts, (part) => e.embedTexts(part.map((i) => texts[i])), progress && texts.length > 256 ? (done, todo) => progress('embedding workspace texts', done, todo) : undefined);
+      cache.flush();
+      if (progress && texts.length > 256) progress('done', 1, 1);
       return out;
     },
     close: async () => { await enc?.release(); },
   };
 }
 
-interface SearchRow { title: string; url: string | null; kind: EntryKind; score: number; source: string; licence?: string; excerpt: string; file?: string; line?: number; label?: string }
+interface SearchRow { title: string; url: string | null; kind: EntryKind; score: number; source: string; licence?: string; excerpt: string; file?: string; line?: number; label?: string | null; match?: 'title' }
 
 function indexRow(index: LoadedIndex, r: Result): SearchRow {
   const s = index.sourceOf(r.entry);
-  return { title: r.entry.title, url: r.entry.url, kind: r.entry.kind, score: r.score, source: s.id, licence: r.entry.licence, excerpt: latexToPlain(r.entry.text, 240) };
+  return { title: r.entry.title, url: r.entry.url, kind: r.entry.kind, score: r.score, source: s.id, licence: r.entry.licence, excerpt: latexToPlain(r.entry.text, 240), ...(r.named ? { match: 'title' as const } : {}) };
 }
 
-/** Workspace statements / proofs / definitions of DIR, scored against the query. */
-async function workspaceRows(dir: string, kind: EntryKind, q: Query, text: string, tok: MathTokenizer, embed: (t: string[]) => Promise<Array<Float32Array | undefined>>): Promise<SearchRow[]> {
+/**
+ * Workspace statements / proofs / definitions of DIR, scored against the query on the index's
+ * scale (LoadedIndex#externalScores), so that they merge with the index's results by score.
+ */
+async function workspaceRows(dir: string, kind: EntryKind, q: Query, index: LoadedIndex, tok: MathTokenizer, embed: (t: string[], progress?: Progress) => Promise<Array<Float32Array | undefined>>, progress: Progress): Promise<SearchRow[]> {
   const ws = new Workspace();
   for (const f of findDocumentFiles(path.resolve(dir))) ws.loadFile(f);
   const items: Array<{ doc: Doc; start: number; text: string; title: string; label?: string }> = [];
@@ -177,28 +188,29 @@ async function workspaceRows(dir: string, kind: EntryKind, q: Query, text: strin
         const isDef = /definition/i.test(st.kind.title);
         if ((kind === 'definition') !== isDef || (kind === 'statement' && !provable(st.kind))) continue;
         const lab = st.labels[0];
-        const t = lab ? labelTarget(ws, doc, lab) : undefined;
-        items.push({ doc, start: st.env.start, text: doc.text.slice(st.env.bodyStart, st.env.bodyEnd), title: `${st.kind.title}${st.title ? ` (${st.title})` : ''}${t ? '' : ''}`, label: lab?.name });
+        items.push({ doc, start: st.env.start, text: doc.text.slice(st.env.bodyStart, st.env.bodyEnd), title: `${st.kind.title}${st.title ? ` (${st.title})` : ''}`, label: lab?.name });
       }
     }
   }
   if (items.length === 0) return [];
-  const cut = items.slice(0, 5000);
-  const bm = new Bm25Index();
-  for (const it of cut) bm.add(tok.encode(it.text, { maxTokens: QUERY_TOKENS }));
-  const b = bm.scores(q.ids);
-  let scores = b;
-  if (q.vec) {
-    const vs = await embed(cut.map((it) => it.text));
-    const cos = Float32Array.from(vs, (v) => { let s = 0; if (v) for (let j = 0; j < v.length; j++) s += v[j] * q.vec![j]; return s; });
-    scores = fuseZ(b, cos);
-  }
-  void text;
-  return cut.map((it, i) => ({
+  const vecs = q.vec ? await embed(items.map((it) => it.text), progress) : undefined;
+  const scores = index.externalScores(q, kind, items.map((it) => tok.encode(it.text, { maxTokens: QUERY_TOKENS })), vecs);
+  return items.map((it, i) => ({
     title: it.title, url: null, kind, score: Math.round(scores[i] * 1000) / 1000, source: 'workspace',
-    file: uriToPath(it.doc.uri) ?? it.doc.uri, line: it.doc.positionAt(it.start).line + 1, ...(it.label ? { label: it.label } : {}),
+    file: displayPath(uriToPath(it.doc.uri) ?? it.doc.uri), line: it.doc.positionAt(it.start).line + 1, label: it.label ?? null,
     excerpt: latexToPlain(it.text, 240),
   }));
+}
+
+type Progress = (phase: string, done: number, total: number) => void;
+
+/** A positive whole number of results, or undefined with a message. */
+function parseLimit(v: string | boolean | undefined, fallback: number, io: Io, cmd: string): number | undefined {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v === 'string' && Number.isInteger(n) && n >= 1) return n;
+  io.err(`mathsense ${cmd}: --limit must be a positive whole number (got ${String(v)})\n`);
+  return undefined;
 }
 
 export async function searchCommand(args: string[], io: Io): Promise<number> {
@@ -208,23 +220,27 @@ export async function searchCommand(args: string[], io: Io): Promise<number> {
   if (!ENTRY_KINDS.includes(kind as EntryKind)) { io.err(`mathsense search: --kind must be statement, proof, definition or equation\n`); return 2; }
   const text = p.rest.join(' ').trim();
   if (!text) { io.err(`mathsense search: no query text given\n${INDEX_USAGE}`); return 2; }
-  const limit = p.opts.limit ? Math.max(1, Number(p.opts.limit) || 10) : 10;
+  const limit = parseLimit(p.opts.limit, 10, io, 'search');
+  if (limit === undefined) return 2;
   if (p.opts.in && !fs.existsSync(p.opts.in as string)) { io.err(`mathsense search: no such folder: ${p.opts.in}\n`); return 2; }
   const o = await open(p.opts.index as string | undefined, io, 'search');
   if (!o) return 1;
   try {
     const [vec] = await o.embed([text]);
     const q: Query = { ids: o.tok.encode(text, { maxTokens: QUERY_TOKENS }), vec };
-    const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit }) : search(o.index, q, kind as EntryKind, { limit });
+    // the query may be a result's name ("Fermat's little theorem"): titles that name it come first
+    const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit, name: text }) : search(o.index, q, kind as EntryKind, { limit, name: text });
     let rows: SearchRow[] = hits.map((r) => indexRow(o.index, r));
     if (p.opts.in) {
-      const ws = await workspaceRows(p.opts.in as string, kind as EntryKind, q, text, o.tok, o.embed);
-      rows = [...ws, ...rows].sort((a, b) => b.score - a.score).slice(0, limit);
+      const ws = await workspaceRows(p.opts.in as string, kind as EntryKind, q, o.index, o.tok, o.embed, progressBar(io.err, !!process.stderr.isTTY));
+      // named index results keep their place at the top; everything else merges by score
+      const named = rows.filter((r) => r.match === 'title');
+      rows = [...named, ...[...ws, ...rows.filter((r) => r.match !== 'title')].sort((a, b) => b.score - a.score)].slice(0, limit);
     }
     if (p.opts.json) io.out(JSON.stringify(rows, null, 2) + '\n');
     else if (rows.length === 0) io.out('no results\n');
     else for (const [i, r] of rows.entries()) {
-      io.out(`${String(i + 1).padStart(2)}. ${r.score.toFixed(3)}  ${r.title}\n    ${r.url ?? `${r.file}:${r.line}${r.label ? ` \\ref{${r.label}}` : ''}`}${r.licence ? `  (${r.licence})` : ''}\n    ${r.excerpt}\n`);
+      io.out(`${String(i + 1).padStart(2)}. ${r.match === 'title' ? ' named' : r.score.toFixed(3)}  ${r.title}${r.match === 'title' ? '  [its title names the query]' : ''}\n    ${r.url ?? `${r.file}:${r.line}${r.label ? ` \\ref{${r.label}}` : ''}`}${r.licence ? `  (${r.licence})` : ''}\n    ${r.excerpt}\n`);
     }
     return 0;
   } finally {
@@ -238,12 +254,13 @@ export async function disambiguateCommand(args: string[], io: Io): Promise<numbe
   const term = (p.opts.term as string | undefined)?.trim();
   const context = ((p.opts.context as string | undefined) ?? p.rest.join(' ')).trim();
   if (!term) { io.err(`mathsense disambiguate: --term is required\n${INDEX_USAGE}`); return 2; }
+  const limit = parseLimit(p.opts.limit, Number.MAX_SAFE_INTEGER, io, 'disambiguate');
+  if (limit === undefined) return 2;
   const o = await open(p.opts.index as string | undefined, io, 'disambiguate');
   if (!o) return 1;
   try {
     const [vec] = await o.embed([context || term]);
     const q: Query = { ids: o.tok.encode(context || term, { maxTokens: QUERY_TOKENS }), vec, text: context || term };
-    const limit = p.opts.limit ? Number(p.opts.limit) : undefined;
     const res = disambiguate(o.index, o.tok, term, q, { limit });
     if (res.length === 0) {
       if (p.opts.json) io.out('[]\n'); else io.out(`“${term}” is not an ambiguous term of the index (no ProofWiki disambiguation page)\n`);

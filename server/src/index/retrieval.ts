@@ -10,8 +10,17 @@ import { featureRows, termScores, usableTermRanker } from './termRanker.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
+import { perIndex, tick } from './perIndex.js';
+import { namedIds } from './namedResults.js';
 
-export interface Result extends Hit { entry: IndexEntry }
+export interface Result extends Hit {
+  entry: IndexEntry;
+  /** Its title names the query's result (namedResults.ts): ranked before text matches. */
+  named?: boolean;
+}
+
+/** Candidates scored before the cut: a fixed pool, so a longer list only extends a shorter one. */
+const POOL = 50;
 
 export const QUERY_TOKENS = 512;
 
@@ -24,22 +33,41 @@ export function withEntries(index: LoadedIndex, hits: Hit[]): Result[] {
  * proofRanker.ts, when the index carries one; else BM25+encoder), merged with the proofs of the best matching indexed statements
  * (a statement that says the same thing is the strongest evidence); best score per proof.
  */
-export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOptions & { viaStatements?: boolean } = {}): Result[] {
+export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOptions & { viaStatements?: boolean; name?: string } = {}): Result[] {
   const limit = opts.limit ?? 5;
   const best = new Map<number, Hit>();
   const put = (h: Hit) => { const cur = best.get(h.id); if (!cur || h.score > cur.score) best.set(h.id, h); };
   const combine = (bm: Float32Array, cos: Float32Array | undefined, fused: Float32Array) => rankIndexProofs(index, bm, cos, fused);
-  for (const h of index.search(q, 'proof', { ...opts, limit: limit * 2, combine })) put(h);
+  // the two paths score on one scale (rankIndexProofs keeps the fusion's); the statement path's
+  // pool is fixed and the proof path's never smaller than the list, so that a proof reached
+  // later in either path never outranks one already listed: top 3 is the start of top 10
+  for (const h of index.search(q, 'proof', { ...opts, limit: Math.max(limit, POOL), combine })) put(h);
   if (opts.viaStatements !== false) {
-    for (const h of index.search(q, 'statement', { ...opts, limit })) {
+    for (const h of index.search(q, 'statement', { ...opts, limit: POOL })) {
       for (const p of index.entry(h.id).proofs ?? []) if (!opts.exclude?.has(p)) put({ ...h, id: p });
     }
   }
-  return withEntries(index, [...best.values()].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit));
+  const ranked = [...best.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+  return namedFirst(index, q, 'proof', ranked, opts, { combine }).slice(0, limit);
 }
 
-export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: SearchOptions = {}): Result[] {
-  return withEntries(index, index.search(q, kind, opts));
+export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: SearchOptions & { name?: string } = {}): Result[] {
+  const limit = opts.limit ?? 10;
+  return namedFirst(index, q, kind, index.search(q, kind, { ...opts, limit }), opts).slice(0, limit);
+}
+
+/**
+ * The entries whose titles name `opts.name` (namedResults.ts) first, best named first and then
+ * by score, followed by `hits` without them; `hits` alone without a name or a match.
+ */
+function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'> = {}): Result[] {
+  const named = opts.name ? namedIds(index, opts.name, kind) : undefined;
+  for (const id of opts.exclude ?? []) named?.delete(id);
+  if (!named || named.size === 0) return withEntries(index, hits);
+  const scored = index.search(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size });
+  const first = scored.sort((a, b) => named.get(b.id)! - named.get(a.id)! || b.score - a.score || a.id - b.id);
+  const seen = new Set(first.map((h) => h.id));
+  return [...first.map((h) => ({ ...h, entry: index.entry(h.id), named: true })), ...withEntries(index, hits.filter((h) => !seen.has(h.id)))];
 }
 
 /** What an indexed statement is known to cite: its PS-ProofWiki premises and its proofs' named results. */
@@ -77,39 +105,6 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
     const direct = zScores(fused), v = unitVotes(votes);
     return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i] })));
-  };
-}
-
-/**
- * A value computed once per index from many entry reads, in slices (the builder yields between
- * them): read synchronously by a request (built there and then if need be), or prepared in the
- * background after a load, awaiting `pause` between slices (the server's waits until requests
- * pause, so they are never held up; by default a timer tick).
- */
-export type Pause = () => Promise<void>;
-const tick: Pause = () => new Promise((resolve) => setTimeout(resolve, 1));
-
-function perIndex<T, A extends unknown[]>(build: (index: LoadedIndex, ...args: A) => Generator<void, T>) {
-  const done = new WeakMap<LoadedIndex, T>();
-  return {
-    get(index: LoadedIndex, ...args: A): T {
-      let v = done.get(index);
-      if (v === undefined) {
-        const steps = build(index, ...args);
-        let r = steps.next();
-        while (!r.done) r = steps.next();
-        done.set(index, (v = r.value));
-      }
-      return v;
-    },
-    async prepare(pause: Pause, index: LoadedIndex, ...args: A): Promise<void> {
-      const steps = build(index, ...args);
-      for (let r = steps.next(); ; r = steps.next()) {
-        if (done.has(index)) return; // a request built it meanwhile
-        if (r.done) { done.set(index, r.value); return; }
-        await pause();
-      }
-    },
   };
 }
 

@@ -12,6 +12,7 @@ import { defaultIndexDir } from './paths.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
 import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
+import { prepareNames } from './namedResults.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
@@ -88,6 +89,7 @@ export class ServerIndex {
         // (both in slices that run only while requests pause)
         const idle = () => this.idle();
         void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+        void prepareNames(idx, idle).catch((e: Error) => this.log(`index: result names not prepared: ${e.message}`));
         if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`mathsense index build\`)`);
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
@@ -179,16 +181,17 @@ export class ServerIndex {
    * was used. When a statement's vector arrives from the worker its candidates are computed
    * there and then (off the request path), so hovers mostly read this cache.
    */
-  candidateProofs(text: string, limit = 3, background = false): { results: Result[]; semantic: boolean } | undefined {
+  /** `name`: the statement's title (`\begin{theorem}[Heine--Borel]`): indexed results it names come first. */
+  candidateProofs(text: string, limit = 3, background = false, name?: string): { results: Result[]; semantic: boolean } | undefined {
     const got = background ? this.current() : this.get();
     if (!got) return undefined;
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
     const vec = this.vectors.get(key);
-    const memo = `${limit}\u0000${vec ? 1 : 0}\u0000${[...(got.sources ?? [])].join(',')}\u0000${key}`;
+    const memo = `${limit}\u0000${vec ? 1 : 0}\u0000${[...(got.sources ?? [])].join(',')}\u0000${name ?? ''}\u0000${key}`;
     let results = this.proofCache.get(memo);
     if (!results) {
       const q = this.query(key)!;
-      results = candidateProofs(got.index, q, { limit, sources: got.sources });
+      results = candidateProofs(got.index, q, { limit, sources: got.sources, name });
       if (this.proofCache.size > 2000) this.proofCache.clear();
       this.proofCache.set(memo, results);
     }

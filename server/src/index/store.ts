@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENTRY_KINDS, FILES, IndexError, readHeader, view, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
 import { topK } from '../util/topK.js';
-import { fuseZ } from '../util/zScores.js';
+import { fuseZ, meanSd } from '../util/zScores.js';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -213,6 +213,48 @@ export class LoadedIndex {
       for (; j < d; j++) s0 += vec[j] * m[o + j];
       out[i - a] = (s0 + s1 + s2 + s3) * sc[i];
     }
+    return out;
+  }
+
+  /**
+   * Scores texts outside the index (a workspace's statements) as `search` scores the kind's
+   * entries for `q`: BM25 with the kind's document frequencies and average length, and the
+   * fusion standardised by the kind's own score distribution for this query, so that a text
+   * and an entry that match equally well score equally (a workspace of three lemmas has no
+   * distribution of its own to standardise by).
+   */
+  externalScores(q: Query, kind: EntryKind, texts: ReadonlyArray<readonly number[]>, vecs?: ReadonlyArray<Float32Array | undefined>): Float32Array {
+    const [a, b] = this.header.kinds[kind];
+    const out = new Float32Array(texts.length);
+    if (b <= a) return out;
+    const n = b - a;
+    const avg = this.header.avgLength[kind] || 1;
+    const weight = new Map<number, number>();
+    for (const term of new Set(q.ids)) {
+      if (term < FIRST_TERM_ID || term >= this.header.vocabSize) continue;
+      const s = this.termOffsets[term], e = this.termOffsets[term + 1];
+      const lo = lowerBound(this.docs, s, e, a), hi = lowerBound(this.docs, lo, e, b);
+      const df = hi - lo;
+      weight.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1));
+    }
+    const bmExt = texts.map((ids) => {
+      const tf = new Map<number, number>();
+      for (const t of ids) if (weight.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      const norm = BM25_K1 * (1 - BM25_B + BM25_B * ids.length / avg);
+      let sc = 0;
+      for (const [t, f] of tf) sc += weight.get(t)! * f / (f + norm);
+      return sc;
+    });
+    const useVec = !!q.vec && this.header.modelVersion !== '' && q.vec.length === this.header.dim;
+    if (!useVec) { bmExt.forEach((v, i) => { out[i] = v; }); return out; }
+    const [mb, sb] = meanSd(this.bm25Range(q.ids, kind, a, b));
+    const [mc, sc] = meanSd(this.cosineRange(q.vec!, a, b));
+    texts.forEach((_, i) => {
+      const v = vecs?.[i];
+      let cos = mc;
+      if (v && v.length === q.vec!.length) { cos = 0; for (let j = 0; j < v.length; j++) cos += v[j] * q.vec![j]; }
+      out[i] = (bmExt[i] - mb) / sb + (cos - mc) / sc;
+    });
     return out;
   }
 

@@ -8,7 +8,7 @@ import type {
 import {
   BACKSLASH, DEFINITION_COMMANDS, DOLLAR, LBRACE, LBRACKET, PERCENT, RBRACE,
   MAX_DEFINITION, SECTION_CONTAINERS, SECTION_LEVELS, VERBATIM_ENVS, commandNameEnd, lineEnd, readBraceGroup,
-  ParagraphBraces, readBracketGroup, readEnvName, skipDefinition, skipTrivia, skipVerbArg, skipVerbatimBody,
+  ParagraphBraces, readBracketGroup, readEnvName, skipDefinition, skipIfFalse, skipTrivia, skipVerbArg, skipVerbatimBody,
   type Group,
 } from './lexer.js';
 
@@ -245,6 +245,7 @@ class BlockAnalyser {
       }
       case 'label': return this.label(i, nameEnd);
       case 'verb': case 'lstinline': return skipVerbArg(text, nameEnd, limit, name === 'lstinline');
+      case 'iffalse': return skipIfFalse(text, nameEnd, limit); // commented out: no labels, refs, environments
       case 'url': {
         const g = readBraceGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
         return g ? g.next : nameEnd;

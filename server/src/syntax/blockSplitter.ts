@@ -5,7 +5,7 @@
 import {
   BACKSLASH, DEFINITION_COMMANDS, NEWLINE, PERCENT, SECTION_CONTAINERS, SECTION_LEVELS,
   VERBATIM_ENVS, commandNameEnd, isBlankLineAt, lineEnd, readEnvName, readParagraphGroup,
-  ParagraphBraces, skipDefinition, skipVerbArg, skipVerbatimBody,
+  ParagraphBraces, skipDefinition, skipIfFalse, skipVerbArg, skipVerbatimBody,
 } from './lexer.js';
 
 /**
@@ -76,6 +76,8 @@ export function scanBoundaries(text: string, from: number, onBoundary: (pos: num
         i = nameEnd;
       } else if (name === 'verb' || name === 'lstinline') {
         i = skipVerbArg(text, nameEnd, limit, name === 'lstinline');
+      } else if (name === 'iffalse') {
+        i = skipIfFalse(text, nameEnd, limit); // commented-out text: never a block boundary inside
       } else if (name === 'url') {
         const g = readParagraphGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
         i = g ? g.next : nameEnd;

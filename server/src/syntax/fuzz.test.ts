@@ -94,6 +94,7 @@ function snippet(rng: Rng): string {
     () => '$', () => '$$', () => '\\[', () => '\\]', () => '\\(', () => '\\)', () => '$x$', () => '$$\nx\n$$',
     () => '%', () => '% ', () => '%\n', () => '\\%',
     () => '\\verb|', () => '\\verb|x|', () => '\\verb', () => '\\verb{', () => '\\verb*+a+', () => '\\lstinline{', () => '\\url{',
+    () => '\\iffalse', () => '\\fi', () => '\\else', () => '\\ifx',
     () => '\\\\', () => '\\\\[2pt]', () => '\\\\*', () => '\\notag', () => '\\', () => '\\@', () => '#1', () => '&',
     () => '\n', () => '\n\n', () => '\n  \n', () => '\n\n\n\n', () => '\r\n', () => '\r\n\r\n', () => '\r', () => '\t\n',
     () => rng.pick(UNICODE), () => rng.pick(UNICODE).repeat(rng.int(1, 20)),
@@ -222,7 +223,7 @@ function mutation(rng: Rng, text: string): { kind: string; edits: Edit[] } {
       const [open, close] = rng.pick([
         ['\\newcommand{\\x}{', '}'], ['\\url{', '}'], ['\\verb{', '}'], ['{', '}'], ['\\begin{proof}', '\\end{proof}'],
         ['\\begin{verbatim}', '\\end{verbatim}'], ['$$', '$$'], ['\\[', '\\]'], ['\\begin{lemma}', '\\end{lemma}'],
-        ['\\def\\q{', '}'], ['\\begin{comment}', '\\end{comment}'],
+        ['\\def\\q{', '}'], ['\\begin{comment}', '\\end{comment}'], ['\\iffalse', '\\fi'],
       ] as const);
       const e2 = edit(text, b, b, close);
       const e1 = edit(text, a, a, open);
@@ -516,15 +517,16 @@ function incrementalVsFresh(before: string, at: number, ins: string): { inc: Rec
 // \verb{...}), so an edit can change where an EARLIER block ends: here the unclosed
 // `\newcommand{\foo}{` in the first block becomes closed by a `}` typed three blocks later,
 // and the fresh parse is a single block while the incremental one keeps four.
-for (const [what, head] of [
-  ['\\newcommand body', '\\newcommand{\\foo}{abc'],
-  ['\\def body', '\\def\\foo{abc'],
-  ['\\url argument', '\\url{abc'],
-  ['\\verb{...} argument', '\\verb{abc'],
+for (const [what, head, close] of [
+  ['\\newcommand body', '\\newcommand{\\foo}{abc', undefined],
+  ['\\def body', '\\def\\foo{abc', undefined],
+  ['\\url argument', '\\url{abc', undefined],
+  ['\\verb{...} argument', '\\verb{abc', undefined],
+  ['\\iffalse', '\\iffalse abc', '\\fi'],
 ] as const) {
   test(`incremental == fresh: closing an earlier unclosed ${what} several blocks later`, () => {
     const before = `${head}\n\nx\n\ny\n\nz`;
-    const { inc, fresh } = incrementalVsFresh(before, before.length, '}');
+    const { inc, fresh } = incrementalVsFresh(before, before.length, close ?? '}');
     assert.equal(inc.blocks, fresh.blocks);
     assert.equal(inc.macros, fresh.macros);
   });

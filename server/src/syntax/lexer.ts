@@ -268,3 +268,26 @@ export function skipVerbatimBody(text: string, pos: number, limit: number, name:
   const i = text.indexOf(needle, pos);
   return i < 0 || i + needle.length > limit ? limit : i + needle.length;
 }
+
+/**
+ * Skips the dead branch of `\iffalse` (`pos` is after the command name): up to the matching
+ * `\fi`, or the `\else` whose branch TeX does read; nested conditionals (`\ifx`, `\ifnum`, a
+ * `\newif`'s `\iffoo`) are counted, `\ifthenelse` (a macro, no `\fi`) is not; comments are
+ * skipped. Returns the offset after it (or `limit` when it is never closed, as TeX would read
+ * on to the end).
+ */
+export function skipIfFalse(text: string, pos: number, limit: number): number {
+  let depth = 0;
+  for (let i = pos; i < limit; ) {
+    const c = text.charCodeAt(i);
+    if (c === PERCENT) { i = lineEnd(text, i, limit); continue; }
+    if (c !== BACKSLASH) { i++; continue; }
+    const end = commandNameEnd(text, i + 1, limit);
+    const name = text.slice(i + 1, end);
+    if (name === 'fi') { if (depth === 0) return end; depth--; }
+    else if (name === 'else' && depth === 0) return end;
+    else if (name.startsWith('if') && name !== 'ifthenelse') depth++;
+    i = Math.max(end, i + 2);
+  }
+  return limit;
+}
