@@ -63,9 +63,10 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
   };
   for (const loc of ws.visibleLabels(doc)) add(loc);
   // labels of xr external documents only once the typed text selects a prefix: a project
-  // like Stacks would otherwise offer ~100k names
+  // like Stacks would otherwise offer ~100k names; until then each prefix is offered (from the
+  // first keystroke on, so that `\ref{` shows where the other chapters' labels are)
   for (const ext of ws.externalPrefixes(doc)) {
-    if (!ext.prefix || !(ctx.typed.startsWith(ext.prefix) || (ctx.typed.length >= 2 && ext.prefix.startsWith(ctx.typed)))) continue;
+    if (!ext.prefix || !(ctx.typed.startsWith(ext.prefix) || ext.prefix.startsWith(ctx.typed))) continue;
     if (!ctx.typed.startsWith(ext.prefix)) {
       items.push({ label: ext.prefix, kind: CompletionItemKind.Folder, detail: 'external document prefix', textEdit: { range, newText: ext.prefix }, command: { title: 'labels', command: 'editor.action.triggerSuggest' } });
       continue;

@@ -165,3 +165,28 @@ describe('derivation steps over the language server protocol', { timeout: 60_000
     assert.equal(actions[0].edit!.changes![uri][0].newText, ' % mathsense-ignore-step');
   });
 });
+
+// ProofNet exercises (Herstein 4.2.5, Dummit–Foote 1.1.25, Axler): the letters are ring or
+// group elements and operators, said in the exercise far above the display or in words the
+// near context lacks ("abelian", "eigenvectors"); numbers would refute each of these steps.
+test('no warnings where the setting says the letters are not real numbers', () => {
+  const filler = 'Therefore some intermediate remark holds here. '.repeat(12);
+  const src = [
+    '\\paragraph{Exercise 4.2.5} Let $R$ be a ring in which $x^3 = x$ for every $x \\in R$. Prove that $R$ is commutative.',
+    '\\begin{proof}', filler, 'We then show that', '$$', 'x+x^2=\\left(x+x^2\\right)^3=x^3+3 x^4+3 x^5+x^6=4\\left(x+x^2\\right) .', '$$', '\\end{proof}', '',
+    '\\paragraph{Exercise 1.1.25} Prove that if $x^{2}=1$ for all $x \\in G$ then $G$ is abelian.',
+    '\\begin{proof} Now let $a, b \\in G$. We have', '$$', 'a b=(a b)^{-1}=b^{-1} a^{-1}=b a .', '$$', '\\end{proof}', '',
+    'There is an orthonormal basis of eigenvectors of $T$, and each $\\lambda_j$ equals 0 or 1.', filler,
+    '\\begin{align*}', 'T^2 e_j & =\\left(\\lambda_j\\right)^2 e_j \\\\', '& =\\lambda_j e_j', '\\end{align*}', '',
+    'Unrelated: for real $x$,', '$$ (x+1)^2 = x^2 + 1 $$', '',
+  ].join('\n');
+  const fx = fixture(`%! main.tex\n${src}`);
+  try {
+    const doc = fx.doc('main.tex');
+    const macros = scopeMacros(fx.ws, doc);
+    const sig = macroSignature(macros);
+    const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, new DerivationChecker());
+    const diags = derivationDiagnostics(doc, steps);
+    assert.deepEqual(diags.map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))), ['x^2 + 1']);
+  } finally { fx.cleanup(); }
+});

@@ -3,6 +3,7 @@
 // file is missing.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
+import { wrappedUses, wrappersOf } from '../project/wrappedLabels.js';
 
 export const SOURCE = 'mathsense';
 
@@ -23,9 +24,21 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
   // allocates nothing for the thousands of references that resolve.
   const scope = ws.scope(doc);
   const duplicates = new Set<string>();
+  // labels and references made by the project's own macros (\lemref{x} = Lemma~\ref{lem:x})
+  const wrappers = wrappersOf(ws, doc);
+  const wrappedLabels = new Set<string>();
+  if (wrappers.some((w) => w.kind === 'label')) for (const d of scope) for (const u of wrappedUses(d, wrappers)) if (u.kind === 'label') wrappedLabels.add(u.name);
+  const defined = (name: string) => wrappedLabels.has(name) || ws.countLabel(doc, name) > 0;
+  for (const u of wrappedUses(doc, wrappers)) {
+    if (u.kind !== 'ref' || defined(u.name)) continue;
+    out.push({
+      range: doc.range(u.start, u.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+      code: 'undefined-ref', message: `Undefined reference: no \\label{${u.name}} in this project (through \\${u.macro})`,
+    });
+  }
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
-      if (ws.countLabel(doc, ref.name) > 0) continue;
+      if (defined(ref.name)) continue;
       out.push({
         range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
         code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
@@ -77,8 +90,9 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
 function usedLabelNames(ws: Workspace, doc: Doc): Set<string> {
   const used = new Set<string>();
   for (const d of ws.all()) {
-    for (const ref of d.refs()) {
-      for (const loc of ws.findLabel(d, ref.name)) if (loc.doc === doc) used.add(loc.label.name);
+    const names = [...d.refs().map((r) => r.name), ...wrappedUses(d, wrappersOf(ws, d)).filter((u) => u.kind === 'ref').map((u) => u.name)];
+    for (const name of names) {
+      for (const loc of ws.findLabel(d, name)) if (loc.doc === doc) used.add(loc.label.name);
     }
   }
   return used;

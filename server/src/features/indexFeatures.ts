@@ -132,11 +132,34 @@ export function termAt(doc: Doc, offset: number, isTerm: (t: string) => boolean)
   if (at < 0) return undefined;
   for (let n = 4; n >= 1; n--) {
     for (let i = Math.max(0, at - n + 1); i <= at && i + n <= words.length; i++) {
-      const term = words.slice(i, i + n).map((w) => w.w).join(' ');
-      if (isTerm(term)) return { term, start: words[i].s, end: words[i + n - 1].e, marked: false };
+      const said = words.slice(i, i + n).map((w) => w.w).join(' ');
+      if (n === 1 && PROSE_WORDS.has(said.toLowerCase())) continue;
+      // "loops", "vertices", "families": the term is listed in the singular
+      const term = [said, ...singulars(said)].find(isTerm);
+      if (term) return { term, start: words[i].s, end: words[i + n - 1].e, marked: false };
     }
   }
   return undefined;
+}
+
+/**
+ * Terms of the index that are, unmarked and alone, nearly always plain English in a paper
+ * ("Lemma 3 above", "the left side", "like"): hovering them should not offer definitions.
+ * Marked (`\emph{left}`) or within a longer term they are still looked up.
+ */
+const PROSE_WORDS = new Set(['above', 'below', 'left', 'right', 'like', 'top', 'bottom', 'side', 'foot', 'table', 'age', 'bar', 'machine', 'small', 'couple', 'word', 'state', 'common', 'content', 'consequence', 'alternative', 'auxiliary', 'family', 'one-to-one']);
+
+/** Singular forms of a phrase's last word, most likely first. */
+function singulars(phrase: string): string[] {
+  const m = /^(.*?)([A-Za-z'-]+)$/.exec(phrase);
+  if (!m) return [];
+  const [, head, w] = m;
+  const out: string[] = [];
+  if (/ices$/i.test(w)) out.push(w.replace(/ices$/i, 'ex'), w.replace(/ices$/i, 'ix'));
+  if (/ies$/i.test(w)) out.push(w.replace(/ies$/i, 'y'));
+  if (/(ch|sh|x|ss)es$/i.test(w)) out.push(w.replace(/es$/i, ''));
+  if (/[^s]s$/i.test(w)) out.push(w.slice(0, -1));
+  return out.map((x) => head + x);
 }
 
 /** The context a term is read in: the enclosing theorem-like environment, else its paragraph. */

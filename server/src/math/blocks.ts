@@ -4,7 +4,7 @@
 // so unchanged blocks keep their results across edits.
 import type { Doc, Workspace } from '../project/workspace.js';
 import { hashText } from './latexText.js';
-import { contextSignature } from './verdict.js';
+import { contextSignature, NON_REAL_CONTEXT } from './verdict.js';
 import type { MacroDef } from './macros.js';
 import type { Span } from './steps.js';
 import type { BlockFacts } from '../syntax/facts.js';
@@ -17,9 +17,17 @@ export interface BlockInput {
   text: string;
   rows: Span[];
   context: string;
+  /**
+   * The setting of the display (the block's text up to SETTING_CHARS before it: the exercise or
+   * theorem a proof is about) says the letters are not real numbers: group or ring elements,
+   * operators. The checker then decides nothing (the near context alone misses "Let R be a ring
+   * in which x^3 = x" thirty lines up).
+   */
+  nonReal?: boolean;
 }
 
 const CONTEXT_CHARS = 300;
+const SETTING_CHARS = 3000;
 
 /** Display-math blocks of one model block, offsets relative to it; keyed by its (shared, immutable) facts. */
 const perBlock = new WeakMap<BlockFacts, BlockInput[]>();
@@ -37,9 +45,10 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
     if (!/[=<>]|\\(le|ge|leq|geq|neq|ne|equiv|lt|gt)\b/.test(body)) continue;
     // the prose before the display (within the block) matters only through what it says about domains
     const context = text.slice(Math.max(0, e.start - CONTEXT_CHARS), e.start);
+    const nonReal = NON_REAL_CONTEXT.test(text.slice(Math.max(0, e.start - SETTING_CHARS), e.start));
     const rows = e.rows.map((r) => ({ start: r.start - e.bodyStart, end: Math.min(r.end, e.bodyEnd) - e.bodyStart }));
-    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}`);
-    out.push({ key, start: e.bodyStart, text: body, rows, context });
+    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}${nonReal ? '\u0000N' : ''}`);
+    out.push({ key, start: e.bodyStart, text: body, rows, context, ...(nonReal ? { nonReal } : {}) });
   }
   perBlock.set(facts, out);
   return out;

@@ -46,13 +46,13 @@ export class DerivationChecker {
     // (named constants, equations stated beside other rows: "where $r = t_1 + s$")
     const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
     for (const s of all) {
-      domainSig ??= contextSignature(b.context);
+      domainSig ??= contextSignature(b.context) + (b.nonReal ? '\u0000N' : '');
       const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, s.equation ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, implied: s.implied, equation: s.equation, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, nonReal: b.nonReal, implied: s.implied, equation: s.equation, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }

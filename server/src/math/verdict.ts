@@ -35,6 +35,8 @@ export interface StepInput {
   annotation?: string;
   /** Prose before the display (domain statements). */
   context?: string;
+  /** The wider setting says the letters are not real numbers (blocks.ts#BlockInput.nonReal). */
+  nonReal?: boolean;
   implied?: boolean;
   /** One of the equations being solved or substituted into (see `Step.equation`). */
   equation?: boolean;
@@ -80,7 +82,7 @@ export function hypotheses(context: string): string[] {
   return out;
 }
 
-export const NON_REAL_CONTEXT = /characteristic|\\pmod|\\bmod|\bmod(ulo)?\b|finite field|\\mathbb\s*\{?F|\\mathbf\s*\{?F|\bgroups?\b|\brings?\b|\bideals?\b|\bmodules?\b|sheaf|sheaves|scheme|morphism|functor|categor|intersection|divisor|permutation|ordinal|cardinal|boolean|lattice|operators?\b|\bmatri(x|ces)\b|quaternion|\bfield\b|semigroup|monoid|\bchar\b|homotop|complex|roots? of unity|\\mathbb\s*\{?Z\}?\s*\//i;
+export const NON_REAL_CONTEXT = /characteristic|\\pmod|\\bmod|\bmod(ulo)?\b|finite field|\\mathbb\s*\{?F|\\mathbf\s*\{?F|\bgroups?\b|\brings?\b|\bideals?\b|\bmodules?\b|sheaf|sheaves|scheme|morphism|functor|categor|intersection|divisor|permutation|ordinal|cardinal|boolean|lattice|operators?\b|\bmatri(x|ces)\b|quaternion|\bfield\b|semigroup|monoid|\bchar\b|homotop|complex|roots? of unity|abelian|commutative|eigen(?:values?|vectors?|spaces?)|orthonormal|self-adjoint|vector spaces?|linear (?:maps?|operators?|transformations?|functionals?)|inner products?|\\mathbb\s*\{?Z\}?\s*\//i;
 
 function rng(seed: string): () => number {
   return seededRandom(parseInt(hashText(seed).slice(0, 6), 36));
@@ -351,7 +353,7 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable)
   }
   if (freeVars(sides.lhs).has('C') && freeVars(sides.rhs).has('C')) return { kind: 'unknown', reason: 'C may be an arbitrary constant' };
   if (freeVars(sides.lhs).has('i') || freeVars(sides.rhs).has('i')) return { kind: 'unknown', reason: 'i may be the imaginary unit' };
-  if (step.context && NON_REAL_CONTEXT.test(step.context)) return { kind: 'unknown', reason: 'the surrounding text is not about real numbers (structure or modular arithmetic)' };
+  if (step.nonReal || (step.context && NON_REAL_CONTEXT.test(step.context))) return { kind: 'unknown', reason: 'the surrounding text is not about real numbers (structure or modular arithmetic)' };
   const l = [...freeVars(sides.lhs)].sort().join(',');
   const r = [...freeVars(sides.rhs)].sort().join(',');
   if (l !== r) return { kind: 'unknown', reason: 'sides in different variables: an equation or substitution, not an identity' };

@@ -1,0 +1,36 @@
+// `\ref{` completion in an xr project (Stacks style): the other documents' labels come only
+// once their prefix is typed (~100k names otherwise), but the prefixes themselves are offered
+// from the first keystroke, so an empty `\ref{` already shows where those labels are.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { fixture } from '../testing/fixture.js';
+import { completion } from './completion.js';
+
+const SPEC = (typed: string) => `
+%! algebra.tex
+\\documentclass{amsart}
+\\begin{document}
+\\begin{lemma}\\label{lemma-nak}Nakayama.\\end{lemma}
+\\end{document}
+%! schemes.tex
+\\documentclass{amsart}
+\\usepackage{xr-hyper}
+\\externaldocument[algebra-]{algebra}
+\\begin{document}
+\\begin{lemma}\\label{lemma-local}Local.\\end{lemma}
+By \\ref{${typed}<|>}.
+\\end{document}
+`;
+
+test('\\ref{ completion offers xr prefixes from the first keystroke, their labels once a prefix is typed', () => {
+  const labels = (typed: string) => {
+    const fx = fixture(SPEC(typed));
+    try {
+      const { doc, offset } = fx.cursor!;
+      return completion(fx.ws, doc, offset)!.items.map((i) => i.label).sort();
+    } finally { fx.cleanup(); }
+  };
+  assert.deepEqual(labels(''), ['algebra-', 'lemma-local']);
+  assert.deepEqual(labels('a'), ['algebra-', 'lemma-local']); // the client filters by what is typed
+  assert.deepEqual(labels('algebra-'), ['algebra-lemma-nak', 'lemma-local']);
+});
