@@ -7,7 +7,29 @@ import {
 } from '../syntax/lexer.js';
 import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
 
-const DROP_WITH_ARG = new Set(['label', 'index', 'footnote', 'hspace', 'vspace', 'phantom', 'hypertarget', 'marginpar']);
+// commands that vanish with their arguments (index entries and PlanetMath link metadata are
+// not part of the text): name -> number of brace arguments (a star and `[...]` are skipped too)
+const DROP_WITH_ARGS: Record<string, number> = {
+  label: 1, footnote: 1, hspace: 1, vspace: 1, phantom: 1, hypertarget: 1, marginpar: 1,
+  index: 1, indexdef: 1, indexfoot: 1, indexsee: 2, nomenclature: 2, glossary: 1,
+  PMlinkescapeword: 1, PMlinkescapephrase: 1,
+};
+// two-argument commands whose first argument is the text (the second a target or a bookmark
+// string): `\texorpdfstring{$n$}{n}` is "$n$", `\PMlinkname{text}{Target}` is "text"
+const FIRST_OF_TWO = new Set(['texorpdfstring', 'PMlinkname', 'PMlinkid', 'PMlinkID', 'PMlinkexternal', 'PMlinktofile']);
+// text accents as combining marks (composed with NFC): \"u -> ü, \H{o} -> ő, \c{c} -> ç
+const ACCENTS: Record<string, string> = {
+  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
+  H: '\u030B', c: '\u0327', v: '\u030C', u: '\u0306', k: '\u0328', r: '\u030A', d: '\u0323', b: '\u0331',
+};
+// letters (and logos) typed as commands: St{\o}rmer, \L{}ukasiewicz, \ss, \TeX{}
+const LETTERS: Record<string, string> = {
+  o: 'ø', O: 'Ø', l: 'ł', L: 'Ł', ss: 'ß', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', aa: 'å', AA: 'Å', i: 'ı', j: 'ȷ',
+  TeX: 'TeX', LaTeX: 'LaTeX',
+};
+// list item starts and indentation survive the whitespace clean-up as these marks
+const ITEM = '\u0002';
+const INDENT = '\u0001';
 const EMPH = new Set(['emph', 'textit', 'textsl', 'mathit']);
 const BOLD = new Set(['textbf']);
 const PLAIN_ARG = new Set(['text', 'textrm', 'textsf', 'texttt', 'textnormal', 'mbox', 'textup', 'textsc', 'underline', 'uline']);
@@ -31,7 +53,9 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
     .replace(/[ \t]+/g, ' ')
     .replace(/ ?\n ?/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .trim()
+    .replaceAll(ITEM, '')
+    .replaceAll(INDENT, ' ');
   if (out.length > max) {
     // never cut inside a $$ block
     let cut = out.lastIndexOf(' ', max);
@@ -157,15 +181,28 @@ class Renderer {
       let next = nameEnd;
       const o = readBracketGroup(t, skipTrivia(t, next, to), to);
       const top = this.listDepth[this.listDepth.length - 1];
-      const indent = '  '.repeat(Math.max(0, this.listDepth.length - 1));
       let bullet = top?.ordered ? `${++top.n}.` : '-';
       if (o) { bullet = `- **${this.render(o.start, o.end).trim()}**`; next = o.next; }
-      return { text: `\n${indent}${bullet} `, next };
+      // the enclosing list environment cuts its body at ITEM to indent each item's lines
+      return { text: top ? `${ITEM}${bullet} ` : `\n${bullet} `, next };
     }
     if (name === '\\') return { text: '\n', next: nameEnd };
-    if (DROP_WITH_ARG.has(name)) {
+    const drop = DROP_WITH_ARGS[name];
+    if (drop !== undefined) return { text: '', next: this.skipArgs(nameEnd, to, drop) };
+    if (FIRST_OF_TWO.has(name)) {
       const g = this.arg(nameEnd, to);
-      return { text: '', next: g ? g.next : nameEnd };
+      if (!g) return { text: '', next: nameEnd };
+      return { text: this.render(g.start, g.end), next: this.skipArgs(g.next, to, 1) };
+    }
+    if (ACCENTS[name] !== undefined) {
+      const r = this.accent(name, nameEnd, to);
+      if (r) return r;
+    }
+    if (LETTERS[name] !== undefined) {
+      // a control word eats the spaces after it; `\L{}` is closed by an empty group
+      let next = skipTrivia(t, nameEnd, to);
+      if (t.startsWith('{}', next)) next += 2;
+      return { text: LETTERS[name], next };
     }
     const wrap = EMPH.has(name) ? '*' : BOLD.has(name) ? '**' : PLAIN_ARG.has(name) ? '' : undefined;
     if (wrap !== undefined) {
@@ -208,6 +245,37 @@ class Renderer {
     return { text: '', next: nameEnd };
   }
 
+  /** Skips an optional star and `[...]` groups, then `n` brace arguments. */
+  private skipArgs(pos: number, to: number, n: number): number {
+    const t = this.text;
+    if (t.charCodeAt(pos) === 42 /* * */) pos++;
+    for (;;) {
+      const o = readBracketGroup(t, skipTrivia(t, pos, to), to);
+      if (!o) break;
+      pos = o.next;
+    }
+    for (let k = 0; k < n; k++) {
+      const g = this.arg(pos, to);
+      if (!g) break;
+      pos = g.next;
+    }
+    return pos;
+  }
+
+  /** `\"u`, `\"{u}`, `\H{o}`, `\'{\i}`: the accented letter (NFC); null if no letter follows. */
+  private accent(name: string, pos: number, to: number): { text: string; next: number } | null {
+    const t = this.text;
+    const p = skipTrivia(t, pos, to);
+    const g = t.charCodeAt(p) === LBRACE ? readBraceGroup(t, p, to) : null;
+    // `\~{}` is the accent character itself
+    if (g && !t.slice(g.start, g.end).trim()) return { text: /[a-z]/i.test(name) ? '' : name, next: g.next };
+    const arg = g ? t.slice(g.start, g.end).trim() : t.slice(p, commandNameEnd(t, p + 1, to));
+    const base = /^[A-Za-z]/.test(arg) ? arg[0] : /^\\[ij]$/.test(arg) ? arg[1] : undefined;
+    // only a single letter (or a dotless \i, \j) is accented; `\c{text}` is something else
+    if (!base || (g && arg.length > (arg[0] === '\\' ? 2 : 1))) return null;
+    return { text: (base + ACCENTS[name]).normalize('NFC'), next: g ? g.next : p + (arg[0] === '\\' ? 2 : 1) };
+  }
+
   private environment(i: number, nameEnd: number, to: number): { text: string; next: number } {
     const t = this.text;
     const env = readEnvName(t, nameEnd, to);
@@ -239,7 +307,18 @@ class Renderer {
       this.listDepth.push({ ordered: env.name.startsWith('enumerate') || env.name === 'compactenum', n: 0 });
       const body = this.render(start, close);
       this.listDepth.pop();
-      return { text: `\n${body}\n\n`, next };
+      // Each item's later lines (a nested list, display math, paragraphs) are indented to the
+      // column after its marker ("1. " -> 3), so CommonMark keeps them inside the item; nested
+      // lists were indented the same way when they closed, so levels add up.
+      const [before, ...parts] = body.split(ITEM);
+      const items = parts.map((item) => {
+        const marker = /^(\d+\.|- \*\*.*?\*\*|-) /.exec(item)?.[1] ?? '-';
+        const width = /^\d/.test(marker) ? marker.length + 1 : 2;
+        const lines = item.slice(marker.length).trim().split('\n');
+        return [`${marker} ${lines[0].trim()}`, ...lines.slice(1).map((l) => (l.trim() ? INDENT.repeat(width) + l.replace(/^[ \t]+/, '') : ''))].join('\n');
+      });
+      const nested = this.listDepth.length > 0;
+      return { text: `${nested ? '\n' : '\n\n'}${before.trim() ? `${before.trim()}\n` : ''}${items.join('\n')}\n\n`, next };
     }
     if (/^(tikzpicture|tikzcd|xy|picture|figure|table|tabular)\*?$/.test(env.name)) {
       return { text: `\n\n*[${env.name}]*\n\n`, next };

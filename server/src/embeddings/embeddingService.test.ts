@@ -74,3 +74,54 @@ test('an unreadable .onnx whose hash matches (bad export) fails to load with a c
   fs.writeFileSync(cfgFile, JSON.stringify(cfg));
   await assert.rejects(EncoderSession.load(dir, { accelerator: 'cpu' }), (e: Error) => e instanceof ModelError && /cannot be loaded/.test(e.message));
 });
+
+// ---- shutting down while onnxruntime runs (it used to abort the process: Napi::Error) ----
+
+const longTexts = (n: number, tag: string) => Array.from({ length: n }, (_, i) =>
+  `Let $G_{${i}}$ (${tag}) be a finite group of order $p^{${i}}$. ${'Every normal subgroup $N$ of $G$ meets the centre $Z(G)$ nontrivially, so $G$ is nilpotent. '.repeat(6)}`);
+
+async function until(what: string, f: () => boolean, ms = 30_000): Promise<void> {
+  const t0 = Date.now();
+  while (!f()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+test('dispose during a batch: the batch ends, the session is released and acknowledged, then the worker stops', async () => {
+  const logs: string[] = [];
+  const svc = new EmbeddingService({ modelsDir, accelerator: 'cpu', cacheDir: null, log: (m) => logs.push(m), batchSize: 32 });
+  await svc.start();
+  const all = svc.embed(longTexts(128, `dispose ${Date.now()}`)).then(() => 'embedded', (e: Error) => e.message);
+  await until('the worker inside onnxruntime', () => svc.busy);
+  await svc.dispose();
+  assert.equal(svc.busy, false);
+  // the running batch finished; the batches behind it were refused
+  assert.equal(await all, 'embedding service closed');
+  await assert.rejects(svc.embed(['Let $x$ be real.']), /embedding service closed/);
+  assert.deepEqual(logs.filter((l) => /did not close|releasing the session failed/.test(l)), []);
+  await svc.dispose(); // idempotent
+  await EmbeddingService.disposeAll(); // nothing left
+});
+
+test('process.exit while the worker is inside onnxruntime exits cleanly (the exit hook waits for the native call)', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { pathToFileURL } = await import('node:url');
+  const script = `
+    import { EmbeddingService } from ${JSON.stringify(pathToFileURL(path.join(path.dirname(new URL(import.meta.url).pathname), 'embeddingService.js')).href)};
+    const svc = new EmbeddingService({ modelsDir: ${JSON.stringify(modelsDir)}, accelerator: 'cpu', cacheDir: null });
+    await svc.start();
+    void svc.embed(${JSON.stringify(longTexts(64, `exit ${Date.now()}`))}).catch(() => {});
+    while (!svc.busy) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 40)); // past the tokenizer, into InferenceSession.run
+    process.exit(0);
+  `;
+  const file = path.join(tmp(), 'exit-mid-batch.mjs');
+  fs.writeFileSync(file, script);
+  for (let run = 0; run < 2; run++) {
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.signal, null, `run ${run}: killed by ${r.signal}: ${r.stderr}`);
+    assert.equal(r.status, 0, `run ${run}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /terminate called|Napi::Error/);
+  }
+});

@@ -2,6 +2,14 @@
 // texts per inference call), and answers repeated texts from the on-disk cache. When the model
 // is missing or corrupt, `start` rejects with a clear message and `status` says "unavailable";
 // features that need embeddings check `available` and switch themselves off.
+//
+// Shutting down: onnxruntime must not be inside native code when its thread is torn down (the
+// process aborts with `terminate called after throwing an instance of 'Napi::Error'`). `dispose`
+// asks the worker to close (queued batches refused, the running one finished, the session
+// released), waits for its answer, and only then terminates it; `disposeAll` does that for every
+// live service (the language server's `shutdown`). Whatever way the process exits, a process
+// 'exit' hook stops every live worker from starting native work and waits (bounded) for the
+// running call to return (`halt`), so even `exit` without `shutdown` never lands mid-inference.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -49,6 +57,20 @@ function workerPath(): string {
 
 interface Pending { text: string; key?: string; resolve: (v: Float32Array) => void; reject: (e: Error) => void }
 
+/** Indexes into the control words shared with the worker (`WorkerInit.control`, an Int32Array of CONTROL_WORDS). */
+export const BUSY = 0;
+export const STOP = 1;
+export const CONTROL_WORDS = 2;
+
+/** How long `dispose` waits for the worker to finish its batch and release the session. */
+const CLOSE_WAIT_MS = 5000;
+/** How long the process 'exit' hook blocks for a running native call to return. */
+const EXIT_WAIT_MS = 5000;
+
+/** Services whose worker is running (for `disposeAll` and the process 'exit' hook). */
+const live = new Set<EmbeddingService>();
+let exitHook = false;
+
 export class EmbeddingService {
   private worker: Worker | undefined;
   private ready: Promise<EncoderInfo> | undefined;
@@ -59,8 +81,20 @@ export class EmbeddingService {
   private flushScheduled = false;
   private nextId = 1;
   private readonly inflight = new Map<number, { items: Pending[] }>();
+  /** Shared with the worker: BUSY while it runs native code, STOP once it must start none. */
+  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
+  private closing: Promise<void> | undefined;
+  private exited = false;
 
   constructor(private readonly opts: EmbeddingServiceOptions = {}) {}
+
+  /** Disposes every service with a running worker (in parallel); resolves when all are closed. */
+  static async disposeAll(timeoutMs = CLOSE_WAIT_MS): Promise<void> {
+    await Promise.all([...live].map((s) => s.dispose(timeoutMs)));
+  }
+
+  /** Whether the worker is inside onnxruntime right now (loading, inference, release). */
+  get busy(): boolean { return Atomics.load(this.control, BUSY) === 1; }
 
   get available(): boolean { return !!this.info; }
 
@@ -74,12 +108,21 @@ export class EmbeddingService {
   /** Starts the worker once; resolves with the model info or rejects with why it cannot run. */
   start(): Promise<EncoderInfo> {
     if (this.ready) return this.ready;
+    if (this.closing) return Promise.reject(new Error('embedding service closed'));
     const log = this.opts.log ?? (() => {});
     this.ready = new Promise<EncoderInfo>((resolve, reject) => {
-      const init: WorkerInit = { modelsDir: this.opts.modelsDir ?? findModelsDir(), model: this.opts.model, accelerator: this.opts.accelerator ?? 'auto', threads: this.opts.threads ?? 1 };
+      const init: WorkerInit = {
+        modelsDir: this.opts.modelsDir ?? findModelsDir(), model: this.opts.model, accelerator: this.opts.accelerator ?? 'auto',
+        threads: this.opts.threads ?? 1, control: this.control.buffer as SharedArrayBuffer,
+      };
       const w = new Worker(workerPath(), { workerData: init });
       this.worker = w;
       w.unref();
+      live.add(this);
+      if (!exitHook) {
+        exitHook = true;
+        process.on('exit', () => { for (const s of live) s.halt(EXIT_WAIT_MS); });
+      }
       w.on('message', (m: WorkerReply) => {
         if (m.type === 'log') log(m.message);
         else if (m.type === 'ready') {
@@ -92,7 +135,11 @@ export class EmbeddingService {
         else if (m.type === 'error') this.fail(`embeddings unavailable: ${m.message}`, reject);
       });
       w.on('error', (e) => this.fail(`embedding worker failed: ${e.message}`, reject));
-      w.on('exit', (code) => { if (!this.failure && code !== 0) this.fail(`embedding worker exited with code ${code}`, reject); });
+      w.on('exit', (code) => {
+        this.exited = true;
+        live.delete(this);
+        if (!this.failure && !this.closing && code !== 0) this.fail(`embedding worker exited with code ${code}`, reject);
+      });
     });
     this.ready.catch(() => {}); // callers that only read status() must not see an unhandled rejection
     return this.ready;
@@ -106,12 +153,14 @@ export class EmbeddingService {
     this.queue = [];
     for (const { items } of this.inflight.values()) for (const p of items) p.reject(new Error(message));
     this.inflight.clear();
-    void this.worker?.terminate();
+    // a worker that failed to load runs no native code; one that fails later is closed in order
+    if (!this.closing) void this.dispose();
   }
 
   /** Embeds texts (L2-normalised vectors), batched with other concurrent requests. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     await this.start();
+    if (this.closing) throw new Error('embedding service closed');
     return Promise.all(texts.map((text) => new Promise<Float32Array>((resolve, reject) => {
       const key = this.cache?.key(text);
       const hit = key ? this.cache!.get(key) : undefined;
@@ -127,11 +176,16 @@ export class EmbeddingService {
     setImmediate(() => {
       this.flushScheduled = false;
       const size = this.opts.batchSize ?? 64;
+      const w = this.worker;
+      if (!w || this.closing) {
+        for (const p of this.queue.splice(0)) p.reject(new Error(this.failure ?? 'embedding service closed'));
+        return;
+      }
       while (this.queue.length) {
         const items = this.queue.splice(0, size);
         const id = this.nextId++;
         this.inflight.set(id, { items });
-        this.worker!.postMessage({ type: 'embed', id, texts: items.map((p) => p.text) });
+        w.postMessage({ type: 'embed', id, texts: items.map((p) => p.text) });
       }
     });
   }
@@ -148,8 +202,64 @@ export class EmbeddingService {
     this.cache?.flush();
   }
 
-  async dispose(): Promise<void> {
-    await this.worker?.terminate();
+  /**
+   * Closes the worker in order: texts not sent yet are rejected, the worker refuses its queued
+   * batches, finishes the running one and releases the onnxruntime session, answers `closed`,
+   * and only then is it terminated. Waits at most `timeoutMs` for that answer; past it, the
+   * worker is stopped between native calls (`halt`) before it is terminated. Idempotent.
+   */
+  dispose(timeoutMs = CLOSE_WAIT_MS): Promise<void> {
+    this.closing ??= this.close(timeoutMs);
+    return this.closing;
+  }
+
+  private async close(timeoutMs: number): Promise<void> {
+    const closed = new Error('embedding service closed');
+    for (const p of this.queue.splice(0)) p.reject(closed);
+    const w = this.worker;
+    if (!w || this.exited) {
+      this.worker = undefined;
+      for (const { items } of this.inflight.values()) for (const p of items) p.reject(closed);
+      this.inflight.clear();
+      return;
+    }
+    const log = this.opts.log ?? (() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await new Promise<boolean>((resolve) => {
+      w.on('message', (m: WorkerReply) => {
+        if (m.type !== 'closed') return;
+        if (m.message) log(`embeddings: releasing the session failed: ${m.message}`);
+        resolve(true);
+      });
+      w.once('exit', () => resolve(true)); // already gone: nothing left to wait for
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      w.postMessage({ type: 'close' });
+    });
+    clearTimeout(timer);
+    if (!answered) {
+      log(`embeddings: the worker did not close within ${timeoutMs} ms; stopping it between native calls`);
+      this.halt(timeoutMs);
+    }
+    await w.terminate();
     this.worker = undefined;
+    live.delete(this);
+    for (const { items } of this.inflight.values()) for (const p of items) p.reject(closed);
+    this.inflight.clear();
+  }
+
+  /**
+   * Synchronously stops the worker from starting native work and waits (at most `timeoutMs`)
+   * until the native call it is in, if any, has returned. For paths that cannot wait
+   * asynchronously: the process 'exit' hook, a close that timed out. Returns whether it is idle.
+   */
+  halt(timeoutMs = EXIT_WAIT_MS): boolean {
+    Atomics.store(this.control, STOP, 1);
+    const deadline = performance.now() + timeoutMs;
+    while (Atomics.load(this.control, BUSY) === 1) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.control, BUSY, 1, left);
+    }
+    return true;
   }
 }

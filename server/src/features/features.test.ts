@@ -196,3 +196,50 @@ test('diagnostics: an \\input or \\include whose file is missing is a warning; p
     ]);
   });
 });
+
+// ---- rename onto an existing label (defect: it merged two labels' references) ----
+
+test('rename refuses a new name that is already a label of the project, through xr prefixes too', () => {
+  const src = PROJECT + `%! other.tex
+\\documentclass{article}
+\\begin{document}
+\\section{Elsewhere}\\label{sec:elsewhere}
+\\end{document}
+`;
+  withFixture(src, ({ ws, cursor }) => {
+    const { doc, offset } = cursor!;
+    assert.throws(() => rename(ws, doc, offset, 'def:group'), /label 'def:group' already exists in this project \(sec1\.tex:2\)/);
+    assert.throws(() => rename(ws, doc, offset, 'eq:two'), /already exists/);
+    // a label of an unrelated project (its own \documentclass) is not in the way
+    assert.ok(rename(ws, doc, offset, 'sec:elsewhere'));
+    // nor is the label itself (renaming to the same name changes nothing)
+    assert.ok(rename(ws, doc, offset, 'thm:lagrange'));
+  });
+  withFixture(`
+%! algebra.tex
+\\documentclass{amsart}
+\\begin{document}
+\\begin{lemma}\\label{lemma-n<|>ak}Nakayama.\\end{lemma}
+\\begin{lemma}\\label{lemma-other}Other.\\end{lemma}
+\\end{document}
+%! schemes.tex
+\\documentclass{amsart}
+\\usepackage{xr-hyper}
+\\externaldocument[algebra-]{algebra}
+\\begin{document}
+\\begin{lemma}\\label{lemma-local}Local.\\end{lemma}
+By \\ref{algebra-lemma-nak} and \\ref{lemma-local}.
+\\end{document}
+`, ({ ws, cursor, doc }) => {
+    const { doc: algebra, offset } = cursor!;
+    assert.throws(() => rename(ws, algebra, offset, 'lemma-other'), /'lemma-other' already exists in this project \(algebra\.tex:4\)/);
+    // schemes' own label-local is another project: schemes' reference becomes algebra-lemma-local
+    const edit = rename(ws, algebra, offset, 'lemma-local')!;
+    assert.deepEqual(Object.values(edit.changes!).flat().map((e) => e.newText).sort(), ['algebra-lemma-local', 'lemma-local']);
+    // a schemes label renamed to a name its project sees through the xr prefix
+    const schemes = doc('schemes.tex');
+    const at = schemes.text.indexOf('lemma-local}') + 2;
+    assert.throws(() => rename(ws, schemes, at, 'algebra-lemma-other'), /'algebra-lemma-other' already exists in this project \(algebra\.tex:4\)/);
+    assert.ok(rename(ws, schemes, at, 'lemma-fresh'));
+  });
+});

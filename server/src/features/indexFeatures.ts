@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Bm25Index } from '../embeddings/bm25.js';
 import type { DocEnv, DocRef } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
+import type { DocLabel } from '../model/documentView.js';
 import { uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
@@ -367,10 +368,17 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
   const f = enclosingStatement(ws, doc, ctx.start);
   if (!f || !si.get()) return;
   const ranked: Array<{ item: CompletionItem; text: string; score: number; doc: Doc; start: number; label: string; name: string }> = [];
+  // labels by offset, per document: a chapter's thousands of items must not each scan its labels
+  const byStart = new Map<Doc, Map<number, DocLabel>>();
+  const labelAt = (d: Doc, start: number) => {
+    let m = byStart.get(d);
+    if (!m) byStart.set(d, (m = new Map(d.labels().map((l) => [l.start, l]))));
+    return m.get(start);
+  };
   for (const item of items.slice(0, 3000)) {
     const data = item.data as { uri?: string; start?: number } | undefined;
     const d = data?.uri ? ws.get(data.uri) : undefined;
-    const label = d?.labels().find((l) => l.start === data!.start);
+    const label = d && data?.start !== undefined ? labelAt(d, data.start) : undefined;
     if (!d || !label) continue;
     const t = labelTarget(ws, d, label);
     if (t.kind !== 'theorem' || !t.env || (d === f.doc && t.env.start === f.env.start)) continue;

@@ -2,7 +2,7 @@
 // (including references through xr `\externaldocument` prefixes).
 import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
-import { pathToUri } from '../project/files.js';
+import { pathToUri, uriToPath } from '../project/files.js';
 import { targetAt } from './cursor.js';
 
 interface Occurrence { doc: Doc; start: number; end: number; isDefinition: boolean; prefix: string }
@@ -70,9 +70,42 @@ export function rename(ws: Workspace, doc: Doc, offset: number, newName: string)
   if (!LABEL_NAME.test(newName)) throw new RenameError(`'${newName}' is not a valid label name (no spaces, braces, commas, % or #)`);
   const defs = definitionsAt(ws, doc, offset);
   if (!defs || defs.length === 0) return null;
+  const occs = occurrences(ws, defs);
+  const clash = existingLabel(ws, defs, occs, newName);
+  if (clash) throw new RenameError(`a label '${newName}' already exists in this project (${clash}): renaming would duplicate it and merge its references`);
   const changes: Record<string, TextEdit[]> = {};
-  for (const o of occurrences(ws, defs)) {
+  for (const o of occs) {
     (changes[o.doc.uri] ??= []).push({ range: o.doc.range(o.start, o.end), newText: o.prefix + newName });
   }
   return { changes };
+}
+
+/**
+ * Where `newName` is already defined, as seen from the project of the label being renamed
+ * (its scope and the xr external documents it references under their prefixes), and from every
+ * document that refers to it (`prefix + newName` there): `file:line` of one such label, or
+ * undefined. The label being renamed itself does not count (renaming to the same name).
+ */
+function existingLabel(ws: Workspace, defs: LabelLocation[], occs: Occurrence[], newName: string): string | undefined {
+  const own = new Set(defs.map((d) => d.label));
+  const checked = new Set<string>();
+  const probe = (from: Doc, name: string): string | undefined => {
+    const key = `${from.uri}\u0000${name}`;
+    if (checked.has(key)) return undefined;
+    checked.add(key);
+    const other = ws.findLabel(from, name).find((l) => !own.has(l.label));
+    if (!other) return undefined;
+    const file = uriToPath(other.doc.uri) ?? other.doc.uri;
+    return `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}:${other.doc.range(other.label.start, other.label.end).start.line + 1}`;
+  };
+  for (const d of defs) {
+    const hit = probe(d.doc, newName);
+    if (hit) return hit;
+  }
+  for (const o of occs) {
+    if (o.isDefinition) continue;
+    const hit = probe(o.doc, o.prefix + newName);
+    if (hit) return hit;
+  }
+  return undefined;
 }

@@ -9,6 +9,18 @@
 const RELATION = /^(=|<|>|\\le|\\leq|\\ge|\\geq|\\ne|\\neq|\\lt|\\gt|\\leqslant|\\geqslant|\\approx|\\equiv)$/;
 const FRAGMENT = /^\\\((.*)\\\)$/;
 const IMPLICATION = /^(\\(leadsto|implies|iff|Longrightarrow|Rightarrow|therefore|because|land|lor|quad)|[\s\\,;:!]|\\ )*$/;
+// ProofWiki numbers displayed formulas inside the math: `$(2): \quad: m^2 - 5 m + 6 = 0$`,
+// `(1) \quad …`, `(\text M 1): …`, `(OR2): …`. A label is a short id in parentheses followed by
+// `:` or a space command; `(a + b)^2 = …` has no such id and is kept.
+const LABEL_ID = String.raw`(?:\d+[a-z]?|[a-zA-Z]|[A-Z]{1,4}\s*\d+[a-z]?|\\text\s*\{?[A-Za-z]{1,4}\}?(?:\s*\d+)?|\d+\s*\\text\s*\{?[a-z]\}?)'*`;
+const SEP = String.raw`(?::|~|\\ |\\q?quad(?![A-Za-z]))`;
+const LEADING_LABEL = new RegExp(String.raw`^(?:\s*\(\s*${LABEL_ID}\s*\)(?=\s*${SEP})|\s*${SEP})+\s*`);
+
+/** An equation without its leading ProofWiki label and spacing: "(2): \quad: x = 1" -> "x = 1". */
+export function stripEquationLabel(latex: string): string {
+  return latex.replace(LEADING_LABEL, '').trim();
+}
+
 /** Steps per equation: longer chains are cut into pieces (each piece starts where the last ended). */
 const MAX_STEPS = 6;
 export const MAX_INDEX_EQUATION_CHARS = 600;
@@ -46,7 +58,8 @@ export function proofWikiEquations(text: string): string[] {
     if (!f) {
       // a formula alone on its line (trailing punctuation allowed) is a display
       const m = /^\$\$?([^$]+)\$\$?[.,;:]?$/.exec(line);
-      if (m && hasRelation(m[1])) { flush(); out.push(m[1].trim()); }
+      const eq = m && stripEquationLabel(m[1]);
+      if (eq && hasRelation(eq)) { flush(); out.push(eq); }
       continue; // other prose: comments of the table, the chain goes on
     }
     const frag = f[1].replace(/\\ds\b/g, ' ').replace(/\s+/g, ' ').trim();
@@ -70,5 +83,6 @@ export function proofWikiEquations(text: string): string[] {
     pending.push(frag);
   }
   flush();
-  return out.filter((e) => e.length <= MAX_INDEX_EQUATION_CHARS && !/^\s*$/.test(e));
+  // a chain's left side may start with the label or spacing too ("\quad \frac 1 2 = …")
+  return out.map(stripEquationLabel).filter((e) => e.length <= MAX_INDEX_EQUATION_CHARS && !/^\s*$/.test(e));
 }

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { hasSharedData, sharedData } from '../embeddings/testPaths.js';
 import { loadProofWiki } from '../embeddings/data/proofwiki.js';
-import { isProofWikiSitePage, readProofWiki } from './sources.js';
+import { isProofWikiSitePage, latexBalanced, PlanetMathTitles, readPlanetMath, readProofWiki } from './sources.js';
 
 test('site pages are told from content pages by their namespace', () => {
   for (const t of ['User:Inconsistency/Sandbox', 'Talk:Euclid\'s Lemma', 'ProofWiki:Jokes', 'Draft:Group', 'User talk:Prime.mover']) assert.ok(isProofWikiSitePage(t), t);
@@ -17,5 +17,33 @@ describe('ProofWiki index source on the real pages', { skip: !hasSharedData && '
     assert.deepEqual(titles.filter(isProofWikiSitePage), []);
     assert.ok(titles.includes('Euclid\'s Lemma'));
     assert.ok(titles.length > 30000, `${titles.length} statements and proofs`);
+  });
+});
+
+test('PlanetMath titles cut at their first } are completed from the canonical name', () => {
+  const titles = new PlanetMathTitles([
+    'By \\PMlinkname{$\\mathbb{C}$ is not an ordered field}{X}, fine.',
+    'In $\\mathbb{R}^n$ and $\\mathbb{R}^n$, but once $\\mathbb{R}^2$. The theorem of Rado and Erd\\H{o}s has a proof.',
+  ]);
+  // a phrase of the bodies spells the whole name
+  assert.equal(titles.repair('$\\mathbb{C', 'mathbbCIsNotAnOrderedField'), '$\\mathbb{C}$ is not an ordered field');
+  // the group is closed the way the bodies continue it, the rest of the name becomes words
+  assert.equal(titles.repair('lattice in $\\mathbb{R', 'LatticeInmathbbRn'), 'lattice in $\\mathbb{R}^n$');
+  assert.equal(titles.repair('Erd\\H{o', 'ErdHosRadoTheorem'), 'Erd\\H{o}s Rado theorem');
+  assert.equal(titles.repair('Schr\\"{o', 'SchroderBernsteinTheoremProof'), 'Schr\\"{o}der Bernstein theorem proof');
+  // what is lost inside math is marked, not guessed
+  assert.equal(titles.repair('$\\mathrm{lcm', 'mathrmlcmmambmmathrmlcmab'), '$\\mathrm{lcm}\\dots$');
+  // whole titles are left alone
+  assert.equal(titles.repair('Schr\\"{o}der', 'Schroder'), 'Schr\\"{o}der');
+  assert.ok(latexBalanced('$\\{x\\}$') && !latexBalanced('${k') && !latexBalanced('a}{b'));
+});
+
+describe('PlanetMath index source on the real entries', { skip: !hasSharedData && 'no ../shared/data' }, () => {
+  test('no title is cut inside a group; accents are letters', () => {
+    const titles = readPlanetMath(sharedData).map((r) => r.title);
+    assert.deepEqual(titles.filter((t) => !latexBalanced(t) || /\\["'`^~]\{?[A-Za-z]|\\[Hcv]\{[A-Za-z]\}/.test(t)), []);
+    for (const t of ['Schröder Bernstein theorem proof', 'Erdős-Rado theorem', '$\\mathbb{C}$ is not an ordered field', 'Gödel\'s $\\beta$ function', 'Jan Łukasiewicz', 'lattice in $\\mathbb{R}^n$']) {
+      assert.ok(titles.includes(t), t);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { loadProofWiki } from '../embeddings/data/proofwiki.js';
 import { termTitle, titleText } from '../embeddings/data/mathd2.js';
 import { loadStacks } from '../embeddings/data/stacks.js';
 import type { MacroTable } from '../embeddings/macroExpansion.js';
+import { latexToPlain } from '../analysis/render.js';
 import type { EntryKind, IndexSource } from './format.js';
 
 export const SOURCE_IDS = ['proofwiki', 'mathd2', 'planetmath', 'stacks'] as const;
@@ -107,22 +108,190 @@ interface PlanetMathJson { source_repo: string; commit: string; path: string; ca
 
 export function readPlanetMath(dataDir: string, o: SliceOptions = {}): RawEntry[] {
   const lines = fs.readFileSync(path.join(dataDir, 'planetmath', 'planetmath_entries.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const entries = cut(lines, o.slice).map((l) => JSON.parse(l) as PlanetMathJson);
+  const titles = new PlanetMathTitles(entries.map((p) => p.body_latex));
   const out: RawEntry[] = [];
-  for (const l of cut(lines, o.slice)) {
-    const p = JSON.parse(l) as PlanetMathJson;
+  for (const p of entries) {
     const kind: EntryKind | undefined = p.type === 'Definition' ? 'definition'
       : /^(Theorem|Result|Corollary|Axiom|Conjecture)$/.test(p.type) ? 'statement' : p.type === 'Proof' ? 'proof' : undefined;
     if (!kind) continue;
     const body = p.body_latex.replace(/\\newtheorem\*?\{[^}]*\}(\[[^\]]*\])?\{[^}]*\}(\[[^\]]*\])?/g, '').trim();
     if (!body) continue;
+    // shown as plain text like ProofWiki titles (accents as letters, math kept in `$`)
+    const title = latexToPlain(titles.repair(p.title, p.canonical_name, p.body_latex), 1000);
     out.push({
-      key: `pm:${p.canonical_name}`, kind, source: 'planetmath', title: p.title,
+      key: `pm:${p.canonical_name}`, kind, source: 'planetmath', title,
       url: `https://github.com/${p.source_repo}/blob/${p.commit}/${p.path}`,
       licence: `${SOURCES.planetmath.licence}, PlanetMath author${p.author.length === 1 ? '' : 's'}: ${p.author.join(', ')}`,
-      text: kind === 'definition' ? `${p.title}: ${body}` : body, authors: p.author,
+      text: kind === 'definition' ? `${title}: ${body}` : body, authors: p.author,
     });
   }
   return out;
+}
+
+const alnumKey = (s: string): string => s.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+
+/** Braces and `$` of a LaTeX string are closed (escaped `\{`, `\}`, `\$` do not count). */
+export function latexBalanced(s: string): boolean {
+  let depth = 0;
+  let math = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth < 0) return false;
+    else if (c === '$') math = !math;
+  }
+  return depth === 0 && !math;
+}
+
+/**
+ * The dataset's PlanetMath titles were scraped up to the first `}` ("Schr\"{o", "$\mathbb{C")
+ * and the full \pmtitle is not in the data. The canonical name is the title's letters and digits
+ * ("SchroderBernsteinTheoremProof"), so a title is completed from it: (1) a phrase of the
+ * bodies that starts with the cut title and spells exactly the canonical name
+ * ("$\mathbb{C}$ is not an ordered field"); else (2) the longest closing of the cut group seen
+ * in the bodies that still spells a prefix of the name ("$\mathbb{R" -> "$\mathbb{R}^n$"),
+ * then the rest of the name as words ("Erd\H{o}s Rado theorem"); what cannot be recovered
+ * inside math is shown as \dots.
+ */
+export class PlanetMathTitles {
+  private corpus?: string;
+  private wordCase?: Map<string, number>;
+  private commands?: Set<string>;
+
+  constructor(private readonly bodies: string[]) {}
+
+  repair(title: string, canonicalName: string, ownBody = ''): string {
+    if (latexBalanced(title)) return title;
+    const target = alnumKey(canonicalName);
+    const targets = [target, target.replace(/\d+$/, '')];
+    const corpus = (this.corpus ??= this.bodies.join('\n'));
+    for (const text of [ownBody, corpus]) {
+      const exact = this.exact(title, text, targets);
+      if (exact) return exact;
+    }
+    const closed = this.closing(title, corpus, target) ?? this.close(title);
+    if (!target.startsWith(alnumKey(closed))) return closed;
+    let rest = canonicalName.slice(alnumKey(closed).length);
+    // only the duplicate suffix left ("…K33" + "1" for a second entry of the same title)
+    if (/^\d+$/.test(rest) && targets[1] === alnumKey(closed)) rest = '';
+    return this.withWords(closed, rest);
+  }
+
+  /** A phrase of `text` starting with `title` whose letters are one of `targets`, balanced. */
+  private exact(title: string, text: string, targets: string[]): string | undefined {
+    const start = alnumKey(title);
+    for (let i = text.indexOf(title); i >= 0; i = text.indexOf(title, i + 1)) {
+      let key = start;
+      for (let j = i + title.length; j < text.length && j < i + title.length + 300; j++) {
+        const c = text[j];
+        if (/[A-Za-z0-9]/.test(c)) key += c.toLowerCase();
+        if (!targets[0].startsWith(key)) break;
+        if (targets.includes(key) && !/[A-Za-z0-9]/.test(text[j + 1] ?? '') && latexBalanced(text.slice(i, j + 1))) return text.slice(i, j + 1);
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Closes the open group of a cut title the way the bodies most often continue its last
+   * piece (from the open `$`, else the last word), consuming as much of the name as possible.
+   */
+  private closing(title: string, corpus: string, target: string): string | undefined {
+    let from = title.search(/\S+$/);
+    let math = false;
+    for (let i = 0; i < title.length; i++) {
+      if (title[i] === '\\') i++;
+      else if (title[i] === '$') math = !math;
+    }
+    if (math) from = title.lastIndexOf('$');
+    const tail = title.slice(from);
+    const head = alnumKey(title);
+    const votes = new Map<string, { len: number; n: number }>();
+    let seen = 0;
+    for (let i = corpus.indexOf(tail); i >= 0 && seen < 2000; i = corpus.indexOf(tail, i + 1), seen++) {
+      let key = head;
+      for (let j = i + tail.length; j < corpus.length && j < i + tail.length + 80; j++) {
+        const c = corpus[j];
+        if (c === '\n') break;
+        if (/[A-Za-z0-9]/.test(c)) key += c.toLowerCase();
+        if (!target.startsWith(key)) break;
+        const cand = title + corpus.slice(i + tail.length, j + 1);
+        if (!/[A-Za-z0-9]/.test(corpus[j + 1] ?? '') && latexBalanced(cand)) {
+          const v = votes.get(cand) ?? { len: key.length, n: 0 };
+          v.n++;
+          votes.set(cand, v);
+        }
+      }
+    }
+    let best: string | undefined;
+    for (const [cand, v] of votes) {
+      const b = best === undefined ? undefined : votes.get(best)!;
+      if (!b || v.len > b.len || (v.len === b.len && (v.n > b.n || (v.n === b.n && cand.length < best!.length)))) best = cand;
+    }
+    return best;
+  }
+
+  /** Closes open braces and math. */
+  private close(title: string): string {
+    let depth = 0;
+    let math = false;
+    for (let i = 0; i < title.length; i++) {
+      if (title[i] === '\\') i++;
+      else if (title[i] === '{') depth++;
+      else if (title[i] === '}') depth = Math.max(0, depth - 1);
+      else if (title[i] === '$') math = !math;
+    }
+    return title + '}'.repeat(depth) + (math ? '$' : '');
+  }
+
+  /** Appends the rest of a canonical name ("sRadoTheorem") as words: "Erd\H{o}s Rado theorem". */
+  private withWords(closed: string, rest: string): string {
+    if (!rest) return closed;
+    const words: string[] = [...(rest.match(/[A-Z]+(?![a-z])|[A-Z][a-z]*|[a-z]+|\d+/g) ?? [])];
+    let out = closed;
+    if (/^[a-z0-9]/.test(rest)) {
+      const first = words.shift()!;
+      const known = (w: string) => w.length > 1 && this.count(w) !== undefined;
+      if (!closed.endsWith('$')) out = closed + first; // the cut word goes on: "Barb\u{a}" + "lats"
+      else if (known(first) && !this.isCommand(first)) words.unshift(first); // text after the math: "${k}$" + "connected"
+      else {
+        // cut inside math: its rest is lost ("mathrmlcmab"); go on at the next known word
+        out = `${closed.slice(0, -1)}\\dots$`;
+        while (words.length && !known(words[0]!)) words.shift();
+      }
+    }
+    return [out, ...words.map((w) => this.caseOf(w))].join(' ');
+  }
+
+  /** A word that is also a TeX command of the bodies (`\times`, `\frac`): math, not text. */
+  private isCommand(word: string): boolean {
+    this.commands ??= new Set([...(this.corpus ?? '').matchAll(/\\([A-Za-z]+)/g)].map((m) => m[1]));
+    return this.commands.has(word);
+  }
+
+  /** How much more often the bodies write a word in lower case than capitalised; undefined if never. */
+  private count(word: string): number | undefined {
+    if (!this.wordCase) {
+      this.wordCase = new Map();
+      for (const m of (this.corpus ?? '').matchAll(/(?<![\\A-Za-z])[A-Za-z][a-z]+\b/g)) {
+        const w = m[0];
+        const k = w.toLowerCase();
+        this.wordCase.set(k, (this.wordCase.get(k) ?? 0) + (w === k ? 1 : -1));
+      }
+    }
+    const k = word.toLowerCase();
+    // possessives lose their apostrophe in names: "Fermats" is "Fermat's"
+    return this.wordCase.get(k) ?? (k.endsWith('s') ? this.wordCase.get(k.slice(0, -1)) : undefined);
+  }
+
+  /** A name's word in the case the bodies mostly write it ("Theorem" -> "theorem", "Rado" stays). */
+  private caseOf(word: string): string {
+    if (word === 'A') return 'a';
+    if (word.length === 1) return word;
+    return (this.count(word) ?? -1) > 0 ? word.toLowerCase() : word;
+  }
 }
 
 export function readStacks(dataDir: string, o: SliceOptions = {}): RawEntry[] {

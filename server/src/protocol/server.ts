@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver/node';
 import * as path from 'node:path';
 import { Workspace, type Doc } from '../project/workspace.js';
-import { findDocumentFiles, isDocumentPath, readTextFileAsync, uriToPath } from '../project/files.js';
+import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
@@ -20,6 +20,7 @@ import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
 import { DerivationService, type DocStep } from '../math/service.js';
 import { workerRunner } from '../math/workerRunner.js';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
+import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
 import { bodyText, candidateProofsMarkdown, citeCodeActions, disambiguationMarkdown, rankRefCompletions } from '../features/indexFeatures.js';
 import { targetAt } from '../features/cursor.js';
@@ -42,6 +43,17 @@ const VERSION = '0.1.0';
 const LENS_WAIT_MS = 1500;
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
 const QUERY_VECTOR_WAIT_MS = 300;
+/**
+ * How long `shutdown` waits for an embedding worker to finish its batch and release its session
+ * before stopping it between native calls (VS Code gives a server 2 s to answer `shutdown`).
+ */
+const SHUTDOWN_WAIT_MS = 1500;
+/**
+ * Diagnostics that a project not fully loaded yet gets wrong: a reference into a file not read
+ * yet looks undefined, a label referenced only from such a file looks unused. They are held back
+ * while the workspace scan or the loading of included files runs, and published when it ends.
+ */
+const NEEDS_WHOLE_PROJECT = new Set(['undefined-ref', 'unused-label']);
 
 function mergeSettings(raw: unknown): ServerSettings {
   const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown } };
@@ -63,6 +75,13 @@ export class MathSenseServer {
   private lensRefresh = false;
   private revalidateTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
+  /** Workspace folder scans under way (set from `initialized` on, before settings are pulled). */
+  private foldersScanning = 0;
+  /** Included / external files found on disk and not loaded yet (read by loadPendingIncludes). */
+  private readonly includesToLoad = new Set<string>();
+  /** Open documents published with label diagnostics held back (see NEEDS_WHOLE_PROJECT). */
+  private readonly heldBack = new Set<string>();
+  private shuttingDown = false;
   /** Derivation checks run in a worker; results are kept per block and per document version. */
   private derivations = new DerivationService(workerRunner((m) => this.log(m)));
   private derivationSteps = new Map<string, { version: number; steps: DocStep[] }>();
@@ -73,8 +92,14 @@ export class MathSenseServer {
   /** The bundled index (build/index): loaded asynchronously after initialization; features wait for nothing. */
   private index = new ServerIndex((m) => this.log(m), () => ({ ...this.settings.index, modelsPath: this.settings.embeddings.modelsPath }), () => this.embeddings.get());
   private prefetchTimer: NodeJS.Timeout | undefined;
+  /** Documents whose statements are prefetched when the timer fires (every one opened or edited meanwhile). */
+  private readonly prefetchDocs = new Set<string>();
+  /** Documents whose prefetch waits for the index to finish loading. */
+  private readonly prefetchAfterLoad = new Set<string>();
+  private waitingForIndex = false;
   /** Related equations: analyses in a worker, formula-encoder vectors in their own embedding worker. */
-  private equationAnalyses = new EquationAnalyses(workerAnalysis((m) => this.log(m)), (m) => this.log(m));
+  private equationRunner = workerAnalysis((m) => this.log(m));
+  private equationAnalyses = new EquationAnalyses(this.equationRunner, (m) => this.log(m));
   private formulaVectors = new FormulaVectors((m) => this.log(m), () => this.settings.embeddings);
   private equations = new WorkspaceEquations(this.equationAnalyses, this.formulaVectors);
 
@@ -146,10 +171,19 @@ export class MathSenseServer {
 
     c.onInitialized(() => {
       // the scan promise exists from here on, so `mathsense/status` never answers before it
+      // a document opened from here on, before the scan has read its project, must not show
+      // references into files not read yet as undefined (the scan counts from now, not from
+      // when the settings have been pulled)
+      const folders = this.folders;
+      if (folders.length) this.foldersScanning++;
       this.scanning = (async () => {
-        if (this.canPullConfig) await this.pullSettings();
-        void this.index.load();
-        await this.scanFolders(this.folders);
+        try {
+          if (this.canPullConfig) await this.pullSettings();
+          void this.index.load();
+          await this.scanFolders(folders);
+        } finally {
+          if (folders.length) this.scanEnded();
+        }
       })();
       if (this.canPullConfig) {
         c.onDidChangeConfiguration(async () => { await this.pullSettings(); this.revalidateAll(); });
@@ -169,7 +203,11 @@ export class MathSenseServer {
           }
           for (const f of e.added) {
             const p = uriToPath(f.uri);
-            if (p) { this.folders.push(p); this.scanning = this.scanning.then(() => this.scanFolders([p])); }
+            if (p) {
+              this.folders.push(p);
+              this.foldersScanning++;
+              this.scanning = this.scanning.then(() => this.scanFolders([p])).finally(() => this.scanEnded());
+            }
           }
           this.scheduleRevalidate();
         }));
@@ -178,6 +216,7 @@ export class MathSenseServer {
 
     c.onDidOpenTextDocument((p) => this.guard('didOpen', undefined, () => {
       const doc = this.ws.open(p.textDocument.uri, p.textDocument.languageId, p.textDocument.version, p.textDocument.text);
+      this.collectPendingIncludes();
       this.publish(doc);
       this.scheduleRevalidate(doc);
       void this.loadPendingIncludes();
@@ -186,13 +225,16 @@ export class MathSenseServer {
     c.onDidChangeTextDocument((p) => this.guard('didChange', undefined, () => {
       const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
       if (!doc) return;
+      const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
+      if (touchedProject) this.collectPendingIncludes();
       this.publish(doc);
       this.scheduleRevalidate(doc);
-      if (doc.kind === 'latex' && doc.lastEdit.touchedProject) void this.loadPendingIncludes();
+      if (touchedProject) void this.loadPendingIncludes();
       this.prefetchStatements(doc);
     }));
     c.onDidCloseTextDocument((p) => this.guard('didClose', undefined, () => {
       this.ws.close(p.textDocument.uri);
+      this.heldBack.delete(p.textDocument.uri);
       c.sendDiagnostics({ uri: p.textDocument.uri, diagnostics: [] });
       this.scheduleRevalidate();
     }));
@@ -285,6 +327,7 @@ export class MathSenseServer {
       if (!site) return emptyResponse(`${FIND_RELATED_COMMAND}: no display equation at ${a.position.line + 1}:${a.position.character + 1}`);
       return findRelatedEquations(await this.relatedContext(), { doc, site }, { waitMs: LENS_WAIT_MS });
     }));
+    c.onShutdown(() => this.shutdown());
     c.onRequest('mathsense/status', async () => {
       await this.scanning;
       await this.includeLoading;
@@ -360,21 +403,80 @@ export class MathSenseServer {
     };
   }
 
-  /** Statements of a document are embedded in the background, so hovers on them are hybrid at once. */
+  /**
+   * Statements of a document are embedded in the background, so hovers on them are hybrid at
+   * once: shortly after an open or edit (every document opened or edited meanwhile, not only
+   * the last one), or, when the index has not finished loading yet (the file the editor was
+   * launched with is opened before it has), as soon as it has.
+   */
   private prefetchStatements(doc: Doc): void {
+    if (this.shuttingDown) return;
+    this.prefetchDocs.add(doc.uri);
     if (this.prefetchTimer) clearTimeout(this.prefetchTimer);
-    this.prefetchTimer = setTimeout(() => this.guard('prefetch', undefined, () => {
-      if (!this.index.get() || !this.ws.isOpen(doc)) return;
-      const texts = statements(this.ws, doc).slice(0, 300).map((st) => bodyText(doc, st.env)).filter((t) => t.length >= 10);
-      this.index.want(texts);
-    }), 500);
+    this.prefetchTimer = setTimeout(() => {
+      this.prefetchTimer = undefined;
+      const uris = [...this.prefetchDocs];
+      this.prefetchDocs.clear();
+      for (const uri of uris) this.guard('prefetch', undefined, () => this.prefetchNow(uri));
+    }, 500);
+  }
+
+  private prefetchNow(uri: string): void {
+    const doc = this.ws.get(uri);
+    if (!doc || !this.ws.isOpen(doc) || this.shuttingDown) return;
+    if (!this.index.get()) {
+      this.prefetchAfterLoad.add(uri);
+      this.prefetchWhenLoaded();
+      return;
+    }
+    const texts = statements(this.ws, doc).slice(0, 300).map((st) => bodyText(doc, st.env)).filter((t) => t.length >= 10);
+    this.index.want(texts);
+  }
+
+  /** Runs the prefetches that found the index still loading once it is ready (dropped if it is unavailable). */
+  private prefetchWhenLoaded(): void {
+    if (this.waitingForIndex) return;
+    this.waitingForIndex = true;
+    void this.index.load().then(() => {
+      this.waitingForIndex = false;
+      const state = this.index.status().state;
+      // the index path changed while it loaded: wait for the new one
+      if (state === 'loading') { this.prefetchWhenLoaded(); return; }
+      const uris = [...this.prefetchAfterLoad];
+      this.prefetchAfterLoad.clear();
+      if (state !== 'ready') return;
+      for (const uri of uris) this.guard('prefetch', undefined, () => this.prefetchNow(uri));
+    });
+  }
+
+  /**
+   * `shutdown`: no new background work, then the native encoder sessions are released in order
+   * (each embedding worker finishes its running batch, releases its onnxruntime session and
+   * acknowledges before it is terminated) and the equation worker is stopped, all before the
+   * answer, so the `exit` that follows never tears a thread down inside onnxruntime.
+   */
+  private async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    for (const t of [this.revalidateTimer, this.prefetchTimer, this.warmTimer]) if (t) clearTimeout(t);
+    this.prefetchDocs.clear();
+    this.prefetchAfterLoad.clear();
+    const t0 = performance.now();
+    const results = await Promise.allSettled([EmbeddingService.disposeAll(SHUTDOWN_WAIT_MS), this.equationRunner.close()]);
+    for (const r of results) if (r.status === 'rejected') this.log(`shutdown: ${(r.reason as Error)?.message ?? r.reason}`);
+    this.log(`shutdown: encoder sessions released and workers stopped in ${Math.round(performance.now() - t0)} ms`);
   }
 
   private async pullSettings(): Promise<void> {
+    // a client that advertises workspace/configuration but never answers must not hold up the
+    // workspace scan (and with it the label diagnostics) forever: defaults after 10 s
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('no answer to workspace/configuration in 10 s: using defaults')), 10_000); });
     try {
-      this.settings = mergeSettings(await this.conn.workspace.getConfiguration('mathsense'));
+      this.settings = mergeSettings(await Promise.race([this.conn.workspace.getConfiguration('mathsense'), late]));
     } catch (e) {
       this.log(`could not read settings: ${(e as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -384,7 +486,15 @@ export class MathSenseServer {
    * checked go to the worker, and the document is published again when they are done.
    */
   private publish(doc: Doc): void {
-    const diagnostics = this.guard('diagnostics', [], () => computeDiagnostics(this.ws, doc, this.settings.diagnostics));
+    let diagnostics = this.guard('diagnostics', [], () => computeDiagnostics(this.ws, doc, this.settings.diagnostics));
+    if (this.projectIncomplete()) {
+      // still published (every version gets diagnostics), without what the missing files would change
+      const kept = diagnostics.filter((d) => !NEEDS_WHOLE_PROJECT.has(String(d.code)));
+      if (kept.length !== diagnostics.length) this.heldBack.add(doc.uri);
+      diagnostics = kept;
+    } else {
+      this.heldBack.delete(doc.uri);
+    }
     diagnostics.push(...this.guard('derivations', [], () => this.derivationsNow(doc)));
     this.conn.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   }
@@ -432,7 +542,41 @@ export class MathSenseServer {
     for (const doc of this.ws.all()) if (doc !== except && this.ws.isOpen(doc)) this.publish(doc);
   }
 
-  /** Loads every document under the folders, reporting `$/progress`, yielding between files. */
+  /**
+   * Whether some document's project may not be fully loaded: a workspace scan is under way (a
+   * chapter's parent or the chapters it references may not have been read yet), or included
+   * files found on disk are still being read.
+   */
+  private projectIncomplete(): boolean {
+    return this.foldersScanning > 0 || this.includesToLoad.size > 0;
+  }
+
+  /** Publishes again, complete, the documents whose label diagnostics were held back. */
+  private releaseHeldBack(): void {
+    if (this.projectIncomplete()) return;
+    for (const uri of [...this.heldBack]) {
+      const doc = this.ws.get(uri);
+      if (doc && this.ws.isOpen(doc)) this.publish(doc);
+      else this.heldBack.delete(uri);
+    }
+  }
+
+  /** A workspace folder scan has ended: once none is left, every open document is published complete. */
+  private scanEnded(): void {
+    this.foldersScanning = Math.max(0, this.foldersScanning - 1);
+    if (this.foldersScanning > 0) return;
+    this.collectPendingIncludes();
+    this.revalidateAll();
+    void this.loadPendingIncludes();
+  }
+
+  /** Takes the included files the include graph found on disk but not loaded (read by loadPendingIncludes). */
+  private collectPendingIncludes(): void {
+    this.guard('includes', undefined, () => this.ws.refreshGraph());
+    for (const f of this.ws.takePendingIncludes()) this.includesToLoad.add(f);
+  }
+
+  /** The loading of included files, chained (`mathsense/status` waits for it). */
   private includeLoading: Promise<void> = Promise.resolve();
 
   /**
@@ -445,19 +589,24 @@ export class MathSenseServer {
       let progress: Awaited<ReturnType<Connection['window']['createWorkDoneProgress']>> | undefined;
       let loaded = 0;
       for (;;) {
-        this.guard('includes', undefined, () => this.ws.refreshGraph());
-        const pending = this.ws.takePendingIncludes();
+        this.collectPendingIncludes();
+        // the workspace scan may have read some of them meanwhile
+        for (const file of this.includesToLoad) if (this.ws.get(pathToUri(file))) this.includesToLoad.delete(file);
+        const pending = [...this.includesToLoad];
         if (pending.length === 0) break;
         if (!progress) {
           progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
           progress?.begin('MathSense: loading included files', 0, `${pending.length} files`, false);
         }
         for (const file of pending) {
-          const r = await readTextFileAsync(file);
-          if ('error' in r) this.ws.markUnreadable(file, r.error);
-          else this.guard('includes', undefined, () => this.ws.addLoaded(file, r.text));
-          loaded++;
-          progress?.report(`${loaded} files: ${path.basename(file)}`);
+          if (!this.ws.get(pathToUri(file))) {
+            const r = await readTextFileAsync(file);
+            if ('error' in r) this.ws.markUnreadable(file, r.error);
+            else this.guard('includes', undefined, () => this.ws.addLoaded(file, r.text));
+            loaded++;
+            progress?.report(`${loaded} files: ${path.basename(file)}`);
+          }
+          this.includesToLoad.delete(file);
         }
       }
       if (progress) {
@@ -465,10 +614,19 @@ export class MathSenseServer {
         this.log(`loaded ${loaded} included files`);
         this.revalidateAll();
       }
-    }).catch((e) => this.conn.console.error(`loading includes failed: ${(e as Error).stack ?? e}`));
+      this.releaseHeldBack();
+    }).catch((e) => {
+      this.includesToLoad.clear();
+      this.conn.console.error(`loading includes failed: ${(e as Error).stack ?? e}`);
+      this.releaseHeldBack();
+    });
     return this.includeLoading;
   }
 
+  /**
+   * Reads every document under the folders. Callers count the scan in `foldersScanning` and call
+   * `scanEnded` after it, which publishes every open document and loads what is still included.
+   */
   private async scanFolders(folders: string[]): Promise<void> {
     if (folders.length === 0) return;
     const progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
@@ -486,8 +644,6 @@ export class MathSenseServer {
     }
     progress?.done();
     this.log(`indexed ${files.length} files in ${Date.now() - started} ms`);
-    this.revalidateAll();
-    await this.loadPendingIncludes();
   }
 }
 

@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { assertSnapshot } from '../testing/snapshot.js';
+import { latexToMarkdown, latexToPlain } from './render.js';
+
+test('a nested enumerate is indented under its item and the outer numbering goes on', () => {
+  // Stacks project, schemes.tex, lemma-standard-open
+  const src = `Let $R$ be a ring. Let $f \\in R$.
+\\begin{enumerate}
+\\item If $g\\in R$ and $D(g) \\subset D(f)$, then
+\\begin{enumerate}
+\\item $f$ is invertible in $R_g$,
+\\item $g^e = af$ for some $e \\geq 1$ and $a \\in R$,
+\\end{enumerate}
+\\item Any open covering of $D(f)$ can be refined to a finite
+open covering.
+\\item If $g_1, \\ldots, g_n \\in R$, then $D(f) \\subset \\bigcup D(g_i)$
+if and only if they generate the unit ideal.
+\\end{enumerate}`;
+  assertSnapshot(latexToMarkdown(src), `
+    Let $R$ be a ring. Let $f \\in R$.
+
+    1. If $g\\in R$ and $D(g) \\subset D(f)$, then
+       1. $f$ is invertible in $R_g$,
+       2. $g^e = af$ for some $e \\geq 1$ and $a \\in R$,
+    2. Any open covering of $D(f)$ can be refined to a finite open covering.
+    3. If $g_1, \\ldots, g_n \\in R$, then $D(f) \\subset \\bigcup D(g_i)$ if and only if they generate the unit ideal.
+  `);
+});
+
+test('everything after an item marker stays inside the item: lists, display math, paragraphs', () => {
+  const src = `\\begin{itemize}
+\\item a
+\\begin{enumerate}\\item x \\item y \\[ a = b \\] z \\end{enumerate}
+\\item b
+\\end{itemize}
+\\begin{description}\\item[Foo] c \\begin{itemize}\\item w\\end{itemize} after \\item[Bar] d\\end{description}`;
+  assertSnapshot(latexToMarkdown(src), `
+    - a
+      1. x
+      2. y
+
+         $$
+         a = b
+         $$
+
+         z
+    - b
+
+    - **Foo** c
+      - w
+
+      after
+    - **Bar** d
+  `);
+});
+
+test('\\texorpdfstring keeps its TeX argument only', () => {
+  // HoTT book section titles
+  assert.equal(latexToPlain('Sets and \\texorpdfstring{$n$}{n}-types'), 'Sets and $n$-types');
+  assert.equal(latexToPlain('\\texorpdfstring{$\\Sigma$}{Σ}-types'), '$\\Sigma$-types');
+});
+
+test('index entries vanish with their arguments', () => {
+  const src = 'a \\emph{path}\\indexdef{path!inverse} is\\index{path}\\indexsee{2-path}{path, 2-}\\nomenclature[p]{$p$}{a path}\\index[idx]{x} here.';
+  assert.equal(latexToMarkdown(src), 'a *path* is here.');
+});
+
+test('PlanetMath links keep their text, link metadata vanishes', () => {
+  const src = 'See \\PMlinkname{groups}{Group}, \\PMlinkid{here}{12533}, \\PMlinkexternal{the site}{http://x.org} and \\PMlinktofile{code}{a.m}.'
+    + '\\PMlinkescapeword{objects}\\PMlinkescapephrase{contain it} An \\PMlinkescapetext{object}.';
+  assert.equal(latexToMarkdown(src), 'See groups, here, the site and code. An object.');
+});
+
+test('text accents become letters; math is left alone', () => {
+  const src = 'Schr\\"{o}der--Bernstein, Erd\\H{o}s, \\\'etale, \\`a la, G\\"odel, ma\\~nana, h\\^otel, \\c{c}a, \\v{S}mulian, na\\"{\\i}ve, \\" u, \\c c, '
+    + 'St{\\o}rmer, \\L{}ukasiewicz, \\ss, \\~{}user, $\\"a \\hat x$';
+  assert.equal(latexToMarkdown(src),
+    'Schröder–Bernstein, Erdős, étale, à la, Gödel, mañana, hôtel, ça, Šmulian, naïve, ü, ç, Størmer, Łukasiewicz, ß, ~user, $\\"a \\hat x$');
+  // a letter command with a longer argument is not an accent
+  assert.equal(latexToMarkdown('\\v{abc} \\c{cd}'), 'abc cd');
+});
