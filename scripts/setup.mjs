@@ -144,7 +144,10 @@ const STEPS = [
         let rankers = null;
         try { rankers = JSON.parse(fs.readFileSync('models/reference-ranker/ranker.json', 'utf8')); } catch { /* none: the index has none either */ }
         const sameRankers = JSON.stringify(h.referenceRankers ?? null) === JSON.stringify(rankers);
-        if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers && usableTermRanker(h.termRanker)) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
+        // entries written by an older extraction (titles, equations) are rebuilt too
+        const { INDEX_CONTENT_VERSION } = await import('../server/out/index/format.js');
+        const sameContent = h.contentVersion === INDEX_CONTENT_VERSION;
+        if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers && sameContent && usableTermRanker(h.termRanker)) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
       } catch { /* missing or unreadable: build */ }
       return undefined;
     },

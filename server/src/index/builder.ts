@@ -10,7 +10,7 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles, findModelsDir } from '../embeddings/modelFiles.js';
 import { loadPsProofWiki } from '../embeddings/data/psProofwiki.js';
 import { textKey } from '../embeddings/data/splits.js';
-import { ENTRY_KINDS, FILES, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, quantise, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource } from './format.js';
+import { ENTRY_KINDS, FILES, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, quantise, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource } from './format.js';
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildIndexEquations } from './equationStore.js';
@@ -223,7 +223,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
   let bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
   const header: IndexHeader = {
-    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
+    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, contentVersion: INDEX_CONTENT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
     builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}), ...(referenceRankers ? { referenceRankers } : {}),

@@ -19,6 +19,12 @@ import type { IndexProofRanker } from './indexHubs.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
+/**
+ * What the builder extracts (titles, equations, texts), bumped when that changes without the
+ * format changing, so `npm run setup` rebuilds an index whose entries an older build wrote.
+ * 2: PlanetMath titles completed, equation numbering prefixes stripped, accents as letters.
+ */
+export const INDEX_CONTENT_VERSION = 2;
 
 export type EntryKind = 'statement' | 'proof' | 'definition';
 export const ENTRY_KINDS: EntryKind[] = ['statement', 'proof', 'definition'];
@@ -35,6 +41,8 @@ export interface IndexSource {
 export interface IndexHeader {
   format: typeof INDEX_FORMAT;
   formatVersion: number;
+  /** INDEX_CONTENT_VERSION of the build (absent before version 2). */
+  contentVersion?: number;
   /** Encoder version (hash of the .onnx) the vectors were made with; '' when built without vectors. */
   modelVersion: string;
   /** Vocabulary hash of the tokenizer the BM25 postings were made with. */
