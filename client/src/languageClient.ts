@@ -18,11 +18,13 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
       { scheme: 'file', language: 'latex' },
       { scheme: 'file', language: 'tex' },
       { scheme: 'file', language: 'markdown' },
+      // .bib files: their edits reach the server's bibliography store before they are saved
+      { scheme: 'file', language: 'bibtex' },
       { scheme: 'untitled', language: 'latex' },
     ],
     synchronize: {
       configurationSection: 'mathsense',
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md}'),
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib}'),
     },
     outputChannel: output,
     middleware: {

@@ -1,9 +1,10 @@
 // Label/reference diagnostics (undefined-ref, duplicate-label, unused-label) and structural
 // problems found by the analyser (unclosed environments, unmatched \end), includes whose
-// file is missing.
+// file is missing, citations no bibliography defines (features/citations.ts).
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { wrappedUses, wrappersOf } from '../project/wrappedLabels.js';
+import { citationDiagnostics } from './citations.js';
 
 export const SOURCE = 'mathsense';
 
@@ -68,6 +69,8 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
       });
     }
   }
+  // undefined-citation; a missing or unreadable .bib of this document (missing-include, unreadable)
+  out.push(...citationDiagnostics(ws, doc, SOURCE, settings.structure));
   if (settings.structure) {
     for (const inc of doc.includes()) {
       // a path built from macros (\input{\dir/x}) cannot be resolved here: not reported

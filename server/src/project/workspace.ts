@@ -11,6 +11,7 @@ import {
   isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
 } from './files.js';
 import { TheoremRegistry } from './theorems.js';
+import { BibStore } from './bibliography.js';
 
 export type Doc = LatexDocument | MarkdownDocument;
 
@@ -22,6 +23,9 @@ export interface LabelLocation {
 }
 
 interface External { prefix: string; scope: Set<Doc> }
+
+/** A `\bibliography{x}` / `\addbibresource{x}` of a project, with the file it names (if found). */
+export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
 
@@ -47,7 +51,12 @@ export class Workspace {
     externals: Map<Doc, External[]>;
     registries: Map<string, TheoremRegistry>;
     defsGen: number;
-  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1 };
+    bibs: Map<Doc, BibInclude[]>;
+  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map() };
+
+  /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
+  readonly bibs = new BibStore();
+  private readonly pendingBibs = new Set<string>();
 
   /** Called when a document could not be read (binary, too large, unreadable). */
   onReadError: (uri: string, reason: string) => void = () => {};
@@ -217,7 +226,7 @@ export class Workspace {
     if (this.cache.gen !== this.generation) {
       this.cache = {
         gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(),
-        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration,
+        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(),
       };
       // resolving may load files from disk (which advances the generation): repeat until
       // no new document appears
@@ -280,10 +289,58 @@ export class Workspace {
     return out;
   }
 
-  /** Forces the include graph to be (re)built, which records pending includes. */
+  /** Forces the include graph to be (re)built, which records pending includes (and .bib files). */
   refreshGraph(): void {
     this.graph();
-    for (const d of this.docs.values()) this.externals(d);
+    for (const d of this.docs.values()) {
+      this.externals(d);
+      if (d.includes().some((i) => i.kind === 'bibliography')) this.bibliographyIncludes(d);
+    }
+  }
+
+  // ---- bibliographies -----------------------------------------------------------------
+
+  /**
+   * The bibliography files of `doc`'s project (every `\bibliography`/`\addbibresource` in its
+   * scope), resolved like includes (cached per graph generation). A file found on disk and not
+   * read yet is read now (CLI) or recorded for the server (takePendingBibliographies).
+   */
+  bibliographyIncludes(doc: Doc): BibInclude[] {
+    const g = this.graph();
+    let list = g.bibs.get(doc);
+    if (!list) {
+      list = [];
+      for (const d of this.scope(doc)) {
+        for (const inc of d.includes()) {
+          // a path built from macros (\bibliography{\jobname}) cannot be resolved here
+          if (inc.kind !== 'bibliography' || /[\\#]/.test(inc.path) || !inc.path.trim()) continue;
+          let p = this.resolveIncludePath(d, inc);
+          // `\bibliography{refs}` names refs.bib, never refs.tex
+          if (p && !/\.bib$/i.test(p) && !/\.[A-Za-z]+$/.test(inc.path)) p = undefined;
+          list.push({ doc: d, inc, path: p });
+        }
+      }
+      g.bibs.set(doc, list);
+    }
+    for (const b of list) {
+      if (!b.path || this.bibs.has(b.path)) continue;
+      if (this.loadIncludesSynchronously) this.bibs.loadSync(b.path);
+      else this.pendingBibs.add(b.path);
+    }
+    return list;
+  }
+
+  /** .bib files found on disk but not read yet (cleared by the call). */
+  takePendingBibliographies(): string[] {
+    const out = [...this.pendingBibs].filter((p) => !this.bibs.has(p));
+    this.pendingBibs.clear();
+    return out;
+  }
+
+  /** A .bib file appeared, changed or vanished on disk: resolve bibliographies again. */
+  bibliographyChanged(p: string): void {
+    this.bibs.invalidate(p);
+    this.generation++;
   }
 
   /** Adds a document whose text was read elsewhere (asynchronously). */

@@ -14,6 +14,7 @@ import { hover } from '../features/hover.js';
 import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
 import { completion, resolveCompletion } from '../features/completion.js';
+import { citeCompletion, citeDefinition, citeHover, citeReferences } from '../features/citations.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
 import { defaultDerivationSettings, derivationCodeActions, derivationDiagnostics, type DerivationSettings } from '../features/derivation.js';
 import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
@@ -53,7 +54,12 @@ const SHUTDOWN_WAIT_MS = 1500;
  * yet looks undefined, a label referenced only from such a file looks unused. They are held back
  * while the workspace scan or the loading of included files runs, and published when it ends.
  */
-const NEEDS_WHOLE_PROJECT = new Set(['undefined-ref', 'unused-label']);
+const NEEDS_WHOLE_PROJECT = new Set(['undefined-ref', 'unused-label', 'undefined-citation']);
+
+/** A BibTeX file: kept in the bibliography store, not as a document. */
+function isBibFile(uri: string, languageId?: string): boolean {
+  return languageId === 'bibtex' || languageId === 'biblatex' || /\.bib$/i.test(uri);
+}
 
 function mergeSettings(raw: unknown): ServerSettings {
   const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown } };
@@ -79,6 +85,8 @@ export class MathSenseServer {
   private foldersScanning = 0;
   /** Included / external files found on disk and not loaded yet (read by loadPendingIncludes). */
   private readonly includesToLoad = new Set<string>();
+  /** .bib files of some project found on disk and not read yet (read by loadPendingIncludes). */
+  private readonly bibsToLoad = new Set<string>();
   /** Open documents published with label diagnostics held back (see NEEDS_WHOLE_PROJECT). */
   private readonly heldBack = new Set<string>();
   private shuttingDown = false;
@@ -215,6 +223,12 @@ export class MathSenseServer {
     });
 
     c.onDidOpenTextDocument((p) => this.guard('didOpen', undefined, () => {
+      if (isBibFile(p.textDocument.uri, p.textDocument.languageId)) {
+        const file = uriToPath(p.textDocument.uri);
+        if (file) this.ws.bibs.openDocument(file, p.textDocument.uri, p.textDocument.version, p.textDocument.text);
+        this.scheduleRevalidate();
+        return;
+      }
       const doc = this.ws.open(p.textDocument.uri, p.textDocument.languageId, p.textDocument.version, p.textDocument.text);
       this.collectPendingIncludes();
       this.publish(doc);
@@ -223,6 +237,12 @@ export class MathSenseServer {
       this.prefetchStatements(doc);
     }));
     c.onDidChangeTextDocument((p) => this.guard('didChange', undefined, () => {
+      const bib = isBibFile(p.textDocument.uri) ? uriToPath(p.textDocument.uri) : undefined;
+      if (bib && this.ws.bibs.isOpen(bib)) {
+        this.ws.bibs.changeDocument(bib, p.contentChanges, p.textDocument.version);
+        this.scheduleRevalidate();
+        return;
+      }
       const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
       if (!doc) return;
       const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
@@ -233,17 +253,37 @@ export class MathSenseServer {
       this.prefetchStatements(doc);
     }));
     c.onDidCloseTextDocument((p) => this.guard('didClose', undefined, () => {
+      const bib = isBibFile(p.textDocument.uri) ? uriToPath(p.textDocument.uri) : undefined;
+      if (bib && this.ws.bibs.isOpen(bib)) {
+        // the disk version is read again (off the request path)
+        this.ws.bibs.closeDocument(bib);
+        this.collectPendingIncludes();
+        void this.loadPendingIncludes();
+        this.scheduleRevalidate();
+        return;
+      }
       this.ws.close(p.textDocument.uri);
       this.heldBack.delete(p.textDocument.uri);
       c.sendDiagnostics({ uri: p.textDocument.uri, diagnostics: [] });
       this.scheduleRevalidate();
     }));
     c.onDidChangeWatchedFiles((p) => this.guard('watchedFiles', undefined, () => {
+      let bibs = false;
       for (const ch of p.changes) {
         const file = uriToPath(ch.uri);
+        if (file && isBibFile(file)) {
+          // read again when a project needs it (off the request path, loadPendingIncludes)
+          this.ws.bibliographyChanged(file);
+          bibs = true;
+          continue;
+        }
         if (!file || !isDocumentPath(file)) continue;
         if (ch.type === FileChangeType.Deleted) this.ws.remove(ch.uri);
         else this.ws.loadFile(file, true);
+      }
+      if (bibs) {
+        this.collectPendingIncludes();
+        void this.loadPendingIncludes();
       }
       this.scheduleRevalidate();
     }));
@@ -252,6 +292,9 @@ export class MathSenseServer {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return null;
       const offset = doc.offsetAt(p.position);
+      // a citation key: the bibliography entry
+      const cite = this.guard('hover (citation)', null, () => citeHover(this.ws, doc, offset));
+      if (cite) return cite;
       const h = hover(this.ws, doc, offset, this.stepsOf(doc));
       // index contributions: term disambiguation, else candidate proofs of the statement
       const term = h ? undefined : this.guard('hover (terms)', undefined, () => disambiguationMarkdown(this.ws, doc, offset, this.index));
@@ -271,11 +314,16 @@ export class MathSenseServer {
     }));
     c.onDefinition((p) => this.guard('definition', [], () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? definition(this.ws, doc, doc.offsetAt(p.position)) : [];
+      if (!doc) return [];
+      const offset = doc.offsetAt(p.position);
+      return this.guard('definition (citation)', undefined, () => citeDefinition(this.ws, doc, offset)) ?? definition(this.ws, doc, offset);
     }));
     c.onReferences((p) => this.guard('references', [], () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? findReferences(this.ws, doc, doc.offsetAt(p.position), p.context.includeDeclaration) : [];
+      if (!doc) return [];
+      const offset = doc.offsetAt(p.position);
+      return this.guard('references (citation)', undefined, () => citeReferences(this.ws, doc, offset, p.context.includeDeclaration))
+        ?? findReferences(this.ws, doc, offset, p.context.includeDeclaration);
     }));
     c.onDocumentSymbol((p) => this.guard('documentSymbol', [], () => {
       const doc = this.docAt(p.textDocument.uri);
@@ -284,7 +332,11 @@ export class MathSenseServer {
     c.onWorkspaceSymbol((p) => this.guard('workspaceSymbol', [], () => workspaceSymbols(this.ws, p.query)));
     c.onCompletion((p) => this.guard('completion', null, () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? completion(this.ws, doc, doc.offsetAt(p.position), (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index))) : null;
+      if (!doc) return null;
+      // inside `\cite{`-like commands: bibliography keys; elsewhere labels
+      const cites = this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, doc.offsetAt(p.position)));
+      if (cites) return cites;
+      return completion(this.ws, doc, doc.offsetAt(p.position), (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)));
     }));
     c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
     c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
@@ -548,7 +600,7 @@ export class MathSenseServer {
    * files found on disk are still being read.
    */
   private projectIncomplete(): boolean {
-    return this.foldersScanning > 0 || this.includesToLoad.size > 0;
+    return this.foldersScanning > 0 || this.includesToLoad.size > 0 || this.bibsToLoad.size > 0;
   }
 
   /** Publishes again, complete, the documents whose label diagnostics were held back. */
@@ -574,6 +626,7 @@ export class MathSenseServer {
   private collectPendingIncludes(): void {
     this.guard('includes', undefined, () => this.ws.refreshGraph());
     for (const f of this.ws.takePendingIncludes()) this.includesToLoad.add(f);
+    for (const f of this.ws.takePendingBibliographies()) this.bibsToLoad.add(f);
   }
 
   /** The loading of included files, chained (`mathsense/status` waits for it). */
@@ -592,11 +645,13 @@ export class MathSenseServer {
         this.collectPendingIncludes();
         // the workspace scan may have read some of them meanwhile
         for (const file of this.includesToLoad) if (this.ws.get(pathToUri(file))) this.includesToLoad.delete(file);
+        for (const file of this.bibsToLoad) if (this.ws.bibs.has(file)) this.bibsToLoad.delete(file);
         const pending = [...this.includesToLoad];
-        if (pending.length === 0) break;
+        const bibs = [...this.bibsToLoad];
+        if (pending.length === 0 && bibs.length === 0) break;
         if (!progress) {
           progress = await this.conn.window.createWorkDoneProgress().catch(() => undefined);
-          progress?.begin('MathSense: loading included files', 0, `${pending.length} files`, false);
+          progress?.begin('MathSense: loading included files', 0, `${pending.length + bibs.length} files`, false);
         }
         for (const file of pending) {
           if (!this.ws.get(pathToUri(file))) {
@@ -608,6 +663,18 @@ export class MathSenseServer {
           }
           this.includesToLoad.delete(file);
         }
+        // bibliographies (.bib): parsed into the store, never opened as documents
+        for (const file of bibs) {
+          if (!this.ws.bibs.has(file)) {
+            const r = await readTextFileAsync(file);
+            if ('error' in r) { this.ws.bibs.setError(file, r.error); this.log(`cannot read ${file}: ${r.error}`); }
+            else this.guard('bibliography', undefined, () => this.ws.bibs.setText(file, r.text));
+            if (!this.ws.bibs.has(file)) this.ws.bibs.setError(file, 'could not be parsed');
+            loaded++;
+            progress?.report(`${loaded} files: ${path.basename(file)}`);
+          }
+          this.bibsToLoad.delete(file);
+        }
       }
       if (progress) {
         progress.done();
@@ -617,6 +684,7 @@ export class MathSenseServer {
       this.releaseHeldBack();
     }).catch((e) => {
       this.includesToLoad.clear();
+      this.bibsToLoad.clear();
       this.conn.console.error(`loading includes failed: ${(e as Error).stack ?? e}`);
       this.releaseHeldBack();
     });

@@ -38,6 +38,14 @@ const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
   bibliography: 'bibliography', addbibresource: 'bibliography',
 };
 
+/**
+ * Citation commands are recognised by name (any command containing "cite": \cite, natbib
+ * \citep/\citet/\citeauthor, biblatex \autocite/\parencite/\textcite/\footcite, \nocite, …);
+ * NOT_CITE contain "cite" but take no keys. biblatex multicite commands (\cites, \parencites, …)
+ * take several `[pre][post]{keys}` groups.
+ */
+const NOT_CITE = new Set(['citestyle', 'citesetup', 'citereset', 'citeindextype', 'DeclareCiteCommand', 'DeclareMultiCiteCommand', 'citeindextrue', 'citeindexfalse', 'citetrackertrue', 'citetrackerfalse']);
+
 const MAX_NAME = 300;
 const MAX_TITLE = 2000;
 const MAX_BODY = MAX_DEFINITION;
@@ -276,7 +284,7 @@ class BlockAnalyser {
     const inc = INCLUDE_COMMANDS[name];
     if (inc) return this.include(i, nameEnd, name, inc);
     if (DEFINITION_COMMANDS.has(name)) return this.definition(i, nameEnd, name);
-    if (name.length >= 4 && name.toLowerCase().includes('cite')) return this.cite(i, nameEnd, name);
+    if (name.length >= 4 && name.toLowerCase().includes('cite') && !NOT_CITE.has(name)) return this.cite(i, nameEnd, name);
     return nameEnd;
   }
 
@@ -394,13 +402,26 @@ class BlockAnalyser {
 
   private cite(i: number, nameEnd: number, name: string): number {
     let p = this.star(nameEnd);
+    // multicite: `\cites(pre)(post)[pre][post]{a}[pre][post]{b}`; further groups only when they follow directly
+    const multi = /cites$/i.test(name);
+    for (let n = 0; n < (multi ? 20 : 1); n++) {
+      if (n > 0 && !/[[{]/.test(this.text[p] ?? '')) break;
+      const next = this.citeGroup(p, name);
+      if (next < 0) return p;
+      p = next;
+    }
+    return p;
+  }
+
+  /** `[pre][post]{keys}` of a citation: records the keys, returns the end (or -1 without a group). */
+  private citeGroup(p: number, name: string): number {
     for (let k = 0; k < 2; k++) {
       const o = this.optional(p, MAX_TITLE);
       if (!o) break;
       p = o.next;
     }
     const g = this.group(p, MAX_TITLE);
-    if (!g) return p;
+    if (!g) return -1;
     let s = g.start;
     for (let k = g.start; k <= g.end; k++) {
       if (k === g.end || this.text.charCodeAt(k) === 44) {

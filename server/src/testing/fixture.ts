@@ -1,6 +1,7 @@
 // Test fixtures in texlab style: several files in one string, each introduced by a
 // `%! name` line, and a `<|>` cursor marker in one of them. Files are written to a fresh
-// temporary folder (so include resolution sees real paths) and opened in a Workspace.
+// temporary folder (so include resolution sees real paths) and opened in a Workspace
+// (`.bib` files are only written: bibliographies are read when a document names them).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -43,6 +44,8 @@ export function fixture(spec: string, opts: { open?: boolean } = {}): Fixture {
     fs.writeFileSync(full, text);
   }
   for (const f of files) {
+    // .bib files are only written: the workspace reads them when a \bibliography names them
+    if (f.name.endsWith('.bib')) continue;
     const full = path.join(dir, f.name);
     const text = fs.readFileSync(full, 'utf8');
     const lang = f.name.endsWith('.md') ? 'markdown' : 'latex';
