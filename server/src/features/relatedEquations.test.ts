@@ -99,7 +99,7 @@ describe('related equations', () => {
       assert.equal(r.results[0].label, 'eq:binomial');
       assert.equal(r.results[0].why.fingerprint, 'identity');
       assert.ok(r.results.every((x) => !(x.uri === two.uri && x.line === square.line + 1)));
-      assert.match(lensTitle(r), /^Find related equations \(\d+\) · same equation found$/);
+      assert.match(lensTitle(r), /^Find related equations \(\d+, closest [01]\.\d\d\) · same equation found$/);
       assert.match(r.message ?? '', /no bundled index/);
       // Euler's formula from a Markdown note, sides swapped and another letter
       const note = f.doc('notes.md');

@@ -179,7 +179,8 @@ export function lensTitle(r: RelatedResponse): string {
   if (r.results.length === 0) return r.pending ? `${LENS_TITLE} (analysing ${r.pending} equations…)` : NO_RELATED;
   const best = r.results[0];
   const what = best.why.fingerprint === 'equation' || best.why.fingerprint === 'identity' ? ' · same equation found' : '';
-  return `${LENS_TITLE} (${r.results.length}${r.results.length >= 20 ? '+' : ''})${what}`;
+  // the count alone says little (there are always 20 somewhat alike): the best score says how close they are
+  return `${LENS_TITLE} (${r.results.length}${r.results.length >= 20 ? '+' : ''}, closest ${best.score.toFixed(2)})${what}`;
 }
 
 /** Arguments of `mathsense.findRelatedEquations`: `{uri, position}` / `{latex}`, or `[uri, position]` / `[latex]`. */

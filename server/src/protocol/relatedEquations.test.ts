@@ -88,7 +88,7 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     const lens = lenses.find((l) => l.range.start.line === 2)!;
     const resolved = await conn.sendRequest(CodeLensResolveRequest.type, lens);
     assert.ok(resolved.command, 'the resolved lens has a command');
-    assert.match(resolved.command.title, /^Find related equations \(\d+\+?\) · same equation found$/);
+    assert.match(resolved.command.title, /^Find related equations \(\d+\+?, closest [01]\.\d\d\) · same equation found$/);
     assert.equal(resolved.command.command, 'mathsense.showRelatedEquations');
     const r = resolved.command.arguments![0] as Related;
     assert.equal(r.query.label, 'eq:binomial-square');
