@@ -319,13 +319,29 @@ const refCounts = new WeakMap<Workspace, { arrays: ReadonlyArray<readonly DocRef
 function timesReferenced(ws: Workspace): (name: string) => number {
   const arrays = ws.all().map((d) => d.refs());
   let last = refCounts.get(ws);
-  if (!last || last.arrays.length !== arrays.length || last.arrays.some((r, i) => r !== arrays[i])) {
+  if (!last || last.arrays.length !== arrays.length) {
     const counts = new Map<string, number>();
-    for (const refs of arrays) for (const r of refs) counts.set(r.name, (counts.get(r.name) ?? 0) + 1);
+    for (const refs of arrays) count(counts, refs, 1);
     refCounts.set(ws, (last = { arrays, counts }));
+  } else {
+    // a keystroke changes one document's refs array: adjust by that document alone, not by
+    // every reference of the project (Stacks: ~50k, 30 ms a completion request)
+    for (let i = 0; i < arrays.length; i++) {
+      if (arrays[i] === last.arrays[i]) continue;
+      count(last.counts, last.arrays[i], -1);
+      count(last.counts, arrays[i], 1);
+    }
+    last.arrays = arrays;
   }
   const counts = last.counts;
   return (name) => counts.get(name) ?? 0;
+}
+
+function count(counts: Map<string, number>, refs: readonly { name: string }[], by: number): void {
+  for (const r of refs) {
+    const n = (counts.get(r.name) ?? 0) + by;
+    if (n > 0) counts.set(r.name, n); else counts.delete(r.name);
+  }
 }
 
 const statementKey = (doc: Doc, start: number) => `${doc.uri}#${start}`;
@@ -375,9 +391,11 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
     if (!m) byStart.set(d, (m = new Map(d.labels().map((l) => [l.start, l]))));
     return m.get(start);
   };
+  const docs = new Map<string, Doc | undefined>(); // ws.get normalises the URI: once per document, not per item
+  const docOf = (uri: string) => { if (!docs.has(uri)) docs.set(uri, ws.get(uri)); return docs.get(uri); };
   for (const item of items.slice(0, 3000)) {
     const data = item.data as { uri?: string; start?: number } | undefined;
-    const d = data?.uri ? ws.get(data.uri) : undefined;
+    const d = data?.uri ? docOf(data.uri) : undefined;
     const label = d && data?.start !== undefined ? labelAt(d, data.start) : undefined;
     if (!d || !label) continue;
     const t = labelTarget(ws, d, label);
