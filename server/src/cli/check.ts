@@ -7,9 +7,9 @@ import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { derivationDiagnostics } from '../features/derivation.js';
-import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
 import { DerivationChecker } from '../math/checker.js';
-import { checkDocumentSync } from '../math/service.js';
+import { checkWorkspaceDocumentSync } from '../math/service.js';
+import { displayPath } from './options.js';
 
 export interface CheckOptions {
   paths: string[];
@@ -84,9 +84,7 @@ export function runCheck(opts: CheckOptions): number {
     const file = displayPath(uriToPath(doc.uri) ?? doc.uri);
     for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
     if (checker) {
-      const macros = scopeMacros(ws, doc);
-      const sig = macroSignature(macros);
-      const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, checker);
+      const steps = checkWorkspaceDocumentSync(ws, doc, checker);
       for (const d of derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown })) results.push({ ...d, file });
     }
   }
@@ -102,12 +100,6 @@ export function runCheck(opts: CheckOptions): number {
   // a path that could not be checked fails the run, even when others were fine
   if (failed) return 2;
   return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;
-}
-
-/** A path as the user reads it best: relative below the current folder, absolute elsewhere (not `../../x`). */
-export function displayPath(p: string): string {
-  const rel = path.relative(process.cwd(), p);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
 }
 
 /** Siblings are only context for a single file: one this large (generated output, a dump) is not worth parsing for it. */

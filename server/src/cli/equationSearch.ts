@@ -22,6 +22,7 @@ import { defaultIndexDir } from '../index/paths.js';
 import { LoadedIndex } from '../index/store.js';
 import { findDocumentFiles } from '../project/files.js';
 import { Workspace } from '../project/workspace.js';
+import { displayPath, parseLimit } from './options.js';
 
 interface Io { out: (s: string) => void; err: (s: string) => void }
 
@@ -95,7 +96,7 @@ export async function equationSearch(args: readonly string[], io: Io): Promise<n
       const v = value();
       if (v === undefined) { io.err(`mathsense search: ${name} needs a value\n${EQUATION_SEARCH_USAGE}`); return 2; }
       if (name === '--in') o.in = v; else if (name === '--index') o.index = v; else if (name === '--models') o.models = v;
-      else { const n = Number(v); if (!Number.isInteger(n) || n < 1) { io.err('mathsense search: --limit must be a positive integer\n'); return 2; } o.limit = n; }
+      else { const n = parseLimit(v, o.limit, io.err, 'search'); if (n === undefined) return 2; o.limit = n; }
       continue;
     }
     if (a.startsWith('--')) { io.err(`mathsense search: unknown option ${a}\n${EQUATION_SEARCH_USAGE}`); return 2; }
@@ -151,7 +152,7 @@ export async function equationSearchCommand(opts: { text: string; in?: string; i
     else if (rows.length === 0) io.out('no related equations\n');
     else {
       for (const [i, x] of rows.entries()) {
-        const where = x.source === 'workspace' ? `${path.relative(process.cwd(), x.file!) || x.file}:${x.line}${x.label ? ` \\label{${x.label}}` : ''}` : `${x.title} <${x.url}> (${x.licence?.split(',')[0]})`;
+        const where = x.source === 'workspace' ? `${displayPath(x.file!)}:${x.line}${x.label ? ` \\label{${x.label}}` : ''}` : `${x.title} <${x.url}> (${x.licence?.split(',')[0]})`;
         io.out(`${String(i + 1).padStart(2)}. ${x.score.toFixed(3)}  ${where}  ${oneLine(x.latex)}  [${whyText(x.why)}]\n`);
       }
     }

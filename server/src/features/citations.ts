@@ -13,6 +13,9 @@ import { bibItems, type BibEntry, type BibFile, type BibItem } from '../project/
 import { pathToUri, uriToPath } from '../project/files.js';
 import type { DocCite } from '../model/documentView.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
+import { NOT_CITE } from '../syntax/blockAnalyser.js';
+import { keySpan } from './completion.js';
+import { missingInclude } from './missingInclude.js';
 
 export type CiteDefinition =
   | { kind: 'bib'; path: string; entry: BibEntry }
@@ -69,7 +72,6 @@ export function citeAt(doc: Doc, offset: number): DocCite | undefined {
 
 // `\cite{`, `\citep[p.~3]{a,`, `\parencite[see][12]{`, `\Textcite*{`, `\cites[x]{a}{`
 const CITE_BEFORE_CURSOR = /\\([A-Za-z]*[cC]ite[A-Za-z]*)\*?\s*(?:\[[^[\]{}\n]*\]\s*|\{[^{}\\%]*\}\s*)*\{([^{}\\%]*)$/;
-const NOT_CITE = /^(citestyle|citesetup|citereset|citeindextype|DeclareCiteCommand|DeclareMultiCiteCommand)$/;
 
 export interface CiteContext { start: number; end: number; typed: string; cmd: string }
 
@@ -78,15 +80,10 @@ export function citeContextAt(doc: Doc, offset: number): CiteContext | undefined
   const text = doc.text;
   const before = text.slice(Math.max(0, offset - 400), offset);
   const m = CITE_BEFORE_CURSOR.exec(before);
-  if (!m || NOT_CITE.test(m[1])) return undefined;
+  if (!m || NOT_CITE.has(m[1])) return undefined; // the analyser's list: commands that take no keys
   // a complete `{…}` group between the command and the cursor is only allowed for multicite commands
   if (!/cites$/i.test(m[1]) && /\}\s*\{[^{}]*$/.test(m[0])) return undefined;
-  const arg = m[2];
-  const typed = arg.slice(arg.lastIndexOf(',') + 1).trimStart();
-  const start = offset - typed.length;
-  let end = offset;
-  while (end < text.length && end - offset < 300 && !/[,}\s%\\{]/.test(text[end])) end++;
-  return { start, end, typed, cmd: m[1] };
+  return { ...keySpan(text, offset, m[2], /[,}\s%\\{]/), cmd: m[1] };
 }
 
 // ---- formatting ---------------------------------------------------------------------------
@@ -339,10 +336,7 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
       const b = { path: resolved.get(key) };
       const shown = `${inc.path}${/\.[A-Za-z]+$/.test(inc.path) ? '' : '.bib'}`;
       if (!b.path) {
-        out.push({
-          range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source, code: 'missing-include',
-          message: `File not found: ${shown} (looked beside this file and up to 3 folders up); its entries are unknown, so citations are not checked`,
-        });
+        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source));
         continue;
       }
       const st = ws.bibs.get(b.path);

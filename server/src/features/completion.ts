@@ -22,13 +22,19 @@ export function refContextAt(doc: Doc, offset: number): RefContext | undefined {
   const before = text.slice(from, offset);
   const m = REF_BEFORE_CURSOR.exec(before);
   if (!m) return undefined;
-  const arg = m[1] ?? m[2] ?? '';
-  const afterComma = arg.lastIndexOf(',') + 1;
-  const typed = arg.slice(afterComma).trimStart();
-  const start = offset - typed.length;
+  return keySpan(text, offset, m[1] ?? m[2] ?? '', /[,}\]\s%\\{]/);
+}
+
+/**
+ * The name being typed in a comma-separated argument (`arg`: its text up to the cursor at
+ * `offset`) and where it ends after the cursor (at a character of `stop`, within 300): what a
+ * completion replaces, for labels and citation keys alike.
+ */
+export function keySpan(text: string, offset: number, arg: string, stop: RegExp): RefContext {
+  const typed = arg.slice(arg.lastIndexOf(',') + 1).trimStart();
   let end = offset;
-  while (end < text.length && end - offset < 300 && !/[,}\]\s%\\{]/.test(text[end])) end++;
-  return { start, end, typed };
+  while (end < text.length && end - offset < 300 && !stop.test(text[end])) end++;
+  return { start: offset - typed.length, end, typed };
 }
 
 const KIND_ICON: Record<string, CompletionItemKind> = {

@@ -16,9 +16,9 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { fixture } from '../testing/fixture.js';
 import { derivationCodeActions, derivationDiagnostics, derivationHover, DERIVATION_CODE } from './derivation.js';
-import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
+import { mathBlocks } from '../math/blocks.js';
 import { DerivationChecker } from '../math/checker.js';
-import { checkDocumentSync, DerivationService, inProcessRunner } from '../math/service.js';
+import { checkWorkspaceDocumentSync, DerivationService, inProcessRunner } from '../math/service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.resolve(here, '..', '..', 'dist', 'mathsense.cjs');
@@ -48,9 +48,7 @@ test('diagnostics, hover and code action on flagged steps (in process)', () => {
   const fx = fixture(`%! main.tex\n${DOC}`);
   try {
     const doc = fx.doc('main.tex');
-    const macros = scopeMacros(fx.ws, doc);
-    const sig = macroSignature(macros);
-    const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, new DerivationChecker());
+    const steps = checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker());
     const diags = derivationDiagnostics(doc, steps);
     assert.deepEqual(diags.map((d) => [d.code, d.range.start.line, doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))]), [
       [DERIVATION_CODE, 6, 'x^2 + 3x + 1'],
@@ -183,9 +181,7 @@ test('no warnings where the setting says the letters are not real numbers', () =
   const fx = fixture(`%! main.tex\n${src}`);
   try {
     const doc = fx.doc('main.tex');
-    const macros = scopeMacros(fx.ws, doc);
-    const sig = macroSignature(macros);
-    const steps = checkDocumentSync(mathBlocks(doc, sig), macros, sig, new DerivationChecker());
+    const steps = checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker());
     const diags = derivationDiagnostics(doc, steps);
     assert.deepEqual(diags.map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))), ['x^2 + 1']);
   } finally { fx.cleanup(); }

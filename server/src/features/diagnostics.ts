@@ -4,6 +4,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { wrappedUses, wrappersOf } from '../project/wrappedLabels.js';
+import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
 
 export const SOURCE = 'mathsense';
@@ -77,10 +78,7 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
       if (inc.kind === 'bibliography' || /[\\#]/.test(inc.path) || !inc.path.trim()) continue;
       if (ws.resolveIncludePath(doc, inc)) continue;
       const what = inc.kind === 'external' ? 'its labels (referenced through this document) are unknown' : 'its labels and contents are unknown';
-      out.push({
-        range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'missing-include',
-        message: `File not found: ${inc.dir ? `${inc.dir}/` : ''}${inc.path} (looked beside this file and up to 3 folders up); ${what}`,
-      });
+      out.push(missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE));
     }
     for (const p of doc.problems()) {
       out.push({ range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message });

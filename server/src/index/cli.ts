@@ -23,7 +23,7 @@ import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
 import { LoadedIndex, type Query } from './store.js';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { defaultCacheDir } from '../embeddings/embeddingService.js';
-import { displayPath } from '../cli/check.js';
+import { displayPath, parseLimit } from '../cli/options.js';
 
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
@@ -204,15 +204,6 @@ async function workspaceRows(dir: string, kind: EntryKind, q: Query, index: Load
 
 type Progress = (phase: string, done: number, total: number) => void;
 
-/** A positive whole number of results, or undefined with a message. */
-function parseLimit(v: string | boolean | undefined, fallback: number, io: Io, cmd: string): number | undefined {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (typeof v === 'string' && Number.isInteger(n) && n >= 1) return n;
-  io.err(`mathsense ${cmd}: --limit must be a positive whole number (got ${String(v)})\n`);
-  return undefined;
-}
-
 export async function searchCommand(args: string[], io: Io): Promise<number> {
   const p = parse(args, ['--json'], ['--kind', '--in', '--limit', '--index']);
   if (p.bad) { io.err(`mathsense search: ${p.bad}\n${INDEX_USAGE}`); return 2; }
@@ -220,7 +211,7 @@ export async function searchCommand(args: string[], io: Io): Promise<number> {
   if (!ENTRY_KINDS.includes(kind as EntryKind)) { io.err(`mathsense search: --kind must be statement, proof, definition or equation\n`); return 2; }
   const text = p.rest.join(' ').trim();
   if (!text) { io.err(`mathsense search: no query text given\n${INDEX_USAGE}`); return 2; }
-  const limit = parseLimit(p.opts.limit, 10, io, 'search');
+  const limit = parseLimit(p.opts.limit, 10, io.err, 'search');
   if (limit === undefined) return 2;
   if (p.opts.in && !fs.existsSync(p.opts.in as string)) { io.err(`mathsense search: no such folder: ${p.opts.in}\n`); return 2; }
   const o = await open(p.opts.index as string | undefined, io, 'search');
@@ -254,7 +245,7 @@ export async function disambiguateCommand(args: string[], io: Io): Promise<numbe
   const term = (p.opts.term as string | undefined)?.trim();
   const context = ((p.opts.context as string | undefined) ?? p.rest.join(' ')).trim();
   if (!term) { io.err(`mathsense disambiguate: --term is required\n${INDEX_USAGE}`); return 2; }
-  const limit = parseLimit(p.opts.limit, Number.MAX_SAFE_INTEGER, io, 'disambiguate');
+  const limit = parseLimit(p.opts.limit, Number.MAX_SAFE_INTEGER, io.err, 'disambiguate');
   if (limit === undefined) return 2;
   const o = await open(p.opts.index as string | undefined, io, 'disambiguate');
   if (!o) return 1;

@@ -131,18 +131,25 @@ export function readPlanetMath(dataDir: string, o: SliceOptions = {}): RawEntry[
 
 const alnumKey = (s: string): string => s.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
 
-/** Braces and `$` of a LaTeX string are closed (escaped `\{`, `\}`, `\$` do not count). */
-export function latexBalanced(s: string): boolean {
-  let depth = 0;
+/** What a LaTeX string leaves open: braces (a stray `}` counted apart) and math (escaped `\{`, `\}`, `\$` do not count). */
+function openGroups(s: string): { braces: number; stray: boolean; math: boolean } {
+  let braces = 0;
+  let stray = false;
   let math = false;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\') i++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth < 0) return false;
+    else if (c === '{') braces++;
+    else if (c === '}') { if (braces === 0) stray = true; else braces--; }
     else if (c === '$') math = !math;
   }
-  return depth === 0 && !math;
+  return { braces, stray, math };
+}
+
+/** Braces and `$` of a LaTeX string are closed (escaped `\{`, `\}`, `\$` do not count). */
+export function latexBalanced(s: string): boolean {
+  const g = openGroups(s);
+  return g.braces === 0 && !g.stray && !g.math;
 }
 
 /**
@@ -199,13 +206,7 @@ export class PlanetMathTitles {
    * piece (from the open `$`, else the last word), consuming as much of the name as possible.
    */
   private closing(title: string, corpus: string, target: string): string | undefined {
-    let from = title.search(/\S+$/);
-    let math = false;
-    for (let i = 0; i < title.length; i++) {
-      if (title[i] === '\\') i++;
-      else if (title[i] === '$') math = !math;
-    }
-    if (math) from = title.lastIndexOf('$');
+    const from = openGroups(title).math ? title.lastIndexOf('$') : title.search(/\S+$/);
     const tail = title.slice(from);
     const head = alnumKey(title);
     const votes = new Map<string, { len: number; n: number }>();
@@ -235,15 +236,8 @@ export class PlanetMathTitles {
 
   /** Closes open braces and math. */
   private close(title: string): string {
-    let depth = 0;
-    let math = false;
-    for (let i = 0; i < title.length; i++) {
-      if (title[i] === '\\') i++;
-      else if (title[i] === '{') depth++;
-      else if (title[i] === '}') depth = Math.max(0, depth - 1);
-      else if (title[i] === '$') math = !math;
-    }
-    return title + '}'.repeat(depth) + (math ? '$' : '');
+    const g = openGroups(title);
+    return title + '}'.repeat(g.braces) + (g.math ? '$' : '');
   }
 
   /** Appends the rest of a canonical name ("sRadoTheorem") as words: "Erd\H{o}s Rado theorem". */

@@ -172,22 +172,32 @@ export class LoadedIndex {
     return out;
   }
 
+  /**
+   * The query's distinct terms with their BM25 weight (IDF over the kind, times k1 + 1) and the
+   * kind's part [lo, hi) of their posting lists; one formula for the index's entries and for
+   * texts outside it (externalScores).
+   */
+  private kindTerms(ids: readonly number[], kind: EntryKind): Array<{ term: number; w: number; lo: number; hi: number }> {
+    const [ka, kb] = this.header.kinds[kind];
+    const n = kb - ka;
+    const out: Array<{ term: number; w: number; lo: number; hi: number }> = [];
+    for (const term of new Set(ids)) {
+      if (term < FIRST_TERM_ID || term >= this.header.vocabSize) continue;
+      const s = this.termOffsets[term], e = this.termOffsets[term + 1];
+      // posting lists are ascending: the kind's part is found by binary search
+      const lo = lowerBound(this.docs, s, e, ka), hi = lowerBound(this.docs, lo, e, kb);
+      const df = hi - lo;
+      out.push({ term, w: Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1), lo, hi });
+    }
+    return out;
+  }
+
   /** BM25 scores of the ids in [a, b) (dense, indexed from a). */
   bm25Range(ids: readonly number[], kind: EntryKind, a: number, b: number): Float32Array {
     const out = new Float32Array(b - a);
-    const n = this.header.kinds[kind][1] - this.header.kinds[kind][0];
-    const [ka, kb] = this.header.kinds[kind];
-    const V = this.header.vocabSize;
     const docs = this.docs, tfs = this.tfs, norm = this.lengthNorm;
-    for (const term of new Set(ids)) {
-      if (term < FIRST_TERM_ID || term >= V) continue;
-      const s = this.termOffsets[term], e = this.termOffsets[term + 1];
-      if (s === e) continue;
-      // posting lists are ascending: the kind's part is found by binary search
-      const lo = lowerBound(docs, s, e, ka), hi = lowerBound(docs, lo, e, kb);
-      const df = hi - lo;
-      if (df === 0) continue;
-      const w = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1);
+    for (const { w, lo, hi } of this.kindTerms(ids, kind)) {
+      if (hi === lo) continue;
       const from = lowerBound(docs, lo, hi, a), to = lowerBound(docs, from, hi, b);
       for (let i = from; i < to; i++) {
         const d = docs[i], tf = tfs[i];
@@ -227,16 +237,8 @@ export class LoadedIndex {
     const [a, b] = this.header.kinds[kind];
     const out = new Float32Array(texts.length);
     if (b <= a) return out;
-    const n = b - a;
     const avg = this.header.avgLength[kind] || 1;
-    const weight = new Map<number, number>();
-    for (const term of new Set(q.ids)) {
-      if (term < FIRST_TERM_ID || term >= this.header.vocabSize) continue;
-      const s = this.termOffsets[term], e = this.termOffsets[term + 1];
-      const lo = lowerBound(this.docs, s, e, a), hi = lowerBound(this.docs, lo, e, b);
-      const df = hi - lo;
-      weight.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1));
-    }
+    const weight = new Map(this.kindTerms(q.ids, kind).map((t) => [t.term, t.w]));
     const bmExt = texts.map((ids) => {
       const tf = new Map<number, number>();
       for (const t of ids) if (weight.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);

@@ -2,7 +2,8 @@
 // so after an edit only new or changed blocks are sent to the checker, and the results of
 // unchanged blocks are available at once (no flicker of warnings while typing). Checking
 // itself goes through a Runner: a worker thread in the server, in-process in the CLI.
-import type { BlockInput } from './blocks.js';
+import { macroSignature, mathBlocks, scopeMacros, type BlockInput } from './blocks.js';
+import type { Doc, Workspace } from '../project/workspace.js';
 import type { BlockResult, StepResult } from './checker.js';
 import { DerivationChecker } from './checker.js';
 import type { MacroDef } from './macros.js';
@@ -76,6 +77,13 @@ export function inProcessRunner(checker = new DerivationChecker()): Runner {
     }
     return out;
   };
+}
+
+/** Checks a workspace document in this thread, with its project's macros (CLI, tests). */
+export function checkWorkspaceDocumentSync(ws: Workspace, doc: Doc, checker: DerivationChecker): DocStep[] {
+  const macros = scopeMacros(ws, doc);
+  const sig = macroSignature(macros);
+  return checkDocumentSync(mathBlocks(doc, sig), macros, sig, checker);
 }
 
 /** Checks every display-math block of a document in this thread, synchronously (CLI). */

@@ -349,14 +349,10 @@ export class BibStore {
     return this.files.get(p)!;
   }
 
+  /** Forgets the disk version (it is read again when next needed); an open file keeps the editor's. */
   remove(p: string): void {
     if (this.open.has(p)) return;
     if (this.files.delete(p)) this.generation++;
-  }
-
-  /** Forgets the disk version (it is read again when next needed). */
-  invalidate(p: string): void {
-    this.remove(p);
   }
 
   openDocument(p: string, uri: string, version: number, text: string): void {

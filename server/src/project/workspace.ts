@@ -339,7 +339,7 @@ export class Workspace {
 
   /** A .bib file appeared, changed or vanished on disk: resolve bibliographies again. */
   bibliographyChanged(p: string): void {
-    this.bibs.invalidate(p);
+    this.bibs.remove(p);
     this.generation++;
   }
 

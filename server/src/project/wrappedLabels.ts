@@ -5,6 +5,7 @@
 // per-block facts cannot see a macro defined elsewhere in the project, so the uses are found
 // here, per document, for the wrappers of the document's project (cached by text and wrappers).
 import type { Doc, Workspace } from './workspace.js';
+import { readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
 
 export interface Wrapper {
   /** The macro's name, without the backslash. */
@@ -112,25 +113,17 @@ function readArgs(text: string, pos: number, nargs: number, optional: boolean): 
   const skip = () => { while (p < text.length && (text[p] === ' ' || text[p] === '\t')) p++; };
   if (optional) {
     skip();
-    if (text[p] === '[') {
-      const close = text.indexOf(']', p);
-      if (close < 0 || close - p > 200) return undefined;
-      out.push({ start: p + 1, end: close });
-      p = close + 1;
-    } else out.push({ start: p, end: p, absent: true });
+    const g = readBracketGroup(text, p, Math.min(text.length, p + 201));
+    if (text[p] === '[' && !g) return undefined;
+    if (g) { out.push({ start: g.start, end: g.end }); p = g.next; } else out.push({ start: p, end: p, absent: true });
   }
   while (out.length < nargs) {
     skip();
     if (text[p] !== '{') return out.length ? out : undefined;
-    let depth = 0, q = p;
-    for (; q < text.length && q - p < 300; q++) {
-      if (text[q] === '\\') { q++; continue; }
-      if (text[q] === '{') depth++;
-      else if (text[q] === '}' && --depth === 0) break;
-    }
-    if (depth !== 0) return undefined;
-    out.push({ start: p + 1, end: q });
-    p = q + 1;
+    const g = readBraceGroup(text, p, Math.min(text.length, p + 300));
+    if (!g) return undefined;
+    out.push({ start: g.start, end: g.end });
+    p = g.next;
   }
   return out;
 }

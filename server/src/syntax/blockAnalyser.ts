@@ -44,7 +44,7 @@ const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
  * NOT_CITE contain "cite" but take no keys. biblatex multicite commands (\cites, \parencites, …)
  * take several `[pre][post]{keys}` groups.
  */
-const NOT_CITE = new Set(['citestyle', 'citesetup', 'citereset', 'citeindextype', 'DeclareCiteCommand', 'DeclareMultiCiteCommand', 'citeindextrue', 'citeindexfalse', 'citetrackertrue', 'citetrackerfalse']);
+export const NOT_CITE: ReadonlySet<string> = new Set(['citestyle', 'citesetup', 'citereset', 'citeindextype', 'DeclareCiteCommand', 'DeclareMultiCiteCommand', 'citeindextrue', 'citeindexfalse', 'citetrackertrue', 'citetrackerfalse']);
 
 const MAX_NAME = 300;
 const MAX_TITLE = 2000;
