@@ -80,3 +80,17 @@ test('text accents become letters; math is left alone', () => {
   // a letter command with a longer argument is not an accent
   assert.equal(latexToMarkdown('\\v{abc} \\c{cd}'), 'abc cd');
 });
+
+test('references: kind and title once, the label where there is no title, \\eqref as its label in parentheses', () => {
+  const targets: Record<string, { kind: string; title?: string }> = {
+    'lem:key': { kind: 'Lemma', title: 'Key lemma' },
+    'thm:main': { kind: 'Theorem' },
+    'sec:a': { kind: 'Subsection', title: 'Setup' },
+    'eq:intro': { kind: 'Equation' },
+  };
+  const src = 'By Lemma~\\ref{lem:key}, \\ref{lem:key}, Theorem \\ref{thm:main}, \\cref{thm:main,lem:key}, Section~\\ref{sec:a}, '
+    + 'Lemmas~\\ref{lem:key}, \\eqref{eq:intro}, \\ref{nowhere} and \\eqref{nowhere}.';
+  assertSnapshot(latexToMarkdown(src, { refTarget: (n) => targets[n] }), `
+    By Lemma (*Key lemma*), *Lemma (Key lemma)*, Theorem \`thm:main\`, *Theorem* \`thm:main\`, *Lemma (Key lemma)*, Section (*Setup*), Lemmas (*Key lemma*), (\`eq:intro\`), \`nowhere\` and (\`nowhere\`).
+  `);
+});

@@ -6,6 +6,7 @@ import {
   readBracketGroup, readEnvName, skipTrivia,
 } from '../syntax/lexer.js';
 import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
+import { TEXT_DOLLAR } from '../syntax/facts.js';
 
 // commands that vanish with their arguments (index entries and PlanetMath link metadata are
 // not part of the text): name -> number of brace arguments (a star and `[...]` are skipped too)
@@ -40,8 +41,24 @@ const ROW_ENVS_GATHERED = /^(gather|multline|dgroup)\*?$/;
 
 export interface RenderOptions {
   maxLength?: number;
-  /** Turns a reference name into display text (e.g. "Lemma 3 (Title)"). */
-  refText?: (name: string) => string | undefined;
+  /** What a reference name points at: its kind ("Lemma", "Equation") and title, if known. */
+  refTarget?: (name: string) => RefTarget | undefined;
+}
+
+export interface RefTarget { kind: string; title?: string }
+
+/**
+ * A reference as text. Numbers are unknown here, so a target is shown by kind and title
+ * (`*Lemma (Key lemma)*`), or by kind and label without a title; after the kind already
+ * written (`Lemma~\ref{lem:key}`) only the title or label, so the word is not doubled.
+ */
+function refShown(name: string, target: RefTarget | undefined, before: string): string {
+  if (!target) return `\`${name}\``;
+  const word = /([A-Za-z]{3,})[\s~]*$/.exec(before)?.[1].toLowerCase();
+  const kind = target.kind.toLowerCase();
+  const named = !!word && (kind.endsWith(word) || (word.endsWith('s') && kind.endsWith(word.slice(0, -1))));
+  if (named) return target.title ? `(*${target.title}*)` : `\`${name}\``;
+  return target.title ? `*${target.kind} (${target.title})*` : `*${target.kind}* \`${name}\``;
 }
 
 export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
@@ -55,7 +72,8 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
     .replaceAll(ITEM, '')
-    .replaceAll(INDENT, ' ');
+    .replaceAll(INDENT, ' ')
+    .replaceAll(TEXT_DOLLAR, '$');
   if (out.length > max) {
     // never cut inside a $$ block
     let cut = out.lastIndexOf(' ', max);
@@ -211,7 +229,7 @@ class Renderer {
       return { text: `${wrap}${this.render(g.start, g.end).trim()}${wrap}`, next: g.next };
     }
     if (REFS.test(name)) {
-      let p = t.charCodeAt(nameEnd) === 42 ? nameEnd + 1 : nameEnd;
+      const p = t.charCodeAt(nameEnd) === 42 ? nameEnd + 1 : nameEnd;
       if (name === 'hyperref') {
         const o = readBracketGroup(t, p, to);
         const g = o ? this.arg(o.next, to) : null;
@@ -220,9 +238,11 @@ class Renderer {
       const g = this.arg(p, to);
       if (!g) return { text: '', next: p };
       const names = t.slice(g.start, g.end).split(',').map((s) => s.trim()).filter(Boolean);
-      const shown = names.map((n) => this.opts.refText?.(n) ?? `\`${n}\``).join(', ');
-      p = g.next;
-      return { text: name === 'eqref' ? `(${shown})` : shown, next: p };
+      // `\eqref` prints "(1.2)": the label stands for the number
+      if (name === 'eqref') return { text: `(${names.map((n) => `\`${n}\``).join(', ')})`, next: g.next };
+      const before = t.slice(Math.max(0, i - 40), i);
+      const shown = names.map((n, k) => refShown(n, this.opts.refTarget?.(n), k === 0 ? before : '')).join(', ');
+      return { text: shown, next: g.next };
     }
     if (/cite/i.test(name)) {
       let p = nameEnd;

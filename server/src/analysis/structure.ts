@@ -32,7 +32,7 @@ export function isDisplayMath(env: DocEnv): boolean {
 /** Title of a theorem-like environment from `[...]`, or undefined. */
 export function envTitle(doc: Doc, env: DocEnv): string | undefined {
   if (!env.opt) return undefined;
-  const t = doc.text.slice(env.opt.start, env.opt.end).replace(/\s+/g, ' ').trim();
+  const t = doc.latexText.slice(env.opt.start, env.opt.end).replace(/\s+/g, ' ').trim();
   return t || undefined;
 }
 
@@ -108,7 +108,7 @@ export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofL
   const envs = doc.envs();
   const proof = envs[proofIndex];
   if (proof.opt) {
-    const m = PROOF_OF_RE.exec(doc.text.slice(proof.opt.start, proof.opt.end));
+    const m = PROOF_OF_RE.exec(doc.latexText.slice(proof.opt.start, proof.opt.end));
     if (m) {
       const name = m[1].split(',')[0].trim();
       for (const loc of ws.findLabel(doc, name)) {

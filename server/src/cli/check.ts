@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { Workspace, type Doc } from '../project/workspace.js';
-import { findDocumentFiles, uriToPath } from '../project/files.js';
+import { findDocumentFiles, pathToUri, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { derivationDiagnostics } from '../features/derivation.js';
 import { DerivationChecker } from '../math/checker.js';
@@ -63,7 +63,7 @@ export function runCheck(opts: CheckOptions): number {
     }
     if (!stat.isDirectory()) {
       quiet = true;
-      loadProjectSiblings(ws, path.dirname(abs));
+      loadProjectSiblings(ws, abs);
       quiet = false;
     }
   }
@@ -105,23 +105,63 @@ export function runCheck(opts: CheckOptions): number {
 /** Siblings are only context for a single file: one this large (generated output, a dump) is not worth parsing for it. */
 const SIBLING_MAX_BYTES = 4 * 1024 * 1024;
 
+/** How many folders above a single file's own are searched for the root that includes it. */
+const ROOT_SEARCH_LEVELS = 4;
+
 /**
  * A single file may be a chapter of a project whose root sits beside it or one folder up;
  * loading the documents there (not recursively) lets roots and labels resolve as in the
- * editor, where the whole workspace is scanned.
+ * editor, where the whole workspace is scanned. A parent's `%!TEX root` is followed by the
+ * workspace itself. When that finds no root with `\documentclass`, the folders further up (up
+ * to ROOT_SEARCH_LEVELS above the file's, and not above the one holding `.git`) are searched
+ * for one: only their files with `\documentclass` are loaded, until one compiles the file.
  */
-function loadProjectSiblings(ws: Workspace, dir: string): void {
+function loadProjectSiblings(ws: Workspace, file: string): void {
+  const dir = path.dirname(file);
   for (const d of [dir, path.dirname(dir)]) {
-    let names: string[];
-    try {
-      names = fs.readdirSync(d);
-    } catch {
-      continue;
+    for (const f of texFiles(d)) ws.loadFile(f);
+  }
+  const doc = ws.get(pathToUri(file));
+  if (!doc) return;
+  const compiled = (): boolean => ws.roots(doc).some((r) => r.hasDocumentClass());
+  if (compiled()) return;
+  let d = dir;
+  for (let up = 0; up <= ROOT_SEARCH_LEVELS; up++) {
+    if (up >= 2) {
+      for (const f of texFiles(d)) {
+        if (ws.get(pathToUri(f)) || !hasDocumentClass(f)) continue;
+        ws.loadFile(f);
+        if (compiled()) return;
+      }
     }
-    for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) {
-      const f = path.join(d, n);
-      try { if (fs.statSync(f).size > SIBLING_MAX_BYTES) continue; } catch { continue; }
-      ws.loadFile(f);
-    }
+    if (fs.existsSync(path.join(d, '.git'))) return;
+    const parent = path.dirname(d);
+    if (parent === d) return;
+    d = parent;
+  }
+}
+
+/** The .tex/.ltx files of a folder (not recursive), at most 500, none over SIBLING_MAX_BYTES. */
+function texFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) {
+    const f = path.join(dir, n);
+    try { if (fs.statSync(f).isFile() && fs.statSync(f).size <= SIBLING_MAX_BYTES) out.push(f); } catch { /* unreadable: skipped */ }
+  }
+  return out;
+}
+
+/** Whether a file (read raw, comments aside) has `\documentclass`: only such files are roots worth loading. */
+function hasDocumentClass(f: string): boolean {
+  try {
+    return /^[^%\n]*\\documentclass\b/m.test(fs.readFileSync(f, 'utf8'));
+  } catch {
+    return false;
   }
 }

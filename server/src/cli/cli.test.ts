@@ -247,6 +247,31 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
     assert.equal(mathsense(['-v'], dir).stdout, r.stdout);
   });
 
+  it('a single chapter is checked in the project the editor finds: a parent\'s %!TEX root, a root folders up, not above .git', () => {
+    const files: Record<string, string> = {
+      'book/main.tex': '\\documentclass{book}\n\\begin{document}\n\\input{chapters/ch1/intro}\n\\input{chapters/ch2/body}\n\\end{document}\n',
+      'book/chapters/ch1/intro.tex': '\\chapter{Intro}\\label{ch:intro}\nSee \\ref{thm:main}.\n',
+      'book/chapters/ch2/body.tex': '%!TEX root = ../../main.tex\n\\chapter{Body}\n\\begin{theorem}\\label{thm:main}x\\end{theorem}\n\\input{sub/part}\n',
+      'book/chapters/ch2/sub/part.tex': '\\section{Part}\nSee \\ref{ch:intro} and \\ref{sec:none}.\n',
+      // the root is above the repository holding the chapter: not searched
+      'outer/main.tex': '\\documentclass{article}\n\\begin{document}\n\\section{Outer}\\label{sec:outer}\n\\input{repo/a/b/c}\n\\end{document}\n',
+      'outer/repo/a/b/c.tex': 'See \\ref{sec:outer}.\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    fs.mkdirSync(path.join(dir, 'outer', 'repo', '.git'));
+    const lines = (r: SpawnSyncReturns<string>) => r.stdout.trim().split('\n').filter(Boolean).map((l) => l.replace(/ \[[a-z-]+\]$/, ''));
+    const part = mathsense(['check', '--no-derivations', 'book/chapters/ch2/sub/part.tex'], dir);
+    assert.deepEqual(lines(part), ['book/chapters/ch2/sub/part.tex:2:29: error: Undefined reference: no \\label{sec:none} in this project']);
+    const intro = mathsense(['check', '--no-derivations', 'book/chapters/ch1/intro.tex'], dir);
+    assert.equal(intro.status, 0, intro.stdout);
+    assert.deepEqual(lines(intro), []);
+    const c = mathsense(['check', '--no-derivations', 'outer/repo/a/b/c.tex'], dir);
+    assert.deepEqual(lines(c), ['outer/repo/a/b/c.tex:1:10: error: Undefined reference: no \\label{sec:outer} in this project']);
+  });
+
   it('the HoTT book checks clean: exit 0, zero errors', { skip: !fs.existsSync(hottMain) && `HoTT book not found at ${hottMain}` }, () => {
     const hottDir = path.dirname(hottMain);
     const r = mathsense(['check', 'main.tex'], hottDir);

@@ -17,10 +17,10 @@ export function targetAt(doc: Doc, offset: number): CursorTarget | undefined {
     if (ref.cmdStart > offset) break;
     if (offset >= ref.start && offset <= ref.end) return { type: 'ref', name: ref.name, ref, start: ref.start, end: ref.end };
   }
-  // the command name itself (`\ref`) also counts, when it has a single name
+  // the command name itself (`\ref`, up to its end) also counts: the first name it refers to
   for (const ref of doc.refs()) {
     if (ref.cmdStart > offset) break;
-    if (offset >= ref.cmdStart && offset < ref.cmdEnd && ref.cmdStart + 1 + ref.cmd.length >= offset) {
+    if (offset >= ref.cmdStart && offset <= ref.cmdStart + 1 + ref.cmd.length) {
       return { type: 'ref', name: ref.name, ref, start: ref.start, end: ref.end };
     }
   }

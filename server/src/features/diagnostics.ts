@@ -1,6 +1,7 @@
 // Label/reference diagnostics (undefined-ref, duplicate-label, unused-label) and structural
 // problems found by the analyser (unclosed environments, unmatched \end), includes whose
-// file is missing, citations no bibliography defines (features/citations.ts).
+// file is missing, includes that close a cycle or read a file twice, citations no
+// bibliography defines (features/citations.ts).
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { wrappedUses, wrappersOf } from '../project/wrappedLabels.js';
@@ -80,6 +81,16 @@ export function computeDiagnostics(ws: Workspace, doc: Doc, settings: Diagnostic
       const what = inc.kind === 'external' ? 'its labels (referenced through this document) are unknown' : 'its labels and contents are unknown';
       out.push(missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE));
     }
+    const incs = doc.includes();
+    for (const issue of ws.includeIssues(doc)) {
+      const inc = incs[issue.index];
+      // reading a label-free snippet (a figure, a signature) twice is harmless and common
+      if (!inc || (issue.kind === 'twice' && issue.target!.labels().length === 0)) continue;
+      const message = issue.kind === 'cycle'
+        ? `include cycle: ${issue.cycle!.map((d) => baseName(d.uri)).join(' → ')}`
+        : `${baseName(issue.target!.uri)} is already included (${where(issue.first!)}): LaTeX reads it twice and reports every label in it as multiply defined`;
+      out.push({ range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: issue.kind === 'cycle' ? 'include-cycle' : 'duplicate-include', message });
+    }
     for (const p of doc.problems()) {
       out.push({ range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message });
     }
@@ -97,6 +108,12 @@ function usedLabelNames(ws: Workspace, doc: Doc): Set<string> {
     }
   }
   return used;
+}
+
+/** `file:line` of an include. */
+function where(at: { doc: Doc; index: number }): string {
+  const inc = at.doc.includes()[at.index];
+  return `${baseName(at.doc.uri)}:${inc ? at.doc.positionAt(inc.start).line + 1 : '?'}`;
 }
 
 function baseName(uri: string): string {

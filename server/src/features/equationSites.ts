@@ -73,7 +73,7 @@ export function documentEquations(doc: Doc): DocEquation[] {
   out = [];
   for (const b of blocks) {
     if (b.facts.envs.length === 0) continue;
-    const rel = blockEquations(() => doc.text.slice(b.start, b.end), b.facts);
+    const rel = blockEquations(() => doc.latexText.slice(b.start, b.end), b.facts);
     for (const s of rel) {
       const start = s.start + b.start;
       out.push({ ...s, start, end: s.end + b.start, doc, line: doc.positionAt(start).line, rel: s });

@@ -243,3 +243,65 @@ By \\ref{algebra-lemma-nak} and \\ref{lemma-local}.
     assert.ok(rename(ws, schemes, at, 'lemma-fresh'));
   });
 });
+
+// ---- what counts as a reference under the cursor (defect: block-relative command offsets) ----
+
+test('only the command name and the key of a reference are the reference, in any block', () => {
+  const src = `
+%! doc.tex
+\\documentclass{article}
+\\begin{document}
+\\section{One}
+\\begin{equation}\\label{eq:a} x = 1 \\end{equation}
+
+\\ref{eq:a} is here and \\eqref{eq:a}.
+\\end{document}
+`;
+  withFixture(src, ({ ws, doc: get }) => {
+    const doc = get('doc.tex');
+    const text = doc.text;
+    const show = (needle: string, k: number): string => {
+      const o = text.indexOf(needle) + k;
+      const h = hover(ws, doc, o);
+      const p = prepareRename(ws, doc, o);
+      const d = definition(ws, doc, o);
+      return `${needle}+${k}: hover ${h ? rangeText(h.range!) : 'null'}, rename ${p ? rangeText(p.range) : 'null'}, definition ${d.map((l) => rangeText(l.range)).join(',') || 'none'}`;
+    };
+    assertSnapshot([
+      show('\\documentclass', 2), show('\\section', 3), show('\\ref{', 0), show('\\ref{', 2), show('\\ref{', 4),
+      show('eq:a} is', 2), show(' is here', 2), show('\\eqref', 2), show('\\eqref{', 7), show('}.', 1),
+    ].join('\n'), `
+      \\documentclass+2: hover null, rename null, definition none
+      \\section+3: hover null, rename null, definition none
+      \\ref{+0: hover 6:6-6:10, rename 6:6-6:10, definition 4:24-4:28
+      \\ref{+2: hover 6:6-6:10, rename 6:6-6:10, definition 4:24-4:28
+      \\ref{+4: hover 6:6-6:10, rename 6:6-6:10, definition 4:24-4:28
+      eq:a} is+2: hover 6:6-6:10, rename 6:6-6:10, definition 4:24-4:28
+       is here+2: hover null, rename null, definition none
+      \\eqref+2: hover 6:31-6:35, rename 6:31-6:35, definition 4:24-4:28
+      \\eqref{+7: hover 6:31-6:35, rename 6:31-6:35, definition 4:24-4:28
+      }.+1: hover null, rename null, definition none
+    `);
+  });
+});
+
+test('in a Markdown note (every math node its own block) a heading is not a reference', () => {
+  const src = `
+%! q.md
+# Q
+
+$$
+(x+y)^2 = x^2 + 2xy + y^2 \\label{eq:sq}
+$$
+
+See $\\eqref{eq:sq}$.
+`;
+  withFixture(src, ({ ws, doc: get }) => {
+    const doc = get('q.md');
+    assert.equal(hover(ws, doc, 1), null);
+    assert.equal(prepareRename(ws, doc, 2), null);
+    const eqref = doc.text.indexOf('\\eqref') + 2;
+    assert.equal(rangeText(hover(ws, doc, eqref)!.range!), '7:13-7:18');
+    assert.equal(prepareRename(ws, doc, eqref)!.placeholder, 'eq:sq');
+  });
+});

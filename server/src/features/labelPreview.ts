@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import type { LabelLocation, Workspace } from '../project/workspace.js';
 import { labelTarget, type LabelTarget } from '../analysis/structure.js';
-import { latexToMarkdown, latexToPlain, mathBlock } from '../analysis/render.js';
+import { latexToMarkdown, latexToPlain, mathBlock, type RefTarget } from '../analysis/render.js';
 import { uriToPath } from '../project/files.js';
 
 /** "Lemma (Title)" with the title as plain text. */
@@ -27,10 +27,12 @@ export function locationText(loc: LabelLocation, fromUri?: string): string {
 export function labelBody(ws: Workspace, loc: LabelLocation, maxLength = 1500): string {
   const { doc } = loc;
   const t = labelTarget(ws, doc, loc.label);
-  const text = doc.text;
-  const refText = (name: string): string | undefined => {
-    const target = ws.findLabel(doc, name)[0];
-    return target ? `*${labelDetail(ws, target)}*` : undefined;
+  const text = doc.latexText;
+  const refTarget = (name: string): RefTarget | undefined => {
+    const loc = ws.findLabel(doc, name)[0];
+    if (!loc) return undefined;
+    const target = labelTarget(ws, loc.doc, loc.label);
+    return { kind: target.displayName, title: target.title ? latexToPlain(target.title) : undefined };
   };
   if (t.kind === 'equation' && t.env) {
     const env = t.env;
@@ -41,7 +43,7 @@ export function labelBody(ws: Workspace, loc: LabelLocation, maxLength = 1500): 
     return mathBlock(env.name, text.slice(env.bodyStart, env.bodyEnd));
   }
   if ((t.kind === 'theorem' || t.kind === 'figure' || t.kind === 'table' || t.kind === 'proof') && t.env) {
-    return latexToMarkdown(text.slice(t.env.bodyStart, t.env.bodyEnd), { maxLength, refText });
+    return latexToMarkdown(text.slice(t.env.bodyStart, t.env.bodyEnd), { maxLength, refTarget });
   }
   if (t.kind === 'item' && t.env) {
     // the item the label sits in: from the last \item before the label to the next one
@@ -49,7 +51,7 @@ export function labelBody(ws: Workspace, loc: LabelLocation, maxLength = 1500): 
     const start = before >= t.env.bodyStart ? before + 5 : t.env.bodyStart;
     let end = text.indexOf('\\item', loc.label.end);
     if (end < 0 || end > t.env.bodyEnd) end = t.env.bodyEnd;
-    return latexToMarkdown(text.slice(start, end), { maxLength, refText });
+    return latexToMarkdown(text.slice(start, end), { maxLength, refTarget });
   }
   if (t.kind === 'section' && t.section) {
     return `**${latexToMarkdown(t.section.title, { maxLength: 300 })}**`;

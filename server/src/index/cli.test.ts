@@ -147,7 +147,7 @@ describe('CLI: index build, search, disambiguate', { skip: !hasData && 'shared d
     assert.match(rows[0].url, /^https:\/\/proofwiki\.org\/wiki\/Definition:/);
     for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].score >= rows[i].score);
     const none = cli(['disambiguate', '--index', indexDir, '--term', 'zzzz not a term', '--context', 'x', '--json']);
-    assert.equal(none.status, 0);
+    assert.equal(none.status, 3, 'an unknown term has its own exit code');
     assert.deepEqual(JSON.parse(none.stdout), []);
   });
 

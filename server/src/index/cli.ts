@@ -37,6 +37,7 @@ export const INDEX_USAGE = `  index build [--data DIR] [--index DIR] [--sources 
                                         related equations in DIR's documents and the index
   disambiguate --term "<term>" --context "<text>" [--index DIR] [--limit N] [--json]
                                         the term's ProofWiki definitions ranked for the context
+                                        (exit 3 when the term is not an ambiguous term of the index)
 `;
 
 function parse(args: string[], flags: string[], valued: string[]): { opts: Record<string, string | boolean>; rest: string[]; bad?: string } {
@@ -254,8 +255,9 @@ export async function disambiguateCommand(args: string[], io: Io): Promise<numbe
     const q: Query = { ids: o.tok.encode(context || term, { maxTokens: QUERY_TOKENS }), vec, text: context || term };
     const res = disambiguate(o.index, o.tok, term, q, { limit });
     if (res.length === 0) {
+      // a script must tell "unknown term" from an answer: its own exit code (1 is a missing index)
       if (p.opts.json) io.out('[]\n'); else io.out(`“${term}” is not an ambiguous term of the index (no ProofWiki disambiguation page)\n`);
-      return 0;
+      return 3;
     }
     const rows = res.map((r) => ({ title: r.entry.title, url: r.entry.url, score: r.score, term: r.entry.term, licence: r.entry.licence }));
     if (p.opts.json) io.out(JSON.stringify(rows, null, 2) + '\n');

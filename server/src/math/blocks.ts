@@ -82,7 +82,7 @@ export function mathBlocks(doc: Doc, macroSig = ''): BlockInput[] {
     if (!mine) {
       let keyed = keyedPerFacts.get(b.facts);
       if (!keyed || keyed.sig !== macroSig) {
-        const rel = blockMath(() => doc.text.slice(b.start, b.end), b.facts);
+        const rel = blockMath(() => doc.latexText.slice(b.start, b.end), b.facts);
         keyed = { sig: macroSig, items: macroSig ? rel.map((m) => ({ ...m, key: `${m.key}:${macroSig}` })) : rel };
         keyedPerFacts.set(b.facts, keyed);
       }

@@ -51,6 +51,12 @@ export abstract class DocumentView {
   }
 
   get text(): string { return this.textDocument.getText(); }
+  /**
+   * The text block facts were read from, offset for offset the same as `text`: LaTeX is read as
+   * written; a Markdown note has what is not LaTeX blanked (block-quote `>` markers, code, HTML,
+   * front matter). Features that read math or statement bodies at fact offsets read this.
+   */
+  get latexText(): string { return this.text; }
   get version(): number { return this.textDocument.version; }
   get languageId(): string { return this.textDocument.languageId; }
 
@@ -78,7 +84,19 @@ export abstract class DocumentView {
     });
   }
 
-  refs(): DocRef[] { return this.collect('refs', (f) => f.refs); }
+  /** References; `cmdStart`/`cmdEnd` (the command) are made absolute like the name's span. */
+  refs(): DocRef[] {
+    return this.cached('refs', () => {
+      const out: DocRef[] = [];
+      for (const b of this.blocks()) {
+        for (const r of b.facts.refs) {
+          out.push(b.start === 0 ? r : { ...r, start: r.start + b.start, end: r.end + b.start, cmdStart: r.cmdStart + b.start, cmdEnd: r.cmdEnd + b.start });
+        }
+      }
+      return out;
+    });
+  }
+
   cites(): DocCite[] { return this.collect('cites', (f) => f.cites); }
   includes(): DocInclude[] { return this.collect('includes', (f) => f.includes); }
   macros(): DocMacro[] { return this.collect('macros', (f) => f.macros); }

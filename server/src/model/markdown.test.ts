@@ -9,6 +9,12 @@ import { computeDiagnostics } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition } from '../features/navigation.js';
 import { documentSymbols } from '../features/symbols.js';
+import { documentEquations } from '../features/equationSites.js';
+import { derivationDiagnostics } from '../features/derivation.js';
+import { checkWorkspaceDocumentSync } from '../math/service.js';
+import { DerivationChecker } from '../math/checker.js';
+import { assertSnapshot } from '../testing/snapshot.js';
+import { rangeText } from '../testing/snapshot.js';
 
 const URI = 'file:///notes/note.md';
 
@@ -218,5 +224,128 @@ By $\\eqref{eq:energy}$ and $\\ref{eq:nowhere}$.
     } finally {
       fx.cleanup();
     }
+  });
+});
+
+// ---- Markdown read as Pandoc reads it (defects: quote markers in math, `$5 … $x$` pairing,
+// raw LaTeX outside `$`, YAML front matter) ----
+
+describe('Markdown notes as Pandoc reads them', () => {
+  it('math inside a block quote is read without the `>` markers, at the same offsets', () => {
+    const text = '# Q\n\n> $$\n> (x+y)^2 = x^2 + 2xy + y^2\n> \\label{eq:sq}\n> $$\n\nSee $\\eqref{eq:sq}$.\n';
+    const fx = fixture(`%! q.md\n${text}`);
+    try {
+      const doc = fx.doc('q.md');
+      assert.equal(doc.latexText.length, doc.text.length);
+      const [display] = doc.envs();
+      assert.equal(doc.latexText.slice(display.bodyStart, display.bodyEnd), '\n  (x+y)^2 = x^2 + 2xy + y^2\n  \\label{eq:sq}\n  ');
+      assert.equal(doc.text.slice(doc.labels()[0].start, doc.labels()[0].end), 'eq:sq');
+      // hover preview
+      assertSnapshot((hover(fx.ws, doc, at(doc.text, 'eq:sq}$'))!.contents as MarkupContent).value, `
+        **Equation** · \`eq:sq\` · q.md:5
+
+        ---
+
+        $$
+        (x+y)^2 = x^2 + 2xy + y^2
+        $$
+      `);
+      // the related-equations query
+      assert.deepEqual(documentEquations(doc).map((e) => [e.latex.replace(/\s+/g, ' ').trim(), e.label]), [['(x+y)^2 = x^2 + 2xy + y^2 \\label{eq:sq}', 'eq:sq']]);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('a wrong step in a block quote is flagged like one at top level, at its place in the text', () => {
+    const step = '$$\n\\begin{aligned}\n(a+b)^2 &= a^2 + 2ab + b^2 \\\\\n&= a^2 + 3ab + b^2\n\\end{aligned}\n$$\n';
+    const quoted = step.split('\n').map((l) => (l ? `> ${l}` : l)).join('\n');
+    const text = `# Q\n\n${quoted}\n${step}\n- ${step.split('\n').join('\n  ').trimEnd()}\n`;
+    const fx = fixture(`%! q.md\n${text}`);
+    try {
+      const doc = fx.doc('q.md');
+      const diags = derivationDiagnostics(doc, checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker()));
+      assert.deepEqual(diags.map((d) => `${rangeText(d.range)} ${doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))}`), [
+        '6:6-6:21 a^2 + 3ab + b^2',
+        '13:4-13:19 a^2 + 3ab + b^2',
+        '20:6-20:21 a^2 + 3ab + b^2',
+      ]);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('single dollars follow Pandoc: no space inside the delimiters, no digit after the closing one', () => {
+    const math = (text: string) => spans(text, new MarkdownDocument(URI, text).inlineMath());
+    assert.deepEqual(math('It costs $5, then see $\\ref{eq:one}$ for details.'), ['$\\ref{eq:one}$']);
+    assert.deepEqual(math('The cost is $5 and $10 for the book.'), []);
+    assert.deepEqual(math('$x$ and $\\ref{a}$, $x^2 + 1$.'), ['$x$', '$\\ref{a}$', '$x^2 + 1$']);
+    assert.deepEqual(math('$ x$ and $x $ and $x$5 and $a$.'), ['$a$']);
+    assert.deepEqual(math('Escaped \\$ dollars \\$ and $a \\$ b$ with $\\$$ inside.'), ['$a \\$ b$', '$\\$$']);
+    assert.deepEqual(math('No math across a paragraph break: $a\n\nb$ but $a\nb$ within one.'), ['$a\nb$']);
+    assert.deepEqual(math('Code `$x$` and\n\n```\necho $HOME $x$\n```\n\nthen $y$ and $$z$$.'), ['$y$', '$$z$$']);
+    // the reference after a price is found and checked
+    const fx = fixture('%! n.md\nIt costs $5, then see $\\ref{eq:one}$ for details.\n\n$$ x^2 - 1 = (x-1)(x+1) \\label{eq:one} $$\n');
+    try {
+      const doc = fx.doc('n.md');
+      assert.deepEqual(doc.refs().map((r) => r.name), ['eq:one']);
+      assert.deepEqual(computeDiagnostics(fx.ws, doc), []);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('raw LaTeX outside $…$ (environments, \\label, \\ref) is read as in .tex, not in code', () => {
+    const note = String.raw`# Note
+
+\begin{theorem}[Pythagoras]\label{thm:pyth}
+For a right triangle $a^2+b^2=c^2$, which costs $5.
+\end{theorem}
+
+\begin{lemma}\label{lem:two}
+A statement over two paragraphs.
+
+$$
+(a+b)^2 = a^2 + 2ab + b^2 \label{eq:binom}
+$$
+
+\end{lemma}
+
+By Theorem $\ref{thm:pyth}$, Lemma \ref{lem:two} and \eqref{eq:binom}; \cref{nowhere}.
+
+` + '`\\ref{in:code}` and\n\n```latex\n\\label{fenced} \\ref{fenced:ref}\n```\n';
+    const fx = fixture(`%! n.md\n${note}`);
+    try {
+      const doc = fx.doc('n.md');
+      assert.deepEqual(doc.labels().map((l) => [l.name, note.slice(l.start, l.end)]), [['thm:pyth', 'thm:pyth'], ['lem:two', 'lem:two'], ['eq:binom', 'eq:binom']]);
+      assert.deepEqual(doc.refs().map((r) => r.name), ['thm:pyth', 'lem:two', 'eq:binom', 'nowhere']);
+      assert.deepEqual(computeDiagnostics(fx.ws, doc).map((d) => `${rangeText(d.range)} ${d.code}`), ['16:78-16:85 undefined-ref']);
+      assertSnapshot((hover(fx.ws, doc, at(note, 'thm:pyth', 1))!.contents as MarkupContent).value, `
+        **Theorem** (Pythagoras) · \`thm:pyth\` · n.md:3
+
+        ---
+
+        For a right triangle $a^2+b^2=c^2$, which costs $5.
+      `);
+      assert.match((hover(fx.ws, doc, at(note, '\\eqref') + 2)!.contents as MarkupContent).value, /^\*\*Equation\*\* · `eq:binom`/);
+      assert.deepEqual(definition(fx.ws, doc, at(note, 'lem:two', 1)).map((l) => rangeText(l.range)), ['7:21-7:28']);
+      const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
+      assert.deepEqual(symbols.map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['Heading: Note', ['Theorem (Pythagoras)', 'Lemma']]]);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('YAML front matter is skipped: no heading, no math', () => {
+    const text = '---\ntitle: "Notes on $x$"\ntags: [math]\nprice: $5 \\ref{zz}\n---\n\n# Real $y$\n\n---\n\nBelow a rule $z$.\n';
+    const doc = new MarkdownDocument(URI, text);
+    assert.deepEqual(doc.sections().map((s) => s.title), ['Real $y$']);
+    assert.deepEqual(spans(text, doc.inlineMath()), ['$y$', '$z$']);
+    assert.deepEqual(doc.refs(), []);
+    // only at the very start, and only when closed
+    const late = new MarkdownDocument(URI, '\n---\ntitle: $x$\n---\n');
+    assert.deepEqual(spans(late.text, late.inlineMath()), ['$x$']);
+    const open = new MarkdownDocument(URI, '---\n$x$ text\n');
+    assert.deepEqual(spans(open.text, open.inlineMath()), ['$x$']);
   });
 });

@@ -2,8 +2,10 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { fixture } from '../testing/fixture.js';
+import { Workspace } from './workspace.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { computeDiagnostics } from '../features/diagnostics.js';
+import { assertSnapshot, rangeText } from '../testing/snapshot.js';
 
 const base = (uri: string): string => path.basename(decodeURIComponent(uri));
 
@@ -197,6 +199,82 @@ c &= d \\label{row2}
       return `${l.name}:${t.kind}:${t.displayName}${t.row !== undefined ? ':row' + t.row : ''}${t.title ? ':' + t.title : ''}`;
     });
     assert.deepEqual(out, ['sec:section:Section:Intro', 'row1:equation:Equation:row0', 'row2:equation:Equation:row1', 'it:item:Item', 'fig:figure:Figure']);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('include graph: an include that closes a cycle and a file with labels read twice are warnings', () => {
+  const fx = fixture(`
+%! main.tex
+\\documentclass{article}
+\\begin{document}
+\\input{ch/a}
+\\input{ch/twice}
+\\input{ch/twice}
+\\input{ch/shared}
+\\end{document}
+%! ch/a.tex
+\\section{A}\\label{sec:a}
+\\input{ch/b}
+%! ch/b.tex
+\\section{B}\\label{sec:b}
+See \\ref{sec:a}.
+\\input{ch/a}
+\\input{ch/shared}
+%! ch/twice.tex
+\\begin{equation}\\label{eq:tw} y=2 \\end{equation}
+%! ch/shared.tex
+Shared text.
+%! loop/x.tex
+\\input{y}
+%! loop/y.tex
+\\input{x}
+%! self.tex
+\\documentclass{article}
+\\input{self}
+`);
+  try {
+    const render = (name: string) => computeDiagnostics(fx.ws, fx.doc(name)).map((d) => `${name}:${rangeText(d.range)} ${d.code}: ${d.message}`);
+    assertSnapshot(['main.tex', 'ch/a.tex', 'ch/b.tex', 'ch/twice.tex', 'loop/x.tex', 'loop/y.tex', 'self.tex'].flatMap(render).join('\n'), `
+      main.tex:5:8-5:16 duplicate-include: twice.tex is already included (main.tex:4): LaTeX reads it twice and reports every label in it as multiply defined
+      ch/b.tex:3:8-3:12 include-cycle: include cycle: a.tex → b.tex → a.tex
+      loop/y.tex:1:8-1:9 include-cycle: include cycle: x.tex → y.tex → x.tex
+      self.tex:2:8-2:12 include-cycle: include cycle: self.tex → self.tex
+    `);
+    // shared.tex (no labels) is read twice too, harmlessly: not reported; the labels of the
+    // file read twice are not reported as duplicates (one definition on disk)
+    assert.deepEqual(computeDiagnostics(fx.ws, fx.doc('ch/twice.tex')), []);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('roots: a parent\'s %!TEX root is followed, even when the root has not been read', () => {
+  const fx = fixture(`
+%! main.tex
+\\documentclass{book}
+\\begin{document}
+\\input{chapters/ch1/intro}
+\\input{chapters/ch2/body}
+\\end{document}
+%! chapters/ch1/intro.tex
+\\chapter{Intro}\\label{ch:intro}
+%! chapters/ch2/body.tex
+%!TEX root = ../../main.tex
+\\chapter{Body}
+\\input{sub/part}
+%! chapters/ch2/sub/part.tex
+See \\ref{ch:intro}.
+`);
+  try {
+    // what the CLI has when asked for part.tex: the file and its folder's parent, not main.tex
+    const ws = new Workspace();
+    const part = ws.loadFile(path.join(fx.dir, 'chapters/ch2/sub/part.tex'))!;
+    ws.loadFile(path.join(fx.dir, 'chapters/ch2/body.tex'));
+    assert.deepEqual(ws.roots(part).map((d) => base(d.uri)), ['main.tex']);
+    assert.deepEqual([...ws.scope(part)].map((d) => base(d.uri)).sort(), ['body.tex', 'intro.tex', 'main.tex', 'part.tex']);
+    assert.deepEqual(computeDiagnostics(ws, part), []);
   } finally {
     fx.cleanup();
   }

@@ -24,6 +24,24 @@ export interface LabelLocation {
 
 interface External { prefix: string; scope: Set<Doc> }
 
+/** An include (index into `doc.includes()`) and the document it resolves to. */
+interface IncludeEdge { index: number; target: Doc }
+
+/**
+ * An include that closes a cycle (`a.tex` inputs `b.tex`, which inputs `a.tex`) or reads a file a
+ * second time in the same project. `index` is into `doc.includes()` (stable while the graph
+ * generation is: offsets are taken from the current version).
+ */
+export interface IncludeIssue {
+  index: number;
+  kind: 'cycle' | 'twice';
+  /** cycle: the documents along it, the included one first and last. */
+  cycle?: Doc[];
+  /** twice: the file, and where it was included first. */
+  target?: Doc;
+  first?: { doc: Doc; index: number };
+}
+
 /** A `\bibliography{x}` / `\addbibresource{x}` of a project, with the file it names (if found). */
 export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 
@@ -52,7 +70,10 @@ export class Workspace {
     registries: Map<string, TheoremRegistry>;
     defsGen: number;
     bibs: Map<Doc, BibInclude[]>;
-  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map() };
+    edges: Map<Doc, IncludeEdge[]>;
+    roots: Map<Doc, Doc[]>;
+    issues?: Map<Doc, IncludeIssue[]>;
+  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map() };
 
   /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
   readonly bibs = new BibStore();
@@ -99,6 +120,16 @@ export class Workspace {
     const p = uriToPath(key);
     if (p && isFile(p)) this.loadFile(p, true);
     else this.remove(key);
+  }
+
+  /**
+   * A file was deleted on disk. An open document keeps its buffer (the editor's text is the
+   * truth, and may be saved again); it is forgotten when closed (close() finds no file).
+   */
+  deletedOnDisk(uri: string): void {
+    const key = normalizeUri(uri);
+    this.failed.delete(key);
+    if (!this.openUris.has(key)) this.remove(key);
   }
 
   remove(uri: string): void {
@@ -226,7 +257,7 @@ export class Workspace {
     if (this.cache.gen !== this.generation) {
       this.cache = {
         gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(),
-        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(),
+        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(), edges: new Map(), roots: new Map(),
       };
       // resolving may load files from disk (which advances the generation): repeat until
       // no new document appears
@@ -255,12 +286,72 @@ export class Workspace {
     if (kids) return kids;
     kids = [];
     this.cache.children.set(doc, kids);
-    for (const inc of doc.includes()) {
-      if (inc.kind === 'external' || inc.kind === 'bibliography') continue;
+    const edges: IncludeEdge[] = [];
+    this.cache.edges.set(doc, edges);
+    doc.includes().forEach((inc, index) => {
+      if (inc.kind === 'external' || inc.kind === 'bibliography') return;
       const target = this.resolveInclude(doc, inc);
-      if (target && target !== doc) kids.push(target);
-    }
+      if (!target) return;
+      edges.push({ index, target });
+      if (target !== doc) kids.push(target);
+    });
     return kids;
+  }
+
+  /**
+   * Includes that close a cycle or read a file a second time (cached per graph generation).
+   * Each project is walked depth-first in source order from its top documents (those nobody
+   * includes; then, for cycles nobody enters from outside, the first document of the cycle
+   * by path): an include of a document on the current path closes a cycle, one of a document
+   * already read in this walk reads it twice.
+   */
+  includeIssues(doc: Doc): IncludeIssue[] {
+    const g = this.graph();
+    if (!g.issues) {
+      const issues = new Map<Doc, IncludeIssue[]>();
+      const reported = new Set<string>();
+      const add = (d: Doc, issue: IncludeIssue): void => {
+        const key = `${d.uri}\u0000${issue.index}`;
+        if (reported.has(key)) return;
+        reported.add(key);
+        const list = issues.get(d);
+        if (list) list.push(issue); else issues.set(d, [issue]);
+      };
+      const docs = [...g.edges.keys()].sort((a, b) => a.uri.localeCompare(b.uri));
+      const walked = new Set<Doc>();
+      const walk = (top: Doc): void => {
+        const firstAt = new Map<Doc, { doc: Doc; index: number }>([[top, { doc: top, index: -1 }]]);
+        const path: Doc[] = [top];
+        const onPath = new Set<Doc>([top]);
+        // iterative: include chains may be long
+        const frames: Array<{ doc: Doc; next: number }> = [{ doc: top, next: 0 }];
+        walked.add(top);
+        while (frames.length) {
+          const f = frames[frames.length - 1];
+          const edges = g.edges.get(f.doc) ?? [];
+          if (f.next >= edges.length) { frames.pop(); onPath.delete(path.pop()!); continue; }
+          const e = edges[f.next++];
+          if (onPath.has(e.target)) {
+            add(f.doc, { index: e.index, kind: 'cycle', cycle: [...path.slice(path.indexOf(e.target)), e.target] });
+            continue;
+          }
+          const first = firstAt.get(e.target);
+          if (first) {
+            if (first.index >= 0) add(f.doc, { index: e.index, kind: 'twice', target: e.target, first });
+            continue;
+          }
+          firstAt.set(e.target, { doc: f.doc, index: e.index });
+          walked.add(e.target);
+          path.push(e.target);
+          onPath.add(e.target);
+          frames.push({ doc: e.target, next: 0 });
+        }
+      };
+      for (const d of docs) if (!g.parents.get(d)?.length) walk(d);
+      for (const d of docs) if (!walked.has(d)) walk(d);
+      g.issues = issues;
+    }
+    return g.issues.get(doc) ?? [];
   }
 
   /**
@@ -386,14 +477,28 @@ export class Workspace {
     return this.graph().parents.get(doc) ?? [];
   }
 
-  /** Root documents `doc` is compiled from. */
-  roots(doc: Doc): Doc[] {
-    this.graph();
+  /** The document a `%!TEX root` comment of `doc` names, if it resolves. */
+  private magicRoot(doc: Doc): Doc | undefined {
     const magic = doc.magic().find((m) => m.key === 'root');
-    if (magic) {
-      const target = this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 });
-      if (target) return [target];
+    return magic ? this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 }) : undefined;
+  }
+
+  /** Root documents `doc` is compiled from (cached per graph generation). */
+  roots(doc: Doc): Doc[] {
+    const g = this.graph();
+    let r = g.roots.get(doc);
+    if (!r) {
+      r = this.rootsUncached(doc);
+      // resolving a root comment may have loaded a file (a new graph generation): cache only in the current one
+      if (this.cache === g && g.gen === this.generation) g.roots.set(doc, r);
     }
+    // callers may consume the list (scope() pops it)
+    return [...r];
+  }
+
+  private rootsUncached(doc: Doc): Doc[] {
+    const own = this.magicRoot(doc);
+    if (own) return [own];
     const roots = new Set<Doc>();
     if (doc.hasDocumentClass()) roots.add(doc);
     const seen = new Set<Doc>([doc]);
@@ -403,6 +508,10 @@ export class Workspace {
       const d = queue.shift()!;
       if (seen.has(d)) continue;
       seen.add(d);
+      // an ancestor that names its root (a chapter's `%!TEX root = ../main.tex`) is compiled from
+      // there, even when that root has not been read yet (the CLI checking one file)
+      const named = this.magicRoot(d);
+      if (named) { roots.add(named); continue; }
       if (d.hasDocumentClass()) roots.add(d);
       const ps = this.parents(d);
       if (ps.length === 0) tops.push(d);

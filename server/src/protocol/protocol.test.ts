@@ -743,3 +743,76 @@ describe('language server: startup race, settings, watched files, close', { time
     assert.deepEqual(client.errorLogs().filter((m) => !/workspace folder change events/.test(m)), []);
   });
 });
+
+// ---- a file deleted on disk while open (defect: the open document went dead) ------------
+
+describe('language server: an open document deleted on disk', { timeout: 120_000 }, () => {
+  let dir: string;
+  let client: Client;
+  const GONE = '\\section{Gone}\\label{sec:gone}\n';
+  const ORPHAN = '%!TEX root = ../main.tex\n\\section{Orphan}\nRef \\ref{sec:gone}.\n';
+
+  before(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-lsp3-')));
+    fs.mkdirSync(path.join(dir, 'ch'));
+    fs.writeFileSync(path.join(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\n\\input{ch/gone}\n\\end{document}\n');
+    fs.writeFileSync(path.join(dir, 'ch', 'gone.tex'), GONE);
+    fs.writeFileSync(path.join(dir, 'ch', 'orphan.tex'), ORPHAN);
+    client = new Client();
+  });
+
+  after(() => {
+    client?.kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its buffer (hover, symbols, diagnostics, references into it) until it is closed', { timeout: 60_000 }, async () => {
+    const folderUri = pathToFileURL(dir).href;
+    const gonePath = path.join(dir, 'ch', 'gone.tex');
+    const goneUri = pathToFileURL(gonePath).href;
+    const orphanUri = pathToFileURL(path.join(dir, 'ch', 'orphan.tex')).href;
+    await client.conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: folderUri, workspaceFolders: [{ uri: folderUri, name: 'fixture' }], capabilities: { window: { workDoneProgress: true } },
+    });
+    await client.conn.sendNotification(InitializedNotification.type, {});
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: orphanUri, languageId: 'latex', version: 1, text: ORPHAN } });
+    await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: goneUri, languageId: 'latex', version: 1, text: GONE } });
+    await client.conn.sendRequest('mathsense/status');
+    const undefinedRefs = (uri: string) => client.published(uri)?.diagnostics.filter((d) => d.code === 'undefined-ref').length;
+    await waitFor('orphan published clean', () => undefinedRefs(orphanUri) === 0);
+
+    fs.rmSync(gonePath);
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 3 }] });
+    // the open buffer still answers
+    const labelAt = posOf(GONE, 'sec:gone', 2);
+    assert.match(markdown(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: goneUri }, position: labelAt })), /Section.*sec:gone/);
+    const symbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: goneUri } }) as DocumentSymbol[];
+    assert.deepEqual(symbols.map((s) => s.name), ['Section: Gone']);
+    // and is still edited and published
+    await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: goneUri, version: 2 }, contentChanges: [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: 'See \\ref{nope}.\n' }],
+    });
+    const v2 = await waitFor('gone.tex v2 published', () => client.published(goneUri, 2));
+    assert.deepEqual(v2.diagnostics.map((d) => d.code), ['undefined-ref']);
+    // its label stays defined for the project (orphan is re-validated after the change)
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(undefinedRefs(orphanUri), 0);
+
+    // recreated on disk while open: nothing changes
+    fs.writeFileSync(gonePath, GONE);
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 1 }] });
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(undefinedRefs(orphanUri), 0);
+    assert.equal(client.published(goneUri)?.version, 2);
+
+    // deleted again, then closed: now it is gone for the project
+    fs.rmSync(gonePath);
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 3 }] });
+    const published = client.diagnostics.length;
+    await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: goneUri } });
+    await waitFor('orphan reports sec:gone undefined after the close', () =>
+      client.diagnostics.slice(published).some((d) => d.uri === orphanUri && d.diagnostics.some((x) => x.code === 'undefined-ref')));
+    assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: goneUri }, position: labelAt }), null);
+    assert.deepEqual(client.errorLogs(), []);
+  });
+});

@@ -278,7 +278,7 @@ export class MathSenseServer {
           continue;
         }
         if (!file || !isDocumentPath(file)) continue;
-        if (ch.type === FileChangeType.Deleted) this.ws.remove(ch.uri);
+        if (ch.type === FileChangeType.Deleted) this.ws.deletedOnDisk(ch.uri);
         else this.ws.loadFile(file, true);
       }
       if (bibs) {

@@ -114,3 +114,10 @@ export interface BlockFacts {
   hasDocumentClass: boolean;
   hasBeginDocument: boolean;
 }
+
+/**
+ * A literal dollar sign of Markdown prose in the LaTeX the model reads (model/markdownDocument.ts):
+ * one UTF-16 unit, so offsets hold, that no LaTeX reader takes for a math delimiter; renderers
+ * show it as "$".
+ */
+export const TEXT_DOLLAR = '\uFF04';
