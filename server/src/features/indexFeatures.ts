@@ -28,7 +28,7 @@ export const CITE_ACTION_TITLE = 'Suggest results to cite';
 interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
 
 export function bodyText(doc: Doc, env: DocEnv): string {
-  return doc.text.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+  return doc.latexText.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
 }
 
 /** The innermost theorem-like environment containing `offset` (its `\begin` line included). */
@@ -91,7 +91,7 @@ function workspaceProofs(ws: Workspace, f: Found): Array<{ doc: Doc; env: DocEnv
     if (!names.some((n) => d.text.includes(n))) continue;
     d.envs().forEach((e, i) => {
       if (out.length >= 5 || e.name !== 'proof' || !e.opt || out.some((o) => o.env === e)) return;
-      const opt = d.text.slice(e.opt.start, e.opt.end);
+      const opt = d.latexText.slice(e.opt.start, e.opt.end);
       if (names.some((n) => opt.includes(n)) && same(d, i)) out.push({ doc: d, env: e });
     });
   }
@@ -224,7 +224,10 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
     items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
   }
-  for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources })) {
+  // the statement's name (label words, title) against the indexed statements' titles
+  const own = statements(ws, f.doc).find((st) => st.env.start === f.env.start);
+  const names = { tok: got.tok, name: resultName(own?.labels[0]?.name, own?.title) || undefined };
+  for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources, names })) {
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }

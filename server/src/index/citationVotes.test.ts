@@ -6,6 +6,8 @@ import type { IndexEntry } from './format.js';
 import { citationsOf, timesCited, withCitationVotes } from './retrieval.js';
 import { POSITION_FEATURES, SHARED_FEATURES, TEXT_FEATURES } from './referenceRanker.js';
 import type { LoadedIndex } from './store.js';
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { vocabFile } from '../embeddings/testPaths.js';
 
 describe('citation votes', () => {
   it('weights each neighbour by its similarity relative to the nearest, cubed, and reads only k', () => {
@@ -67,5 +69,24 @@ describe('votes over the index entries', () => {
     assert.deepEqual([...s].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, once, once]);
     const without0 = withCitationVotes(ranked, new Set([0]))(Float32Array.from([5, 4, 3, 0, 0]), 0);
     assert.deepEqual([...without0].map((x) => Math.round(x * 1000) / 1000), [0, 0, 0, 0, once]);
+  });
+
+  it('with names, reads the indexed statements\' titles: the statements titled like the query\'s name vote', () => {
+    const tok = MathTokenizer.load(vocabFile);
+    const titles = ['Sum of Geometric Sequence', 'Product of Primes', 'Cauchy Sequence is Bounded', 'Ratio Test', 'Prime Factorization'];
+    const titled = { ...index, entry: (id: number) => ({ id, title: titles[id] ?? '', ...entries[id] }) } as unknown as LoadedIndex;
+    const net = (features: readonly string[]) => ({ features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [features.map(() => 0)], bias: [0], out: [1] });
+    // the shared network reads nothing; one weight on the votes of the neighbours by name
+    const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES), names: [0, 0, 0, 1] };
+    const ranked = { ...titled, header: { ...index.header, referenceRankers: { text, position: net(POSITION_FEATURES), trainedOn: '', licence: '', dev: {} } } } as unknown as LoadedIndex;
+    const q = { ids: tok.encode('Let $n$ be an integer.') };
+    const direct = Float32Array.from([5, 4, 3, 0, 0]);
+    // "primes product" is nearest statement 1 by title, whose proof names 4
+    const s = withCitationVotes(ranked, undefined, { tok, name: 'primes product', q })(direct.slice(), 0);
+    assert.equal([...s].indexOf(Math.max(...s)), 4, `${[...s]}`);
+    assert.ok(s[4] > 0 && s[3] === 0, `${[...s]}`);
+    // without a name, or without names at all, the name signals read as zeros
+    assert.deepEqual([...withCitationVotes(ranked, undefined, { tok, q })(direct.slice(), 0)], [0, 0, 0, 0, 0]);
+    assert.deepEqual([...withCitationVotes(ranked)(direct.slice(), 0)], [0, 0, 0, 0, 0]);
   });
 });

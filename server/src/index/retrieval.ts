@@ -12,6 +12,7 @@ import { referenceRow, referenceScore, usableRankers } from './referenceRanker.j
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
 import { perIndex, tick } from './perIndex.js';
 import { namedIds } from './namedResults.js';
+import { resultName } from './resultNames.js';
 
 export interface Result extends Hit {
   entry: IndexEntry;
@@ -79,14 +80,20 @@ export function citationsOf(index: LoadedIndex, id: number): number[] {
   return [...out];
 }
 
+/** The query statement's name (resultNames.ts: label words and title) and the tokenizer to read titles with. */
+export interface CiteName { tok: MathTokenizer; name?: string }
+
 /**
  * Results to cite for a statement: indexed statements by direct match, the votes of the
  * nearest statements whose citations are known (citationVotes.ts) and how often each is cited,
  * combined by the index's text ranker (referenceRanker.ts; without one, match plus votes).
+ * With `names`, the ranker also reads the indexed statements' titles as their names (as
+ * PS-ProofWiki page titles were in the fit): against the query's name and text, and the votes
+ * of the statements whose titles are nearest its name.
  * Statements in `exclude` (the query's own entry) are neither results, neighbours nor counted.
  */
-export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptions = {}): Result[] {
-  const ranked = withCitationVotes(index, opts.exclude);
+export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptions & { names?: CiteName } = {}): Result[] {
+  const ranked = withCitationVotes(index, opts.exclude, opts.names && { ...opts.names, q });
   const combine = (bm: Float32Array, cos: Float32Array | undefined, fused: Float32Array, a: number) => ranked(fused, a, statementSimilarity(index, bm, cos));
   return withEntries(index, index.search(q, 'statement', { ...opts, combine }));
 }
@@ -96,17 +103,44 @@ export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptio
  * citation counts; the neighbours are the statements nearest by `similarity` (the proof
  * ranker's, indexHubs.ts#statementSimilarity), else by the direct match.
  */
-export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
+export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>, names?: CiteName & { q: Query }): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
   return (fused, a, similarity) => {
-    const votes = votesFromSimilarity(similarity ?? fused, (i) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a)), fused.length);
+    const citesOf = (i: number) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a));
+    const votes = votesFromSimilarity(similarity ?? fused, citesOf, fused.length);
     const model = usableRankers(index.header.referenceRankers)?.text;
     if (!model) return withVotes(fused, votes);
     const cited = timesCited(index).slice(a, a + fused.length);
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
     const direct = zScores(fused), v = unitVotes(votes);
-    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i] })));
+    const n = titleSignals(index, a, fused.length, citesOf, names);
+    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
   };
 }
+
+/** The name signals of the statements [a, a + count) with their titles as names, or undefined. */
+function titleSignals(index: LoadedIndex, a: number, count: number, citesOf: (i: number) => number[] | undefined, names?: CiteName & { q: Query }) {
+  const [sa, sb] = index.header.kinds.statement;
+  if (!names || a !== sa || count !== sb - sa) return undefined;
+  const titles = statementTitles.get(index, names.tok);
+  const byName = names.name ? titles.scores(names.tok.encode(names.name)) : undefined;
+  return {
+    name: byName ? zScores(byName) : new Float32Array(count),
+    textInName: zScores(titles.scores(names.q.ids)),
+    // the statements whose titles are nearest the query's name vote for what they cite
+    nameVotes: byName ? unitVotes(votesFromSimilarity(byName, citesOf, count)) : new Float32Array(count),
+  };
+}
+
+/** BM25 over the indexed statements' titles, in statement id order (~18k titles). */
+const statementTitles = perIndex(function* (index: LoadedIndex, tok: MathTokenizer): Generator<void, Bm25Index> {
+  const bm = new Bm25Index();
+  const [a, b] = index.header.kinds.statement;
+  for (let id = a; id < b; id++) {
+    if ((id - a) % 500 === 499) yield;
+    bm.add(tok.encode(resultName(undefined, index.entry(id).title)));
+  }
+  return bm;
+});
 
 /** How often each entry is cited by an indexed statement; ~18k statements and their proofs take ~350 ms, 200 per slice. */
 const citedCounts = perIndex(function* (index: LoadedIndex): Generator<void, Float32Array> {
@@ -123,7 +157,10 @@ const citedCounts = perIndex(function* (index: LoadedIndex): Generator<void, Flo
 export const timesCited = (index: LoadedIndex): Float32Array => citedCounts.get(index);
 
 /** Counts citations in the background after a load, so the first "results to cite" does not wait. */
-export const prepareCitations = (index: LoadedIndex, pause = tick): Promise<void> => citedCounts.prepare(pause, index);
+export const prepareCitations = async (index: LoadedIndex, tok: MathTokenizer, pause = tick): Promise<void> => {
+  await citedCounts.prepare(pause, index);
+  await statementTitles.prepare(pause, index, tok);
+};
 
 /** The definition ids of an ambiguous term (case-insensitive), or []. */
 export function termCandidates(index: LoadedIndex, term: string): number[] {

@@ -92,7 +92,7 @@ export class ServerIndex {
         void prepareNames(idx, idle).catch((e: Error) => this.log(`index: result names not prepared: ${e.message}`));
         if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`mathsense index build\`)`);
         // nor the first "results to cite" for counting what every statement cites
-        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
+        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, tok, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
         // the proof ranker's hub scores (176 KB) are read now, not on the first theorem hover
         const proofs = indexProofRanker(idx);

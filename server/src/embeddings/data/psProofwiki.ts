@@ -1,6 +1,9 @@
 // PS-ProofWiki premise selection (CC BY-SA 3.0): statement -> premises, by uuid.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { loadProofWiki } from './proofwiki.js';
+import { nearestCopies } from './proofwikiLinks.js';
+import { textKey } from './splits.js';
 
 export interface PremiseQuery { id: string; text: string; premises: string[] }
 export interface PsProofWiki {
@@ -26,4 +29,19 @@ export function loadPsProofWiki(dataDir: string): PsProofWiki {
     .filter((q) => q.premises.length > 0);
   const heldOut = new Set([...Object.keys(raw.dev), ...Object.keys(raw.test)]);
   return { texts, train: queries('train'), dev: queries('dev'), test: queries('test'), heldOut };
+}
+
+/**
+ * The ProofWiki page title of each PS-ProofWiki statement (its base title, without "/Proof N"):
+ * the page whose theorem text equals it, else the page most like it by word set (Jaccard
+ * >= 0.6). PS-ProofWiki statements are ProofWiki theorems re-rendered without their titles.
+ */
+export function psTitles(dataDir: string, ps: PsProofWiki): Map<string, string> {
+  const pages = loadProofWiki(dataDir);
+  const byKey = new Map(pages.map((t) => [textKey(t.statement), t.base]));
+  const out = new Map<string, string>();
+  const rest: string[] = [];
+  for (const [id, text] of ps.texts) { const b = byKey.get(textKey(text)); if (b) out.set(id, b); else rest.push(id); }
+  nearestCopies(pages.map((t) => t.statement), rest.map((id) => ps.texts.get(id)!), 0.6).forEach((i, k) => { if (i >= 0) out.set(rest[k], pages[i].base); });
+  return out;
 }

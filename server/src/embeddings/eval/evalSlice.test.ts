@@ -11,7 +11,7 @@ test('eval-models runs on a slice and prints one table with BM25, encoder and an
   const table = r.stdout.split('\n').filter((l) => l.startsWith('|'));
   assert.match(table[0], /\| task \| metric \| n \| BM25 \| encoder \| BM25\+enc \| MathSense \| published anchor \|/);
   for (const task of ['ProofWiki test statement→proof (kept)', 'ProofWiki test statement→proof (renamed)', 'Stacks test statement→proof (kept)',
-    'PS-ProofWiki test references', 'Stacks test references', 'Stacks test references, with file position (workspace \\ref completion)', 'MathD2 test_new_candi', 'MathD2 test_new_term', 'encoder throughput (CPU, batch 64)', 'model load time']) {
+    'PS-ProofWiki test references', 'PS-ProofWiki test references, statement texts only (no result names)', 'Stacks test references', 'Stacks test references, with file position (workspace \\ref completion)', 'MathD2 test_new_candi', 'MathD2 test_new_term', 'encoder throughput (CPU, batch 64)', 'model load time']) {
     assert.ok(table.some((l) => l.startsWith(`| ${task} |`)), `missing row ${task}`);
   }
   assert.ok(table.some((l) => /acc@1 global/.test(l)));

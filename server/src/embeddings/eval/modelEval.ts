@@ -88,7 +88,7 @@ async function statementProof(ctx: Ctx, name: string, pairs: StatementProofPair[
 async function references(ctx: Ctx, task: ReferenceTask, rankers: ReferenceRankers | undefined, neighbours: ProofRankerModel | undefined, anchors: { map: string; r10?: string }, rows: EvalRow[], positionRow?: string): Promise<void> {
   const signals = await ReferenceSignals.create(ctx, task, neighbours);
   const queries = task.splits.test;
-  // where results are named (Stacks labels), the same ranker without the name features: the
+  // where results are named (Stacks labels, PS-ProofWiki page titles), the same ranker without the name features: the
   // statement texts alone, as the published models read them
   const text = rankers?.text;
   const unnamed = task.names && text ? withoutNames(text) : undefined;

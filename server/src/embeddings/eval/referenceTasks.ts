@@ -3,7 +3,7 @@
 // For each query it computes the signals the reference ranker reads (index/referenceRanker.ts)
 // over every candidate. A query that is itself a citing statement (a train query in the fit)
 // is left out of its own signals: it neither votes for nor counts towards what it cites.
-import { loadPsProofWiki } from '../data/psProofwiki.js';
+import { loadPsProofWiki, psTitles } from '../data/psProofwiki.js';
 import { loadStacks, type StacksResult } from '../data/stacks.js';
 import { unitVotes, votesFromSimilarity } from '../../index/citationVotes.js';
 import { positionFeatures, referenceRow, type ResultPosition, type ReferenceGroup } from '../../index/referenceRanker.js';
@@ -137,7 +137,10 @@ export class ReferenceSignals {
   }
 }
 
-/** PS-ProofWiki: every statement is a candidate; train statements cite their premises. */
+/**
+ * PS-ProofWiki: every statement is a candidate, named by its ProofWiki page title
+ * (psProofwiki.ts#psTitles); train statements cite their premises.
+ */
 export function psProofWikiTask(dataDir: string, slice?: number): ReferenceTask {
   const ps = loadPsProofWiki(dataDir);
   const cut = <T>(xs: T[]) => (slice ? xs.slice(0, slice) : xs);
@@ -145,10 +148,12 @@ export function psProofWikiTask(dataDir: string, slice?: number): ReferenceTask 
   let ids = [...ps.texts.keys()];
   if (slice) { const keep = new Set([...test, ...dev, ...fit].flatMap((q) => [q.id, ...q.premises]).concat(ids.slice(0, 150))); ids = ids.filter((x) => keep.has(x)); }
   const at = new Map(ids.map((x, i) => [x, i]));
-  const query = (q: { id: string; text: string; premises: string[] }): ReferenceQuery => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])) });
+  const titles = psTitles(dataDir, ps);
+  const query = (q: { id: string; text: string; premises: string[] }): ReferenceQuery => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])), name: titles.get(q.id) ?? '' });
   return {
     name: 'PS-ProofWiki',
     candidates: ids.map((x) => ({ text: ps.texts.get(x)! })),
+    names: ids.map((x) => titles.get(x) ?? ''),
     citing: fit.map((t) => ({ item: { text: t.text }, self: at.get(t.id) ?? -1, cites: t.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])) })),
     splits: { test: test.map(query), dev: dev.map(query), fit: fit.map(query) },
   };

@@ -1,10 +1,11 @@
 // Fits the reference rankers (index/referenceRanker.ts) behind `npm run train:rankers`: the
-// text model on the fit queries of PS-ProofWiki train and Stacks train together, the position
+// text model on the fit queries of PS-ProofWiki train and Stacks train together (names: page
+// titles and label words), the position
 // model on Stacks (the one source whose results have files and an order). Reports both on
 // the dev queries against the parameter-free direct match and against linear
 // models fitted on the same rows; test splits are never read.
 import { fitMlpRanker, mlpScore } from '../../index/mlpRanker.js';
-import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenceScore, SHARED_FEATURES, TEXT_FEATURES, type LinearModel, type ReferenceGroup, type ReferenceRankers, type TextModel } from '../../index/referenceRanker.js';
+import { fitReferenceModel, groupMap, NAME_FEATURES, POSITION_FEATURES, referenceScore, SHARED_FEATURES, TEXT_FEATURES, withoutNames, type LinearModel, type ReferenceGroup, type ReferenceRankers, type TextModel } from '../../index/referenceRanker.js';
 import { dot } from '../../index/softmaxRanker.js';
 import { psProofWikiTask, ReferenceSignals, stacksTask, type ReferenceTask } from './referenceTasks.js';
 import type { Ctx } from './scorer.js';
@@ -24,32 +25,32 @@ async function groups(ctx: Ctx, task: ReferenceTask, withPosition: boolean, neig
 }
 
 /**
- * The text model in two stages, so that a source without names ranks as if names did not
+ * The text model in two stages, so that a statement without names ranks as if names did not
  * exist: the shared signals (network, or linear for the comparison) fitted on both sources,
- * then, on Stacks (the source whose results are named), one coefficient for that shared score
- * plus the name weights. The shared score is scaled by that coefficient, which leaves every
- * nameless ranking (PS-ProofWiki) unchanged.
+ * then, on both again with their names (Stacks: label words; PS-ProofWiki: page titles), one
+ * coefficient for that shared score plus the name weights. The shared score is scaled by that
+ * coefficient, which leaves every nameless ranking unchanged.
  */
-function twoStages(stacks: Group[], shared: (rows: number[]) => number): { scale: number; names: number[] } {
+function twoStages(named: Group[], shared: (rows: number[]) => number): { scale: number; names: number[] } {
   const k = SHARED_FEATURES.length;
-  const named = fitReferenceModel(stacks.map((g) => ({ ...g, x: g.x.map((r) => [shared(r.slice(0, k)), ...r.slice(k)]) })), ['shared score', ...NAME_FEATURES]).weights;
+  const w = fitReferenceModel(named.map((g) => ({ ...g, x: g.x.map((r) => [shared(r.slice(0, k)), ...r.slice(k)]) })), ['shared score', ...NAME_FEATURES]).weights;
   // a non-positive scale would reverse every nameless ranking: better no ranker than that one
-  if (!(named[0] > 0)) throw new Error(`text ranker: the shared score got weight ${named[0]} on Stacks; not writing a ranker that reverses PS-ProofWiki`);
-  return { scale: named[0], names: named.slice(1) };
+  if (!(w[0] > 0)) throw new Error(`text ranker: the shared score got weight ${w[0]}; not writing a ranker that reverses nameless rankings`);
+  return { scale: w[0], names: w.slice(1) };
 }
 
 const sharedRows = (g: Group[]) => g.map((x) => ({ ...x, x: x.x.map((r) => r.slice(0, SHARED_FEATURES.length)) }));
 
 function fitTextModel(ps: Group[], stacks: Group[]): TextModel {
   const shared = fitMlpRanker(sharedRows([...ps, ...stacks]), SHARED_FEATURES);
-  const { scale, names } = twoStages(stacks, (r) => mlpScore(shared, r));
+  const { scale, names } = twoStages([...ps, ...stacks], (r) => mlpScore(shared, r));
   return { features: [...TEXT_FEATURES], shared: { ...shared, out: shared.out.map((w) => w * scale) }, names };
 }
 
 /** The linear text model of the same two stages (reported on dev, not shipped). */
 function fitLinearTextModel(ps: Group[], stacks: Group[]): LinearModel {
   const shared = fitReferenceModel(sharedRows([...ps, ...stacks]), SHARED_FEATURES).weights;
-  const { scale, names } = twoStages(stacks, (r) => dot(shared, r));
+  const { scale, names } = twoStages([...ps, ...stacks], (r) => dot(shared, r));
   return { features: [...TEXT_FEATURES], weights: [...shared.map((w) => w * scale), ...names] };
 }
 
@@ -71,9 +72,11 @@ export async function trainReferenceRankers(ctx: Ctx, dataDir: string, slice?: n
   put('PS-ProofWiki dev, direct match', groupMap(psDev, plain));
   put('PS-ProofWiki dev, linear text ranker', groupMap(psDev, score(linearText)));
   put('PS-ProofWiki dev, text ranker', groupMap(psDev, score(text)));
+  put('PS-ProofWiki dev, text ranker without titles', groupMap(psDev, score(withoutNames(text))));
   put('Stacks dev, direct match', groupMap(stDev, plain));
   put('Stacks dev, linear text ranker', groupMap(textRows(stDev), score(linearText)));
   put('Stacks dev, text ranker', groupMap(textRows(stDev), score(text)));
+  put('Stacks dev, text ranker without names', groupMap(textRows(stDev), score(withoutNames(text))));
   put('Stacks dev, linear position ranker', groupMap(stDev, score(linearPosition)));
   put('Stacks dev, position ranker', groupMap(stDev, score(position)));
   return {
