@@ -27,6 +27,8 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib}'),
     },
     outputChannel: output,
+    // results to cite open in the results panel (commands.ts: mathsense.showResults)
+    initializationOptions: { resultsPanel: true },
     middleware: {
       workspace: {
         // the server pulls `mathsense` settings; path settings are filtered in untrusted workspaces

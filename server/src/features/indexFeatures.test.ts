@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, ConfigurationRequest, WorkDoneProgressCreateRequest, HoverRequest, CodeActionRequest,
-  CompletionRequest, ShutdownRequest, ExitNotification,
+  CompletionRequest, ShutdownRequest, ExitNotification, ExecuteCommandRequest,
   type ProtocolConnection, type Hover, type MarkupContent, type CodeAction, type CompletionList, type Position,
 } from 'vscode-languageserver-protocol/node';
 import { LoadedIndex } from '../index/store.js';
@@ -27,10 +27,11 @@ class Client {
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
     this.conn.listen();
   }
-  async start(root: string, settings: unknown): Promise<void> {
+  /** `panel`: the client shows results in a panel, as the VS Code extension says at initialize. */
+  async start(root: string, settings: unknown, panel = true): Promise<void> {
     await this.conn.sendRequest(InitializeRequest.type, {
       processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'fixture' }],
-      capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: { settings },
+      capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: panel ? { settings, resultsPanel: true } : { settings },
     });
     await this.conn.sendNotification(InitializedNotification.type, {});
   }
@@ -142,6 +143,27 @@ A \emph{${term}} is what the context says.
     assert.ok(args.items.some((i) => i.label === 'lem:helper'), 'a workspace result');
     assert.ok(args.items.some((i) => i.url?.startsWith('https://')), 'an indexed result');
     for (const i of args.items.filter((x) => x.url)) assert.match(i.detail, /CC BY-SA|GNU FDL/);
+  });
+
+  it('any other LSP client: an action per workspace result inserts its \\ref; mathsense.suggestCitations returns them all', async () => {
+    const other = new Client({ index: { path: indexDir } });
+    try {
+      await other.start(path.join(tmp, 'proj'), { index: { path: indexDir } }, false);
+      await other.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text } });
+      const p = posOf(text, 'We use');
+      const all = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: p }] }) as { items: Array<{ label?: string; url?: string }> } | null;
+      assert.ok(all?.items.some((i) => i.label === 'lem:helper') && all.items.some((i) => i.url?.startsWith('https://')), JSON.stringify(all));
+      const actions = await other.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
+      assert.ok(!actions.some((a) => a.command?.command === 'mathsense.showResults'), 'no client command the editor does not have');
+      const cite = actions.find((a) => a.title.startsWith('Cite \\ref{lem:helper}'));
+      assert.ok(cite, actions.map((a) => a.title).join('; '));
+      assert.deepEqual(cite.edit?.changes?.[uri], [{ range: { start: p, end: p }, newText: '\\ref{lem:helper}' }]);
+      // outside any statement: no results
+      const none = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: { line: 0, character: 0 } }] });
+      assert.equal(none, null);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('\\ref{ completion inside a proof ranks labels by relevance to the statement', async () => {

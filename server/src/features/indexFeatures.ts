@@ -23,6 +23,8 @@ import { lowerBound } from '../util/lowerBound.js';
 
 export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
+/** Server command: the results to cite for `{uri, position}` (ShowResultsArgs, or null outside a statement). */
+export const SUGGEST_CITATIONS_COMMAND = 'mathsense.suggestCitations';
 
 /** A theorem-like statement and the text it says (body without labels). */
 interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
@@ -212,14 +214,17 @@ export interface ShowResultsArgs {
   items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
 }
 
-/** "Suggest results to cite" inside a statement or its proof: indexed and workspace results. */
-export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex): CodeAction[] {
-  const offset = doc.offsetAt(range.start);
+/**
+ * Results to cite for the statement at `offset` (inside it or its proof): workspace results
+ * (position ranker) and indexed ones (text ranker, titles as names), or undefined outside a
+ * statement or without an index.
+ */
+export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex): ShowResultsArgs | undefined {
   const f = enclosingStatement(ws, doc, offset);
   const got = si.get();
-  if (!f || !got || f.text.length < 10) return [];
+  if (!f || !got || f.text.length < 10) return undefined;
   const q = si.query(f.text);
-  if (!q) return [];
+  if (!q) return undefined;
   const items: ShowResultsArgs['items'] = [];
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
     items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
@@ -231,9 +236,24 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }
-  if (items.length === 0) return [];
-  const args: ShowResultsArgs = { heading: `Results to cite for: ${latexToPlain(f.text, 80)}`, items };
-  return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
+  return items.length ? { heading: `Results to cite for: ${latexToPlain(f.text, 80)}`, items } : undefined;
+}
+
+/**
+ * "Suggest results to cite" inside a statement or its proof. With a results panel (the VS Code
+ * client says so at initialize) one action opens every result there; any other editor gets an
+ * action per workspace result that inserts its `\ref` at the cursor (indexed results have no
+ * label to insert: `mathsense.suggestCitations` returns them all).
+ */
+export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, panel: boolean): CodeAction[] {
+  const args = citeResults(ws, doc, doc.offsetAt(range.start), si);
+  if (!args) return [];
+  if (panel) return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
+  return args.items.flatMap((i) => (i.label ? [{
+    title: `Cite \\ref{${i.label}}: ${latexToPlain(i.title, 60)}`,
+    kind: CodeActionKind.Refactor,
+    edit: { changes: { [doc.uri]: [{ range: { start: range.end, end: range.end }, newText: `\\ref{${i.label}}` }] } },
+  }] : []));
 }
 
 interface Ranked { doc: Doc; env: DocEnv; start: number; label: string; name: string; heading: string; text: string; score: number }

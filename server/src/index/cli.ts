@@ -23,7 +23,7 @@ import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
 import { LoadedIndex, type Query } from './store.js';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { defaultCacheDir } from '../embeddings/embeddingService.js';
-import { displayPath, parseLimit } from '../cli/options.js';
+import { displayPath, markFormulas, parseLimit } from '../cli/options.js';
 
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
@@ -218,8 +218,9 @@ export async function searchCommand(args: string[], io: Io): Promise<number> {
   const o = await open(p.opts.index as string | undefined, io, 'search');
   if (!o) return 1;
   try {
-    const [vec] = await o.embed([text]);
-    const q: Query = { ids: o.tok.encode(text, { maxTokens: QUERY_TOKENS }), vec };
+    const latex = markFormulas(text);
+    const [vec] = await o.embed([latex]);
+    const q: Query = { ids: o.tok.encode(latex, { maxTokens: QUERY_TOKENS }), vec };
     // the query may be a result's name ("Fermat's little theorem"): titles that name it come first
     const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit, name: text }) : search(o.index, q, kind as EntryKind, { limit, name: text });
     let rows: SearchRow[] = hits.map((r) => indexRow(o.index, r));

@@ -23,7 +23,7 @@ import { workerRunner } from '../math/workerRunner.js';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
-import { bodyText, candidateProofsMarkdown, citeCodeActions, disambiguationMarkdown, rankRefCompletions } from '../features/indexFeatures.js';
+import { bodyText, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, type ShowResultsArgs } from '../features/indexFeatures.js';
 import { targetAt } from '../features/cursor.js';
 import { EquationAnalyses } from '../features/equationAnalyses.js';
 import { workerAnalysis } from '../index/equationAnalysis.js';
@@ -79,6 +79,8 @@ export class MathSenseServer {
   private canPullConfig = false;
   private folderEvents = false;
   private lensRefresh = false;
+  /** The client shows results in a panel (`mathsense.showResults`): the VS Code extension says so at initialize. */
+  private resultsPanel = false;
   private revalidateTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
   /** Workspace folder scans under way (set from `initialized` on, before settings are pulled). */
@@ -154,8 +156,9 @@ export class MathSenseServer {
       this.canPullConfig = !!params.capabilities.workspace?.configuration;
       this.folderEvents = !!params.capabilities.workspace?.workspaceFolders;
       this.lensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
-      const init = params.initializationOptions as { settings?: unknown } | undefined;
+      const init = params.initializationOptions as { settings?: unknown; resultsPanel?: unknown } | undefined;
       if (init?.settings) this.settings = mergeSettings(init.settings);
+      this.resultsPanel = init?.resultsPanel === true;
       const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
       this.folders = folders.map((u) => uriToPath(u)).filter((p): p is string => !!p);
       return {
@@ -171,7 +174,7 @@ export class MathSenseServer {
           completionProvider: { triggerCharacters: ['{', ',', '['], resolveProvider: true },
           renameProvider: { prepareProvider: true },
           codeLensProvider: { resolveProvider: true },
-          executeCommandProvider: { commands: [FIND_RELATED_COMMAND] },
+          executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         },
       };
@@ -309,7 +312,7 @@ export class MathSenseServer {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return [];
       const actions = derivationCodeActions(doc, this.stepsOf(doc), p.range);
-      actions.push(...this.guard('codeAction (cite)', [], () => citeCodeActions(this.ws, doc, p.range, this.index)));
+      actions.push(...this.guard('codeAction (cite)', [], () => citeCodeActions(this.ws, doc, p.range, this.index, this.resultsPanel)));
       return actions;
     }));
     c.onDefinition((p) => this.guard('definition', [], () => {
@@ -368,7 +371,14 @@ export class MathSenseServer {
       if (r.pending) this.refreshLensesWhenAnalysed();
       return { ...lens, command: { title: lensTitle(r), command: r.results.length || r.pending ? SHOW_RELATED_COMMAND : '', arguments: [r] } };
     }));
-    c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
+    c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | ShowResultsArgs | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
+      if (p.command === SUGGEST_CITATIONS_COMMAND) {
+        const a = parseFindArgs(p.arguments);
+        const doc = 'uri' in a ? this.docAt(a.uri) : undefined;
+        if (!doc || !('position' in a)) throw new ResponseError(ErrorCodes.InvalidParams, `${SUGGEST_CITATIONS_COMMAND}: expected {uri, position} of an open document`);
+        await this.index.load();
+        return citeResults(this.ws, doc, doc.offsetAt(a.position), this.index) ?? null;
+      }
       if (p.command !== FIND_RELATED_COMMAND) return null;
       const a = parseFindArgs(p.arguments);
       if ('error' in a) return emptyResponse(`${FIND_RELATED_COMMAND}: ${a.error}`);
