@@ -97,16 +97,18 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
   const vecs = await embed(qs.map((q) => q.text));
   const acc = { bm25: [0, 0], encoder: [0, 0], fused: [0, 0], shipped: [0, 0], untitled: [0, 0] };
   qs.forEach((q, i) => {
-    const bm = index.bm25Range(ids(q.text), 'statement', sa, sb);
+    const qIds = ids(q.text);
+    const bm = index.bm25Range(qIds, 'statement', sa, sb);
     const cos = index.cosineRange(vecs[i], sa, sb);
     const self = map.get(q.id);
     const gold = new Set(q.gold.map((g) => g - sa));
     const fused = fuseZ(bm, cos);
     // the statement's own page title is its name (what an author's label and title give at run time)
-    const names = { tok, name: self === undefined ? undefined : index.entry(self).title, q: { ids: ids(q.text) } };
+    const names = { tok, name: self === undefined ? undefined : index.entry(self).title, q: { ids: qIds } };
     const similarity = statementSimilarity(index, bm, cos);
-    const shipped = withCitationVotes(index, new Set(self === undefined ? [] : [self]), names)(fused, sa, similarity);
-    const untitled = withCitationVotes(index, new Set(self === undefined ? [] : [self]))(fused, sa, similarity);
+    const exclude = new Set(self === undefined ? [] : [self]);
+    const shipped = withCitationVotes(index, exclude, names)(fused, sa, similarity);
+    const untitled = withCitationVotes(index, exclude)(fused, sa, similarity);
     for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped], ['untitled', untitled]]) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);

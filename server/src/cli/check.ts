@@ -152,7 +152,7 @@ function texFiles(dir: string): string[] {
   const out: string[] = [];
   for (const n of names.filter((x) => /\.(tex|ltx)$/i.test(x)).slice(0, 500)) {
     const f = path.join(dir, n);
-    try { if (fs.statSync(f).isFile() && fs.statSync(f).size <= SIBLING_MAX_BYTES) out.push(f); } catch { /* unreadable: skipped */ }
+    try { const st = fs.statSync(f); if (st.isFile() && st.size <= SIBLING_MAX_BYTES) out.push(f); } catch { /* unreadable: skipped */ }
   }
   return out;
 }

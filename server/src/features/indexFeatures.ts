@@ -54,6 +54,12 @@ export function enclosingStatement(ws: Workspace, doc: Doc, offset: number): Fou
   return statementAt(ws, doc, offset);
 }
 
+/** The statement's name for the results-to-cite rankers (resultNames.ts: its first label's words and its title), or ''. */
+function statementName(ws: Workspace, f: Found): string {
+  const own = f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);
+  return resultName(own?.labels[0]?.name, own?.title);
+}
+
 const where = (d: Doc, offset: number, from: Doc) => {
   const file = uriToPath(d.uri) ?? d.uri;
   const rel = d === from ? path.basename(file) : (uriToPath(from.uri) ? path.relative(path.dirname(uriToPath(from.uri)!), file) : file);
@@ -230,8 +236,7 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
     items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
   }
   // the statement's name (label words, title) against the indexed statements' titles
-  const own = statements(ws, f.doc).find((st) => st.env.start === f.env.start);
-  const names = { tok: got.tok, name: resultName(own?.labels[0]?.name, own?.title) || undefined };
+  const names = { tok: got.tok, name: statementName(ws, f) || undefined };
   for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources, names })) {
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
@@ -315,8 +320,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const cited = timesReferenced(ws);
   const names = new Bm25Index();
   for (const c of cands) names.add(si.tokens(c.name));
-  const own = statements(ws, f.doc).find((st) => st.env.start === f.env.start);
-  const ownName = resultName(own?.labels[0]?.name, own?.title);
+  const ownName = statementName(ws, f);
   const byName = ownName ? names.scores(si.tokens(ownName)) : undefined;
   const name = byName ? zScores(byName) : new Float32Array(cands.length);
   const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, citesOf, cands.length)) : new Float32Array(cands.length);

@@ -139,10 +139,15 @@ export function pandocDollars(text: string, from = 0): string {
     if (closer < 0) { out.push(i); i++; continue; }
     i = closer + 1;
   }
-  if (out.length === 0) return text;
+  return replaceAt(text, out, NOT_MATH);
+}
+
+/** `text` with the characters at `positions` (ascending) replaced by `ch` (one UTF-16 unit: offsets hold). */
+function replaceAt(text: string, positions: readonly number[], ch: string): string {
+  if (positions.length === 0) return text;
   let s = '';
   let last = 0;
-  for (const p of out) { s += text.slice(last, p) + NOT_MATH; last = p + 1; }
+  for (const p of positions) { s += text.slice(last, p) + ch; last = p + 1; }
   return s + text.slice(last);
 }
 
@@ -354,17 +359,15 @@ function envDepth(latex: string, sp: Span): number {
 function proseDollars(latex: string, maths: Span[]): string {
   if (latex.indexOf('$') < 0) return latex;
   maths.sort((a, b) => a.start - b.start);
-  let s = '';
-  let at = 0;
+  const prose: number[] = [];
   let m = 0;
   for (let i = latex.indexOf('$'); i >= 0; i = latex.indexOf('$', i + 1)) {
     while (m < maths.length && maths[m].end <= i) m++;
     if (m < maths.length && maths[m].start <= i) { i = maths[m].end - 1; continue; }
     if (i > 0 && latex.charCodeAt(i - 1) === 92) continue;
-    s += latex.slice(at, i) + TEXT_DOLLAR;
-    at = i + 1;
+    prose.push(i);
   }
-  return s + latex.slice(at);
+  return replaceAt(latex, prose, TEXT_DOLLAR);
 }
 
 /**

@@ -483,8 +483,8 @@ export class Workspace {
     return magic ? this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 }) : undefined;
   }
 
-  /** Root documents `doc` is compiled from (cached per graph generation). */
-  roots(doc: Doc): Doc[] {
+  /** Root documents `doc` is compiled from (cached per graph generation: callers must not change the list). */
+  roots(doc: Doc): readonly Doc[] {
     const g = this.graph();
     let r = g.roots.get(doc);
     if (!r) {
@@ -492,8 +492,7 @@ export class Workspace {
       // resolving a root comment may have loaded a file (a new graph generation): cache only in the current one
       if (this.cache === g && g.gen === this.generation) g.roots.set(doc, r);
     }
-    // callers may consume the list (scope() pops it)
-    return [...r];
+    return r;
   }
 
   private rootsUncached(doc: Doc): Doc[] {
@@ -528,7 +527,7 @@ export class Workspace {
     let s = g.scopes.get(doc);
     if (s) return s;
     s = new Set<Doc>([doc]);
-    const stack = this.roots(doc);
+    const stack = [...this.roots(doc)];
     while (stack.length) {
       const d = stack.pop()!;
       if (s.has(d) && d !== doc) continue;
@@ -659,7 +658,7 @@ export class Workspace {
   }
 
   /** Documents of the given roots in include (depth-first, source) order. */
-  includeOrder(roots: Doc[]): Doc[] {
+  includeOrder(roots: readonly Doc[]): Doc[] {
     const out: Doc[] = [];
     const seen = new Set<Doc>();
     const visit = (d: Doc): void => {

@@ -1,7 +1,7 @@
 // PS-ProofWiki premise selection (CC BY-SA 3.0): statement -> premises, by uuid.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadProofWiki } from './proofwiki.js';
+import { loadProofWiki, type ProofWikiTheorem } from './proofwiki.js';
 import { nearestCopies } from './proofwikiLinks.js';
 import { textKey } from './splits.js';
 
@@ -35,9 +35,9 @@ export function loadPsProofWiki(dataDir: string): PsProofWiki {
  * The ProofWiki page title of each PS-ProofWiki statement (its base title, without "/Proof N"):
  * the page whose theorem text equals it, else the page most like it by word set (Jaccard
  * >= 0.6). PS-ProofWiki statements are ProofWiki theorems re-rendered without their titles.
+ * `pages`: the ProofWiki theorems, when the caller has them loaded already (59 MB to parse).
  */
-export function psTitles(dataDir: string, ps: PsProofWiki): Map<string, string> {
-  const pages = loadProofWiki(dataDir);
+export function psTitles(dataDir: string, ps: PsProofWiki, pages: ProofWikiTheorem[] = loadProofWiki(dataDir)): Map<string, string> {
   const byKey = new Map(pages.map((t) => [textKey(t.statement), t.base]));
   const out = new Map<string, string>();
   const rest: string[] = [];

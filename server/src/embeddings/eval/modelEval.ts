@@ -210,7 +210,7 @@ export async function runModelEval(o: EvalOptions): Promise<EvalResult> {
   await statementProof(ctx, 'Stacks test', cut(stacks.results.filter((r) => r.heldOut && r.proof)).map((r) => ({ statement: r.statement, proof: r.proof!, macros: stacks.macros })), stBackground, proofRanker, rows);
 
   log('reference retrieval: PS-ProofWiki test, Stacks held-out');
-  await references(ctx, psProofWikiTask(o.dataDir, n), rankers, proofRanker, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
+  await references(ctx, psProofWikiTask(o.dataDir, n, pwAll), rankers, proofRanker, { map: 'BERT joint 36.75 / TF-IDF 6.19', r10: '42.45' }, rows);
   await references(ctx, stacksTask(o.dataDir, n), rankers, proofRanker, { map: 'BERT joint 28.32 / TF-IDF 13.64' }, rows, 'with file position (workspace \\ref completion)');
 
   log('MathD2 test splits');

@@ -4,6 +4,7 @@
 // over every candidate. A query that is itself a citing statement (a train query in the fit)
 // is left out of its own signals: it neither votes for nor counts towards what it cites.
 import { loadPsProofWiki, psTitles } from '../data/psProofwiki.js';
+import type { ProofWikiTheorem } from '../data/proofwiki.js';
 import { loadStacks, type StacksResult } from '../data/stacks.js';
 import { unitVotes, votesFromSimilarity } from '../../index/citationVotes.js';
 import { positionFeatures, referenceRow, type ResultPosition, type ReferenceGroup } from '../../index/referenceRanker.js';
@@ -141,14 +142,14 @@ export class ReferenceSignals {
  * PS-ProofWiki: every statement is a candidate, named by its ProofWiki page title
  * (psProofwiki.ts#psTitles); train statements cite their premises.
  */
-export function psProofWikiTask(dataDir: string, slice?: number): ReferenceTask {
+export function psProofWikiTask(dataDir: string, slice?: number, pages?: ProofWikiTheorem[]): ReferenceTask {
   const ps = loadPsProofWiki(dataDir);
   const cut = <T>(xs: T[]) => (slice ? xs.slice(0, slice) : xs);
   const test = cut(ps.test), dev = cut(ps.dev), fit = cut(ps.train);
   let ids = [...ps.texts.keys()];
   if (slice) { const keep = new Set([...test, ...dev, ...fit].flatMap((q) => [q.id, ...q.premises]).concat(ids.slice(0, 150))); ids = ids.filter((x) => keep.has(x)); }
   const at = new Map(ids.map((x, i) => [x, i]));
-  const titles = psTitles(dataDir, ps);
+  const titles = psTitles(dataDir, ps, pages);
   const query = (q: { id: string; text: string; premises: string[] }): ReferenceQuery => ({ item: { text: q.text }, self: at.get(q.id) ?? -1, gold: q.premises.flatMap((p) => (at.has(p) ? [at.get(p)!] : [])), name: titles.get(q.id) ?? '' });
   return {
     name: 'PS-ProofWiki',
