@@ -104,11 +104,12 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const gold = new Set(q.gold.map((g) => g - sa));
     const fused = fuseZ(bm, cos);
     // the statement's own page title is its name (what an author's label and title give at run time)
-    const names = { tok, name: self === undefined ? undefined : index.entry(self).title, q: { ids: qIds } };
+    const names = { tok, name: self === undefined ? undefined : index.entry(self).title };
+    const query = { ids: qIds, vec: vecs[i] };
     const similarity = statementSimilarity(index, bm, cos);
     const exclude = new Set(self === undefined ? [] : [self]);
-    const shipped = withCitationVotes(index, exclude, names)(fused, sa, similarity);
-    const untitled = withCitationVotes(index, exclude)(fused, sa, similarity);
+    const shipped = withCitationVotes(index, exclude, query, names)(fused, sa, similarity);
+    const untitled = withCitationVotes(index, exclude, query)(fused, sa, similarity);
     for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped], ['untitled', untitled]]) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);

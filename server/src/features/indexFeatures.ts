@@ -18,6 +18,7 @@ import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
 import { refsIn, resultName } from '../index/resultNames.js';
 import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
+import { CiterProfiles, citerSourceOf } from '../index/citerProfiles.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { lowerBound } from '../util/lowerBound.js';
 
@@ -292,7 +293,8 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const got = si.get();
   if (!got || cands.length === 0) return cands;
   const bm = new Bm25Index();
-  for (const c of cands) bm.add(si.tokens(c.text));
+  const tokens = cands.map((c) => si.tokens(c.text));
+  for (const t of tokens) bm.add(t);
   const q = si.query(f.text)!;
   const s = bm.scores(q.ids);
   const cos = new Float32Array(cands.length);
@@ -317,6 +319,10 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const at = new Map(cands.map((c, i) => [c.label, i]));
   const citesOf = (i: number) => proved.get(statementKey(cands[i].doc, cands[i].start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : []));
   const votes = unitVotes(votesFromSimilarity(similarity, citesOf, cands.length));
+  // the candidates are the citers too (f is not one): each result's match with who \ref's it
+  const profiles = new CiterProfiles(cands.length, citerSourceOf(cands.map((c, i) => ({ ids: tokens[i], cites: citesOf(i) ?? [], vec: si.vector(c.text) }))));
+  const profile = zScores(profiles.bm25(q.ids));
+  const centroid = q.vec ? profiles.centroid(q.vec) : new Float32Array(cands.length);
   const cited = timesReferenced(ws);
   const names = new Bm25Index();
   for (const c of cands) names.add(si.tokens(c.name));
@@ -332,7 +338,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), name: name[i], textInName: textInName[i], referred: referred.has(c.label), nameVotes: nameVotes[i] };
+    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), profile: profile[i], centroid: centroid[i], name: name[i], textInName: textInName[i], referred: referred.has(c.label), nameVotes: nameVotes[i] };
     c.score = Math.round(referenceScore(model, referenceRow(text, pos)) * 1000) / 1000;
   });
   return cands;

@@ -38,7 +38,8 @@ describe('votes over the index entries', () => {
   const entries: Record<number, Partial<IndexEntry>> = {
     0: { premises: [3] }, 1: { proofs: [10] }, 2: {}, 3: {}, 4: {}, 10: { refs: [4, 1] },
   };
-  const index = { entry: (id: number) => ({ id, ...entries[id] }), count: 11, header: { kinds: { statement: [0, 5] } } } as unknown as LoadedIndex;
+  // no postings and no vectors: the citer profiles (citerProfiles.ts) read as zeros
+  const index = { entry: (id: number) => ({ id, ...entries[id] }), count: 11, header: { kinds: { statement: [0, 5] }, modelVersion: '' }, postings: () => {}, lengths: new Uint16Array(11) } as unknown as LoadedIndex;
 
   it('reads what a statement cites from its premises and its proofs\' named results, never itself', () => {
     assert.deepEqual(citationsOf(index, 0), [3]);
@@ -82,11 +83,11 @@ describe('votes over the index entries', () => {
     const q = { ids: tok.encode('Let $n$ be an integer.') };
     const direct = Float32Array.from([5, 4, 3, 0, 0]);
     // "primes product" is nearest statement 1 by title, whose proof names 4
-    const s = withCitationVotes(ranked, undefined, { tok, name: 'primes product', q })(direct.slice(), 0);
+    const s = withCitationVotes(ranked, undefined, q, { tok, name: 'primes product' })(direct.slice(), 0);
     assert.equal([...s].indexOf(Math.max(...s)), 4, `${[...s]}`);
     assert.ok(s[4] > 0 && s[3] === 0, `${[...s]}`);
     // without a name, or without names at all, the name signals read as zeros
-    assert.deepEqual([...withCitationVotes(ranked, undefined, { tok, q })(direct.slice(), 0)], [0, 0, 0, 0, 0]);
+    assert.deepEqual([...withCitationVotes(ranked, undefined, q, { tok })(direct.slice(), 0)], [0, 0, 0, 0, 0]);
     assert.deepEqual([...withCitationVotes(ranked)(direct.slice(), 0)], [0, 0, 0, 0, 0]);
   });
 });

@@ -10,7 +10,7 @@ import { EncoderSession } from '../embeddings/encoderSession.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { FILES, IndexError, headerPath } from './format.js';
 import { LoadedIndex } from './store.js';
-import { candidateProofs, citationsOf, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS } from './retrieval.js';
+import { candidateProofs, citationsOf, citerMatch, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS } from './retrieval.js';
 import { buildIndex } from './builder.js';
 import * as os from 'node:os';
 import { TERM_FEATURES, featureRows } from './termRanker.js';
@@ -235,6 +235,23 @@ describe('index with the Stacks project as a source', { skip: !hasData && 'share
       }
       const cited = timesCited(index);
       assert.ok(cited.some((x) => x > 0));
+      // the postings the citer profiles read are the ones BM25 scores
+      const held: number[] = [];
+      let term = 8;
+      for (; held.length === 0 && term < index.header.vocabSize; term++) index.postings(term, a, b, (id) => held.push(id));
+      term--;
+      assert.ok(held.length > 0);
+      const bm = index.bm25Range([term], 'statement', a, b);
+      assert.deepEqual(held, [...bm.keys()].filter((i) => bm[i] > 0).map((i) => i + a));
+      // a citer's own text matches the profiles of what it cites, until it is left out of them
+      const c = citing[0];
+      const tok = MathTokenizer.load(path.join(modelsDir, 'tokenizer', 'vocab.json'));
+      const q = { ids: tok.encode(index.entry(c).text, { maxTokens: QUERY_TOKENS }), vec: index.vector(c) };
+      const withIt = citerMatch(index, q), without = citerMatch(index, q, new Set([c]));
+      for (const r of citationsOf(index, c)) {
+        assert.ok(withIt.bm25[r - a] > 0 && withIt.centroid[r - a] !== 0, `result ${r}`);
+        if (cited[r] === 1) assert.ok(without.bm25[r - a] === 0 && without.centroid[r - a] === 0, `result ${r} has no other citer`);
+      }
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

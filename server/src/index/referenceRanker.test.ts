@@ -18,24 +18,25 @@ describe('reference ranker features', () => {
     assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'a', order: 12 }), [1, 0, 0]);
     assert.deepEqual(positionFeatures({ file: 'a', order: 10 }, { file: 'b', order: 2 }), [0, 0, 0]);
     assert.deepEqual(positionFeatures(undefined, { file: 'b', order: 2 }), [0, 0, 0]);
-    assert.deepEqual(referenceRow({ direct: 1.5, votes: -0.2, cited: 3 }), [1.5, -0.2, Math.log1p(3), 0, 0, 0, 0], 'unknown names read as zeros');
-    assert.deepEqual(referenceRow({ direct: 0, votes: 0, cited: 0, name: 2.5, textInName: -0.5, referred: true, nameVotes: 0.5 }), [0, 0, 0, 2.5, -0.5, 1, 0.5]);
+    assert.deepEqual(referenceRow({ direct: 1.5, votes: -0.2, cited: 3 }), [1.5, -0.2, Math.log1p(3), 0, 0, 0, 0, 0, 0], 'unknown citers and names read as zeros');
+    assert.deepEqual(referenceRow({ direct: 0, votes: 0, cited: 0, profile: 1.25, centroid: 0.75, name: 2.5, textInName: -0.5, referred: true, nameVotes: 0.5 }), [0, 0, 0, 1.25, 0.75, 2.5, -0.5, 1, 0.5]);
     assert.equal(referenceRow({ direct: 0, votes: 0, cited: 0 }, [1, 1, 2]).length, POSITION_FEATURES.length);
-    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }, [1, 1, 1, 1, 1, 1, 1]), 28, 'a text row under a linear position model reads zeros for position');
-    const net = tinyNet(POSITION_FEATURES, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
-    assert.equal(referenceScore(net, [1, 1, 1, 1, 1, 1, 1]), referenceScore(net, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]), 'and under a network');
-    assert.equal(referenceScore(net, [1, 1, 1, 1, 1, 1, 1]), Math.tanh(2.8));
+    assert.equal(referenceScore({ features: [...POSITION_FEATURES], weights: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }, [1, 1, 1, 1, 1, 1, 1, 1, 1]), 45, 'a text row under a linear position model reads zeros for position');
+    const net = tinyNet(POSITION_FEATURES, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2]);
+    const ones = new Array(TEXT_FEATURES.length).fill(1);
+    assert.equal(referenceScore(net, ones), referenceScore(net, [...ones, 0, 0, 0]), 'and under a network');
+    assert.ok(Math.abs(referenceScore(net, ones) - Math.tanh(4.5)) < 1e-12);
   });
 
   it('scores a text row as the shared network plus the name weights, which withoutNames drops', () => {
-    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0.5, 0.25]), names: [2, 3, 4, 5] };
+    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0.5, 0.25, 0, 0]), names: [2, 3, 4, 5] };
     const row = referenceRow({ direct: 1, votes: 2, cited: 0, name: 1, textInName: 0.5, referred: true, nameVotes: 0.2 });
     assert.equal(referenceScore(text, row), Math.tanh(2) + 2 + 1.5 + 4 + 1);
     assert.equal(referenceScore(withoutNames(text), row), Math.tanh(2));
   });
 
   it('rejects a model whose features or shapes are not this version\'s', () => {
-    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0, 0]), names: [0, 0, 0, 0] };
+    const text = { features: [...TEXT_FEATURES], shared: tinyNet(SHARED_FEATURES, [1, 0, 0, 0, 0]), names: [0, 0, 0, 0] };
     const position = tinyNet(POSITION_FEATURES, POSITION_FEATURES.map((_, i) => (i ? 0 : 1)));
     const r = (t: unknown, p: unknown) => usableRankers({ text: t, position: p, trainedOn: '', licence: '', dev: {} } as unknown as ReferenceRankers);
     assert.ok(r(text, position));
@@ -73,7 +74,7 @@ describe('reference ranker fit', () => {
 
   it('learns positive weights for informative features, is deterministic, and ranks better than either alone', () => {
     const train = synthetic(200, 1), dev = synthetic(200, 2);
-    const shared = SHARED_FEATURES;
+    const shared = ['signal', 'votes', 'noise'];
     const m = fitReferenceModel(train, shared);
     assert.deepEqual(m, fitReferenceModel(train, shared));
     assert.ok(m.weights[0] > 0 && m.weights[1] > 0, `weights ${m.weights}`);

@@ -1,7 +1,8 @@
 // Results-to-cite ranker: a small model over a few signals of whether a candidate result is
 // one a statement's proof uses. The text model reads the direct match (BM25 + encoder, as
-// z-scores), the votes of similar citing statements (citationVotes.ts) and how often the
-// candidate is cited at all (a much-cited lemma is a better guess than an obscure one), and
+// z-scores), the votes of similar citing statements (citationVotes.ts), how often the
+// candidate is cited at all (a much-cited lemma is a better guess than an obscure one), the
+// statement against the texts of the candidate's citers (citerProfiles.ts), and
 // the result's name (resultNames.ts: label words and title) against the statement's name and
 // text, and whether the statement itself \ref's it. The position model adds where the
 // candidate sits: authors cite results of the same file, written shortly before (half of the
@@ -21,7 +22,7 @@ import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 // sparse votes a z-score is that times about sqrt(pool size) (30 or more among Stacks' 16,860
 // results, about 2 among a paper's ten lemmas), and the models rank pools of every size.
 /** The text signals every source has, then those only sources that name their results have. */
-export const SHARED_FEATURES = ['direct match z', 'neighbour votes / norm', 'log(1 + times cited)'] as const;
+export const SHARED_FEATURES = ['direct match z', 'neighbour votes / norm', 'log(1 + times cited)', 'citer profile z', 'citer centroid cosine'] as const;
 export const NAME_FEATURES = ['name match z', 'statement words in the name z', 'referred to in the statement', 'votes of the neighbours by name / norm'] as const;
 export const TEXT_FEATURES = [...SHARED_FEATURES, ...NAME_FEATURES] as const;
 export const POSITION_FEATURES = [...TEXT_FEATURES, 'same file', 'earlier in the same file', 'log(1 + results in between)'] as const;
@@ -54,6 +55,8 @@ export function positionFeatures(q: ResultPosition | undefined, c: ResultPositio
 /** A candidate's text signals; the name signals are 0 where names are unknown (z-scores of nothing). */
 export interface TextSignals {
   direct: number; votes: number; cited: number;
+  /** z-scored BM25 of the statement against the texts of the candidate's citers, and its cosine with their mean vector (citerProfiles.ts); 0 when unknown. */
+  profile?: number; centroid?: number;
   /** z-scored BM25 of the statement's name against the candidate's name, and of its text against that name. */
   name?: number; textInName?: number;
   /** The statement \ref's the candidate. */
@@ -64,7 +67,7 @@ export interface TextSignals {
 
 /** One candidate's feature row: text signals (TEXT_FEATURES order), then position. */
 export function referenceRow(t: TextSignals, pos?: [number, number, number]): number[] {
-  const row = [t.direct, t.votes, Math.log1p(Math.max(t.cited, 0)), t.name ?? 0, t.textInName ?? 0, t.referred ? 1 : 0, t.nameVotes ?? 0];
+  const row = [t.direct, t.votes, Math.log1p(Math.max(t.cited, 0)), t.profile ?? 0, t.centroid ?? 0, t.name ?? 0, t.textInName ?? 0, t.referred ? 1 : 0, t.nameVotes ?? 0];
   return pos ? [...row, ...pos] : row;
 }
 

@@ -12,6 +12,7 @@ import { referenceRow, referenceScore, usableRankers } from './referenceRanker.j
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
 import { perIndex, tick } from './perIndex.js';
 import { namedIds } from './namedResults.js';
+import { CiterProfiles } from './citerProfiles.js';
 import { resultName } from './resultNames.js';
 
 export interface Result extends Hit {
@@ -93,17 +94,19 @@ export interface CiteName { tok: MathTokenizer; name?: string }
  * Statements in `exclude` (the query's own entry) are neither results, neighbours nor counted.
  */
 export function suggestCitations(index: LoadedIndex, q: Query, opts: SearchOptions & { names?: CiteName } = {}): Result[] {
-  const ranked = withCitationVotes(index, opts.exclude, opts.names && { ...opts.names, q });
+  const ranked = withCitationVotes(index, opts.exclude, q, opts.names);
   const combine = (bm: Float32Array, cos: Float32Array | undefined, fused: Float32Array, a: number) => ranked(fused, a, statementSimilarity(index, bm, cos));
   return withEntries(index, index.search(q, 'statement', { ...opts, combine }));
 }
 
 /**
- * The statement scores of a direct match (dense, from id `a`) with the neighbours' votes and
- * citation counts; the neighbours are the statements nearest by `similarity` (the proof
- * ranker's, indexHubs.ts#statementSimilarity), else by the direct match.
+ * The statement scores of a direct match (dense, from id `a`) with the neighbours' votes,
+ * citation counts and, given the query `q`, its match with each statement's citers
+ * (citerProfiles.ts); the neighbours are the statements nearest by `similarity` (the proof
+ * ranker's, indexHubs.ts#statementSimilarity), else by the direct match. With `names`, the
+ * ranker's name signals too (titleSignals).
  */
-export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>, names?: CiteName & { q: Query }): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
+export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<number>, q?: Query, names?: CiteName): (fused: Float32Array, a: number, similarity?: Float32Array) => Float32Array {
   return (fused, a, similarity) => {
     const citesOf = (i: number) => (exclude?.has(a + i) ? undefined : citationsOf(index, a + i).map((c) => c - a));
     const votes = votesFromSimilarity(similarity ?? fused, citesOf, fused.length);
@@ -112,20 +115,35 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     const cited = timesCited(index).slice(a, a + fused.length);
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
     const direct = zScores(fused), v = unitVotes(votes);
-    const n = titleSignals(index, a, fused.length, citesOf, names);
-    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
+    const n = q && titleSignals(index, a, fused.length, citesOf, q, names);
+    const p = q && a === index.header.kinds.statement[0] ? citerMatch(index, q, exclude) : undefined;
+    const profile = p && p.bm25.length === fused.length ? zScores(p.bm25) : undefined;
+    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], profile: profile?.[i], centroid: profile && p?.centroid[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
   };
 }
 
+/**
+ * `q` against every indexed statement's citers (citerProfiles.ts; dense over the statements):
+ * BM25 against their texts and the cosine with their mean vector (zeros without vectors), the
+ * excluded entries left out of every profile.
+ */
+export function citerMatch(index: LoadedIndex, q: Query, exclude?: ReadonlySet<number>): { bm25: Float32Array; centroid: Float32Array } {
+  const [sa, sb] = index.header.kinds.statement;
+  const profiles = statementCiters.get(index);
+  const without = [...exclude ?? []].filter((id) => id >= sa && id < sb).map((id) => id - sa);
+  const useVec = !!q.vec && index.header.modelVersion !== '' && q.vec.length === index.header.dim;
+  return { bm25: profiles.bm25(q.ids, without), centroid: useVec ? profiles.centroid(q.vec!, without) : new Float32Array(sb - sa) };
+}
+
 /** The name signals of the statements [a, a + count) with their titles as names, or undefined. */
-function titleSignals(index: LoadedIndex, a: number, count: number, citesOf: (i: number) => number[] | undefined, names?: CiteName & { q: Query }) {
+function titleSignals(index: LoadedIndex, a: number, count: number, citesOf: (i: number) => number[] | undefined, q: Query, names?: CiteName) {
   const [sa, sb] = index.header.kinds.statement;
   if (!names || a !== sa || count !== sb - sa) return undefined;
   const titles = statementTitles.get(index, names.tok);
   const byName = names.name ? titles.scores(names.tok.encode(names.name)) : undefined;
   return {
     name: byName ? zScores(byName) : new Float32Array(count),
-    textInName: zScores(titles.scores(names.q.ids)),
+    textInName: zScores(titles.scores(q.ids)),
     // the statements whose titles are nearest the query's name vote for what they cite
     nameVotes: byName ? unitVotes(votesFromSimilarity(byName, citesOf, count)) : new Float32Array(count),
   };
@@ -142,23 +160,48 @@ const statementTitles = perIndex(function* (index: LoadedIndex, tok: MathTokeniz
   return bm;
 });
 
-/** How often each entry is cited by an indexed statement; ~18k statements and their proofs take ~350 ms, 200 per slice. */
-const citedCounts = perIndex(function* (index: LoadedIndex): Generator<void, Float32Array> {
-  const out = new Float32Array(index.count);
+/**
+ * What each indexed statement cites (citationsOf) and how often each entry is cited by one;
+ * ~18k statements and their proofs take ~350 ms, 200 per slice.
+ */
+const citationTable = perIndex(function* (index: LoadedIndex): Generator<void, { lists: number[][]; counts: Float32Array }> {
+  const counts = new Float32Array(index.count);
+  const lists: number[][] = [];
   const [a, b] = index.header.kinds.statement;
   for (let id = a; id < b; id++) {
     if ((id - a) % 200 === 199) yield;
-    for (const c of citationsOf(index, id)) out[c]++;
+    const cs = citationsOf(index, id);
+    lists.push(cs);
+    for (const c of cs) counts[c]++;
   }
-  return out;
+  return { lists, counts };
 });
 
 /** How often each entry is cited by an indexed statement (premises and proofs' named results). */
-export const timesCited = (index: LoadedIndex): Float32Array => citedCounts.get(index);
+export const timesCited = (index: LoadedIndex): Float32Array => citationTable.get(index).counts;
+
+/**
+ * The indexed statements' citer profiles (citerProfiles.ts), over the index's own postings and
+ * vectors: statement ids relative to the first statement.
+ */
+const statementCiters = perIndex(function* (index: LoadedIndex): Generator<void, CiterProfiles> {
+  const [a, b] = index.header.kinds.statement;
+  const lists = citationTable.get(index).lists.map((cs) => cs.filter((c) => c >= a && c < b).map((c) => c - a));
+  yield;
+  const vectors = index.header.modelVersion !== '';
+  return new CiterProfiles(b - a, {
+    citers: b - a,
+    postings: (term, each) => index.postings(term, a, b, (id, tf) => each(id - a, tf)),
+    cites: (j) => lists[j],
+    length: (j) => index.lengths[a + j],
+    vector: vectors ? (j) => index.vector(a + j) : undefined,
+  });
+});
 
 /** Counts citations in the background after a load, so the first "results to cite" does not wait. */
 export const prepareCitations = async (index: LoadedIndex, tok: MathTokenizer, pause = tick): Promise<void> => {
-  await citedCounts.prepare(pause, index);
+  await citationTable.prepare(pause, index);
+  await statementCiters.prepare(pause, index);
   await statementTitles.prepare(pause, index, tok);
 };
 

@@ -192,6 +192,14 @@ export class LoadedIndex {
     return out;
   }
 
+  /** Calls `each(id, tf)` for every entry in [a, b) that holds `term` (its BM25 postings). */
+  postings(term: number, a: number, b: number, each: (id: number, tf: number) => void): void {
+    if (term < FIRST_TERM_ID || term >= this.header.vocabSize) return;
+    const s = this.termOffsets[term], e = this.termOffsets[term + 1];
+    const from = lowerBound(this.docs, s, e, a), to = lowerBound(this.docs, from, e, b);
+    for (let i = from; i < to; i++) each(this.docs[i], this.tfs[i]);
+  }
+
   /** BM25 scores of the ids in [a, b) (dense, indexed from a). */
   bm25Range(ids: readonly number[], kind: EntryKind, a: number, b: number): Float32Array {
     const out = new Float32Array(b - a);

@@ -14,6 +14,7 @@ import { topK } from '../../util/topK.js';
 import { zScores } from '../../util/zScores.js';
 import { seededRandom, seededSample } from '../../util/random.js';
 import { rankWithHubs, type Hubs, type ProofRankerModel } from '../../index/proofRanker.js';
+import { CiterProfiles, citerSourceOf } from '../../index/citerProfiles.js';
 import { Scorer, type Ctx, type Item, type Method } from './scorer.js';
 
 export interface ReferenceQuery {
@@ -50,10 +51,13 @@ export interface QuerySignals {
   nameVotes: Float32Array;
   textInName: Float32Array;
   referred: Set<number>;
+  /** z-scored BM25 of the query against each result's citer profile, and its vector's cosine with the citers' mean (citerProfiles.ts). */
+  profile: Float32Array;
+  centroid: Float32Array;
 }
 
 export class ReferenceSignals {
-  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>, private readonly names?: Bm25Index, private readonly neighbours?: { model: ProofRankerModel; hubs: Hubs }) {}
+  private constructor(private readonly ctx: Ctx, readonly task: ReferenceTask, private readonly pool: Scorer, private readonly near: Scorer, private readonly cited: Float32Array, private readonly citingOf: Map<number, number>, private readonly names: Bm25Index | undefined, private readonly neighbours: { model: ProofRankerModel; hubs: Hubs } | undefined, private readonly profiles: CiterProfiles) {}
 
   /**
    * With `similarity` (the proof ranker), neighbours are found by its score: BM25 and cosine,
@@ -74,7 +78,10 @@ export class ReferenceSignals {
       const background = seededSample(task.citing.map((_, j) => j), similarity.background);
       neighbours = { model: similarity, hubs: await near.hubs(background.map((j) => task.citing[j].item), (b, j) => background[b] === j) };
     }
-    return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])), names, neighbours);
+    const citingIds = task.citing.map((c) => ctx.tok.encode(c.item.text, { macros: c.item.macros }));
+    const withVectors = ctx.methods.includes('encoder');
+    const profiles = new CiterProfiles(task.candidates.length, citerSourceOf(task.citing.map((c, j) => ({ ids: citingIds[j], cites: c.cites, vec: withVectors ? near.vectors[j] : undefined }))));
+    return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])), names, neighbours, profiles);
   }
 
   /** Calls `each` for every query (in chunks, so the score arrays of a split never all coexist). */
@@ -85,6 +92,8 @@ export class ReferenceSignals {
       const direct = await this.pool.score(part.map((q) => q.item));
       const byText = await this.near.score(part.map((q) => q.item));
       const nb = this.neighbours;
+      const withVectors = this.ctx.methods.includes('encoder');
+      const qvecs = withVectors ? await this.ctx.embed(part.map((q) => q.item)) : [];
       const near = nb ? byText.bm25.map((b, i) => rankWithHubs(nb.model.weights, b, byText.encoder[i], nb.hubs)) : byText[best];
       part.forEach((q, i) => {
         const own = q.self >= 0 ? this.citingOf.get(q.self) : undefined;
@@ -99,7 +108,11 @@ export class ReferenceSignals {
         // citing statements are candidates: the nearest by name vote for what they cite
         const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, (c) => { const j = this.citingOf.get(c); return j === undefined || j === own ? undefined : this.task.citing[j].cites; }, n)) : new Float32Array(n);
         const textInName = this.names ? zScores(this.names.scores(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }))) : new Float32Array(n);
-        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, nameVotes, textInName, referred: new Set(q.referred) }, q, a + i);
+        // the query, when it is a citing statement, is left out of the profiles it is in
+        const without = own !== undefined ? [own] : [];
+        const profile = zScores(this.profiles.bm25(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }), without));
+        const centroid = withVectors ? this.profiles.centroid(qvecs[i], without) : new Float32Array(n);
+        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, nameVotes, textInName, referred: new Set(q.referred), profile, centroid }, q, a + i);
       });
     }
   }
@@ -107,7 +120,7 @@ export class ReferenceSignals {
   /** The feature row of candidate `c` for query `q` (with position features when `withPosition`). */
   row(s: QuerySignals, q: ReferenceQuery, c: number, withPosition: boolean): number[] {
     const p = this.task.positions;
-    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c), nameVotes: s.nameVotes[c] };
+    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], profile: s.profile[c], centroid: s.centroid[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c), nameVotes: s.nameVotes[c] };
     return referenceRow(text, withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
   }
 
@@ -120,7 +133,7 @@ export class ReferenceSignals {
     const n = this.task.candidates.length;
     const both = new Float32Array(n);
     for (let j = 0; j < n; j++) both[j] = s.direct[j] + s.votesZ[j];
-    const cands = new Set([...topK(both, 150), ...topK(s.direct, 50), ...s.referred]);
+    const cands = new Set([...topK(both, 150), ...topK(s.direct, 50), ...topK(s.profile, 30), ...s.referred]);
     if (this.names) for (const j of [...topK(s.name, 30), ...topK(s.textInName, 30), ...topK(s.nameVotes, 30)]) cands.add(j);
     const p = this.task.positions;
     if (withPosition && p && q.self >= 0) {
@@ -187,3 +200,4 @@ export function stacksTask(dataDir: string, slice?: number): ReferenceTask {
     splits: { test: test.map(query), fit: train.filter((_, i) => i % 6 === 1 || i % 6 === 2).map(query), dev: train.filter((_, i) => i % 3 === 0).map(query) },
   };
 }
+

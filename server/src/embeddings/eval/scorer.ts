@@ -44,6 +44,9 @@ export class Scorer {
 
   get size(): number { return this.vecs.length; }
 
+  /** The indexed items' encoder vectors (zeros with BM25 only). */
+  get vectors(): readonly Float32Array[] { return this.vecs; }
+
   async index(items: Item[]): Promise<void> {
     for (const it of items) this.bm25.add(this.ctx.tok.encode(it.text, { macros: it.macros }));
     this.vecs = await this.ctx.embed(items);
