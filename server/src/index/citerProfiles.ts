@@ -11,6 +11,8 @@
 // itself a citing statement is taken out of every profile it is in, and so is the query's own
 // entry in the index.
 
+import { FIRST_TERM_ID } from './store.js';
+
 /** The citing statements, as the profiles read them. */
 export interface CiterSource {
   /** Number of citing statements (ids 0..citers-1 for the calls below). */
@@ -144,12 +146,12 @@ function distinct(cites: readonly number[] | undefined, n: number): number[] {
 }
 
 /** A CiterSource over token-id lists (the trainer, a workspace): an inverted index of its citers. */
-export function citerSourceOf(citers: ReadonlyArray<{ ids: readonly number[]; cites: readonly number[]; vec?: Float32Array }>, firstTerm = 8): CiterSource {
+export function citerSourceOf(citers: ReadonlyArray<{ ids: readonly number[]; cites: readonly number[]; vec?: Float32Array }>): CiterSource {
   const postings = new Map<number, { docs: number[]; tfs: number[] }>();
   const lengths = citers.map(({ ids, cites }, j) => {
     if (!cites.length) return 0;
     const tf = new Map<number, number>();
-    for (const t of ids) if (t >= firstTerm) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of ids) if (t >= FIRST_TERM_ID) tf.set(t, (tf.get(t) ?? 0) + 1);
     let len = 0;
     for (const [t, n] of tf) {
       let p = postings.get(t);

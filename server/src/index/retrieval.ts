@@ -115,10 +115,14 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     const cited = timesCited(index).slice(a, a + fused.length);
     for (const e of exclude ?? []) for (const c of citationsOf(index, e)) if (c >= a && c - a < cited.length) cited[c - a]--;
     const direct = zScores(fused), v = unitVotes(votes);
-    const n = q && titleSignals(index, a, fused.length, citesOf, q, names);
-    const p = q && a === index.header.kinds.statement[0] ? citerMatch(index, q, exclude) : undefined;
-    const profile = p && p.bm25.length === fused.length ? zScores(p.bm25) : undefined;
-    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], profile: profile?.[i], centroid: profile && p?.centroid[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
+    // the query's own signals (citers, names) are computed over every indexed statement: only
+    // when the scores are those (not a filtered range)
+    const [sa, sb] = index.header.kinds.statement;
+    const whole = a === sa && fused.length === sb - sa ? q : undefined;
+    const n = whole && names && titleSignals(index, citesOf, whole, names);
+    const p = whole && citerMatch(index, whole, exclude);
+    const profile = p && zScores(p.bm25);
+    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], profile: profile?.[i], centroid: p?.centroid[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
   };
 }
 
@@ -135,10 +139,10 @@ export function citerMatch(index: LoadedIndex, q: Query, exclude?: ReadonlySet<n
   return { bm25: profiles.bm25(q.ids, without), centroid: useVec ? profiles.centroid(q.vec!, without) : new Float32Array(sb - sa) };
 }
 
-/** The name signals of the statements [a, a + count) with their titles as names, or undefined. */
-function titleSignals(index: LoadedIndex, a: number, count: number, citesOf: (i: number) => number[] | undefined, q: Query, names?: CiteName) {
+/** The name signals of every indexed statement, with their titles as names. */
+function titleSignals(index: LoadedIndex, citesOf: (i: number) => number[] | undefined, q: Query, names: CiteName) {
   const [sa, sb] = index.header.kinds.statement;
-  if (!names || a !== sa || count !== sb - sa) return undefined;
+  const count = sb - sa;
   const titles = statementTitles.get(index, names.tok);
   const byName = names.name ? titles.scores(names.tok.encode(names.name)) : undefined;
   return {

@@ -78,9 +78,8 @@ export class ReferenceSignals {
       const background = seededSample(task.citing.map((_, j) => j), similarity.background);
       neighbours = { model: similarity, hubs: await near.hubs(background.map((j) => task.citing[j].item), (b, j) => background[b] === j) };
     }
-    const citingIds = task.citing.map((c) => ctx.tok.encode(c.item.text, { macros: c.item.macros }));
-    const withVectors = ctx.methods.includes('encoder');
-    const profiles = new CiterProfiles(task.candidates.length, citerSourceOf(task.citing.map((c, j) => ({ ids: citingIds[j], cites: c.cites, vec: withVectors ? near.vectors[j] : undefined }))));
+    // without the encoder the vectors are zeros, and so is every centroid cosine
+    const profiles = new CiterProfiles(task.candidates.length, citerSourceOf(task.citing.map((c, j) => ({ ids: ctx.tok.encode(c.item.text, { macros: c.item.macros }), cites: c.cites, vec: near.vectors[j] }))));
     return new ReferenceSignals(ctx, task, pool, near, cited, new Map(task.citing.map((c, j) => [c.self, j])), names, neighbours, profiles);
   }
 
@@ -89,11 +88,12 @@ export class ReferenceSignals {
     const best: Method = this.ctx.methods.includes('fused') ? 'fused' : 'bm25';
     for (let a = 0; a < queries.length; a += 200) {
       const part = queries.slice(a, a + 200);
-      const direct = await this.pool.score(part.map((q) => q.item));
-      const byText = await this.near.score(part.map((q) => q.item));
+      // each query tokenized and embedded once for both pools and the citer profiles
+      const items = part.map((q) => q.item);
+      const given = { ids: items.map((it) => this.ctx.tok.encode(it.text, { macros: it.macros })), vecs: await this.ctx.embed(items) };
+      const direct = await this.pool.score(items, given);
+      const byText = await this.near.score(items, given);
       const nb = this.neighbours;
-      const withVectors = this.ctx.methods.includes('encoder');
-      const qvecs = withVectors ? await this.ctx.embed(part.map((q) => q.item)) : [];
       const near = nb ? byText.bm25.map((b, i) => rankWithHubs(nb.model.weights, b, byText.encoder[i], nb.hubs)) : byText[best];
       part.forEach((q, i) => {
         const own = q.self >= 0 ? this.citingOf.get(q.self) : undefined;
@@ -107,11 +107,11 @@ export class ReferenceSignals {
         const name = byName ? zScores(byName) : new Float32Array(n);
         // citing statements are candidates: the nearest by name vote for what they cite
         const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, (c) => { const j = this.citingOf.get(c); return j === undefined || j === own ? undefined : this.task.citing[j].cites; }, n)) : new Float32Array(n);
-        const textInName = this.names ? zScores(this.names.scores(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }))) : new Float32Array(n);
+        const textInName = this.names ? zScores(this.names.scores(given.ids[i])) : new Float32Array(n);
         // the query, when it is a citing statement, is left out of the profiles it is in
         const without = own !== undefined ? [own] : [];
-        const profile = zScores(this.profiles.bm25(this.ctx.tok.encode(q.item.text, { macros: q.item.macros }), without));
-        const centroid = withVectors ? this.profiles.centroid(qvecs[i], without) : new Float32Array(n);
+        const profile = zScores(this.profiles.bm25(given.ids[i], without));
+        const centroid = this.profiles.centroid(given.vecs[i], without);
         each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, nameVotes, textInName, referred: new Set(q.referred), profile, centroid }, q, a + i);
       });
     }
@@ -200,4 +200,3 @@ export function stacksTask(dataDir: string, slice?: number): ReferenceTask {
     splits: { test: test.map(query), fit: train.filter((_, i) => i % 6 === 1 || i % 6 === 2).map(query), dev: train.filter((_, i) => i % 3 === 0).map(query) },
   };
 }
-

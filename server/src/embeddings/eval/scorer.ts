@@ -65,12 +65,15 @@ export class Scorer {
     return { bm: bm.means(), cos: cos.means() };
   }
 
-  /** Scores of every indexed candidate for each query, per method. */
-  async score(queries: Item[]): Promise<Record<Method, Float32Array[]>> {
-    const qv = await this.ctx.embed(queries);
+  /**
+   * Scores of every indexed candidate for each query, per method; `given`: the queries' token
+   * ids and vectors when the caller already has them (scoring one batch against two pools).
+   */
+  async score(queries: Item[], given?: { ids: number[][]; vecs: Float32Array[] }): Promise<Record<Method, Float32Array[]>> {
+    const qv = given?.vecs ?? await this.ctx.embed(queries);
     const out: Record<Method, Float32Array[]> = { bm25: [], encoder: [], fused: [] };
     queries.forEach((q, i) => {
-      const b = this.bm25.scores(this.ctx.tok.encode(q.text, { macros: q.macros }));
+      const b = this.bm25.scores(given?.ids[i] ?? this.ctx.tok.encode(q.text, { macros: q.macros }));
       const e = new Float32Array(this.vecs.length);
       const v = qv[i];
       this.vecs.forEach((c, j) => { let s = 0; for (let d = 0; d < v.length; d++) s += v[d] * c[d]; e[j] = s; });
