@@ -5,7 +5,7 @@
 // like includes, project/bibliography.ts) and the `\bibitem`s of its documents.
 import {
   CompletionItemKind, DiagnosticSeverity, MarkupKind,
-  type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Location,
+  type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Location, type Position, type Range,
 } from 'vscode-languageserver';
 import * as path from 'node:path';
 import type { BibInclude, Doc, Workspace } from '../project/workspace.js';
@@ -278,11 +278,16 @@ export function citeHover(ws: Workspace, doc: Doc, offset: number): Hover | null
   return { range, contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n---\n\n') } };
 }
 
+/** The entry of the bibliography at `bibPath` (as the store has it) whose key holds `pos`. */
+export function bibEntryAt(ws: Workspace, bibPath: string, pos: Position): BibEntry | undefined {
+  const file = ws.bibs.get(bibPath)?.file;
+  return file?.entries.find((e) => e.line === pos.line && pos.character >= e.character && pos.character <= e.character + e.key.length);
+}
+
+export const bibKeyRange = (e: BibEntry): Range => ({ start: { line: e.line, character: e.character }, end: { line: e.line, character: e.character + e.key.length } });
+
 function defLocation(def: CiteDefinition): Location {
-  if (def.kind === 'bib') {
-    const e = def.entry;
-    return { uri: pathToUri(def.path), range: { start: { line: e.line, character: e.character }, end: { line: e.line, character: e.character + e.key.length } } };
-  }
+  if (def.kind === 'bib') return { uri: pathToUri(def.path), range: bibKeyRange(def.entry) };
   return { uri: def.doc.uri, range: def.doc.range(def.item.start, def.item.end) };
 }
 
@@ -300,16 +305,36 @@ export function citeReferences(ws: Workspace, doc: Doc, offset: number, includeD
   const c = citeAt(doc, offset);
   if (!c || c.key === '*') return undefined;
   const defs = findCitation(citationSources(ws, doc), c.key);
-  const ids = new Set(defs.map(defId));
-  const scope = ws.scope(doc);
   const out: Location[] = includeDeclaration ? defs.map(defLocation) : [];
+  for (const h of citeOccurrences(ws, c.key, defs, doc)) out.push({ uri: h.doc.uri, range: h.doc.range(h.start, h.end) });
+  return out;
+}
+
+/** From the key of an entry in a .bib file: the citations that resolve to that entry. */
+export function bibReferences(ws: Workspace, bibPath: string, pos: Position, includeDeclaration: boolean): Location[] {
+  const entry = bibEntryAt(ws, bibPath, pos);
+  if (!entry) return [];
+  const def: CiteDefinition = { kind: 'bib', path: bibPath, entry };
+  const out = includeDeclaration ? [defLocation(def)] : [];
+  for (const h of citeOccurrences(ws, entry.key, [def])) out.push({ uri: h.doc.uri, range: h.doc.range(h.start, h.end) });
+  return out;
+}
+
+/**
+ * The citations of `key` in the workspace's documents that resolve to one of `defs`; with no
+ * definition, those in the project of `from` (an undefined key is the same key there).
+ */
+export function citeOccurrences(ws: Workspace, key: string, defs: CiteDefinition[], from?: Doc): Array<{ doc: Doc; start: number; end: number }> {
+  const ids = new Set(defs.map(defId));
+  const scope = from && ids.size === 0 ? ws.scope(from) : undefined;
+  const out: Array<{ doc: Doc; start: number; end: number }> = [];
   for (const d of ws.all()) {
-    const hits = d.cites().filter((x) => x.key === c.key);
+    const hits = d.cites().filter((x) => x.key === key);
     if (hits.length === 0) continue;
     const same = ids.size
-      ? findCitation(citationSources(ws, d), c.key).some((x) => ids.has(defId(x)))
-      : scope.has(d);
-    if (same) for (const h of hits) out.push({ uri: d.uri, range: d.range(h.start, h.end) });
+      ? findCitation(citationSources(ws, d), key).some((x) => ids.has(defId(x)))
+      : !!scope?.has(d);
+    if (same) for (const h of hits) out.push({ doc: d, start: h.start, end: h.end });
   }
   return out;
 }

@@ -12,13 +12,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, PublishDiagnosticsNotification,
-  WorkDoneProgressCreateRequest, CompletionRequest, HoverRequest, DefinitionRequest, ShutdownRequest, ExitNotification,
-  type PublishDiagnosticsParams, type CompletionList, type MarkupContent, type Location,
+  WorkDoneProgressCreateRequest, CompletionRequest, HoverRequest, DefinitionRequest, PrepareRenameRequest, RenameRequest, ShutdownRequest, ExitNotification,
+  type PublishDiagnosticsParams, type WorkspaceEdit, type CompletionList, type MarkupContent, type Location,
 } from 'vscode-languageserver-protocol/node';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-test('citations over stdio: completion, hover, definition, undefined-citation, .bib edits', { timeout: 60_000 }, async () => {
+test('citations over stdio: completion, hover, definition, undefined-citation, .bib edits, key rename', { timeout: 60_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-cite-'));
   const texText = '\\documentclass{article}\n\\begin{document}\nBy \\cite{Euclid} and \\cite{later}.\n\\cite{}\n\\bibliography{refs}\n\\end{document}\n';
   fs.writeFileSync(path.join(dir, 'main.tex'), texText);
@@ -56,6 +56,12 @@ test('citations over stdio: completion, hover, definition, undefined-citation, .
     let mark = published.length;
     await conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: bibUri, version: 2 }, contentChanges: [{ range: { start: { line: 6, character: 0 }, end: { line: 6, character: 0 } }, text: '@misc{later, title={Later}}\n' }] });
     await waitFor('', mark);
+    // rename a key from its \cite, and from its entry in the open .bib: the entry and every citation
+    const edits = (e: WorkspaceEdit | null) => Object.entries(e?.changes ?? {}).flatMap(([u, es]) => es.map((t) => `${path.basename(u)} ${t.range.start.line}:${t.range.start.character}-${t.range.end.character} ${t.newText}`)).sort();
+    assert.deepEqual(await conn.sendRequest(PrepareRenameRequest.type, { textDocument: { uri }, position: { line: 2, character: 11 } }), { range: { start: { line: 2, character: 9 }, end: { line: 2, character: 15 } }, placeholder: 'Euclid' });
+    assert.deepEqual(edits(await conn.sendRequest(RenameRequest.type, { textDocument: { uri }, position: { line: 2, character: 11 }, newName: 'euclid300' })), ['main.tex 2:9-15 euclid300', 'refs.bib 0:6-12 euclid300']);
+    assert.deepEqual(edits(await conn.sendRequest(RenameRequest.type, { textDocument: { uri: bibUri }, position: { line: 6, character: 8 }, newName: 'later2' })), ['main.tex 2:27-32 later2', 'refs.bib 6:6-11 later2']);
+    await assert.rejects(conn.sendRequest(RenameRequest.type, { textDocument: { uri }, position: { line: 2, character: 11 }, newName: 'later' }), /an entry 'later' already exists \(refs\.bib:7\)/);
     // on disk: a .bib without Euclid (the editor's version was closed, the disk one is read again)
     fs.writeFileSync(path.join(dir, 'refs.bib'), '@misc{later, title = {Later}}\n');
     await conn.sendNotification('textDocument/didClose', { textDocument: { uri: bibUri } });

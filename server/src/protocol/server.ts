@@ -12,9 +12,10 @@ import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToP
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
+import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
 import { completion, resolveCompletion } from '../features/completion.js';
-import { citeCompletion, citeDefinition, citeHover, citeReferences } from '../features/citations.js';
+import { bibReferences, citeCompletion, citeDefinition, citeHover, citeReferences } from '../features/citations.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
 import { defaultDerivationSettings, derivationCodeActions, derivationDiagnostics, type DerivationSettings } from '../features/derivation.js';
 import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
@@ -148,6 +149,12 @@ export class MathSenseServer {
 
   private docAt(uri: string): Doc | undefined {
     return this.ws.get(uri);
+  }
+
+  /** The path of a .bib file open in the editor (its entries are the store's, position for position). */
+  private openBibPath(uri: string): string | undefined {
+    const file = isBibFile(uri) ? uriToPath(uri) : undefined;
+    return file && this.ws.bibs.isOpen(file) ? file : undefined;
   }
 
   private register(): void {
@@ -322,6 +329,8 @@ export class MathSenseServer {
       return this.guard('definition (citation)', undefined, () => citeDefinition(this.ws, doc, offset)) ?? definition(this.ws, doc, offset);
     }));
     c.onReferences((p) => this.guard('references', [], () => {
+      const bib = this.openBibPath(p.textDocument.uri);
+      if (bib) return bibReferences(this.ws, bib, p.position, p.context.includeDeclaration);
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return [];
       const offset = doc.offsetAt(p.position);
@@ -343,14 +352,21 @@ export class MathSenseServer {
     }));
     c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
     c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
-      const doc = this.docAt(p.textDocument.uri);
-      return doc ? prepareRename(this.ws, doc, doc.offsetAt(p.position)) : null;
-    }));
-    c.onRenameRequest((p) => this.guard('rename', null, () => {
+      const bib = this.openBibPath(p.textDocument.uri);
+      if (bib) return prepareBibRename(this.ws, bib, p.position);
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return null;
+      const offset = doc.offsetAt(p.position);
+      return this.guard('prepareRename (citation)', undefined, () => prepareCiteRename(this.ws, doc, offset)) ?? prepareRename(this.ws, doc, offset);
+    }));
+    c.onRenameRequest((p) => this.guard('rename', null, () => {
       try {
-        return rename(this.ws, doc, doc.offsetAt(p.position), p.newName);
+        const bib = this.openBibPath(p.textDocument.uri);
+        if (bib) return bibRename(this.ws, bib, p.position, p.newName);
+        const doc = this.docAt(p.textDocument.uri);
+        if (!doc) return null;
+        const offset = doc.offsetAt(p.position);
+        return citeRename(this.ws, doc, offset, p.newName) ?? rename(this.ws, doc, offset, p.newName);
       } catch (e) {
         if (e instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, e.message);
         throw e;
