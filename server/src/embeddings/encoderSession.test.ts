@@ -4,10 +4,13 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { EncoderSession } from './encoderSession.js';
 import { ENCODER_DIR } from './modelFiles.js';
-import { selectProvider, providerOrder } from './providers.js';
+import { selectProvider, providerOrder, webgpuUnlikely } from './providers.js';
+import { repoRoot } from '../testing/paths.js';
 import { modelsDir } from './testPaths.js';
 
 const reference = JSON.parse(fs.readFileSync(path.join(modelsDir, ENCODER_DIR, 'reference.json'), 'utf8')) as Array<{ text: string; ids: number[]; embedding: number[] }>;
@@ -52,3 +55,24 @@ test('provider order and fallback logic (simulated failures)', async () => {
   assert.deepEqual(logs, ['embeddings: using cpu (cuda unavailable: no cuda here; webgpu unavailable: no webgpu here)']);
   await assert.rejects(selectProvider('cpu', async () => { throw new Error('broken'); }), /no execution provider could load the model: cpu: broken/);
 });
+
+test('auto skips WebGPU without a Vulkan loader on Linux (no native stderr noise); an explicit webgpu still tries', () => {
+  assert.equal(webgpuUnlikely('darwin', {}), undefined);
+  assert.equal(webgpuUnlikely('win32', {}), undefined);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-vk-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'libvulkan.so.1'), '');
+    assert.equal(webgpuUnlikely('linux', { LD_LIBRARY_PATH: `/nowhere:${dir}` }), undefined);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const reason = webgpuUnlikely('linux', { LD_LIBRARY_PATH: '' });
+  if (reason === undefined) return; // this machine has a Vulkan loader: nothing to skip
+  assert.match(reason, /no Vulkan loader \(libvulkan\.so\.1\)/);
+  // the CLI's models info, on auto: the reason is reported, Dawn's own warning is not printed
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'models', 'info'], { encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: '' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /webgpu unavailable: no Vulkan loader/);
+  assert.doesNotMatch(r.stderr, /Vulkan/);
+});
+

@@ -2,7 +2,7 @@
 // Runs wherever it is created (the embedding worker, or the eval script directly).
 import { MathTokenizer, type EncodeOptions } from './tokenizer.js';
 import { loadEncoderFiles, ModelError, type EncoderFiles } from './modelFiles.js';
-import { selectProvider, type Accelerator, type Provider, type ProviderAttempt } from './providers.js';
+import { selectProvider, webgpuUnlikely, type Accelerator, type Provider, type ProviderAttempt } from './providers.js';
 import { PAD_ID } from './vocabulary.js';
 
 type Ort = typeof import('onnxruntime-node');
@@ -58,9 +58,12 @@ export class EncoderSession {
       intraOpNumThreads: opts.threads ?? 2,
       graphOptimizationLevel: 'all',
     }));
+    const accelerator = opts.accelerator ?? 'auto';
+    // `auto` does not try WebGPU where it cannot work (webgpuUnlikely: Dawn's stderr noise)
+    const skipWebgpu = accelerator === 'auto' && !opts.createSession ? webgpuUnlikely() : undefined;
     let sel;
     try {
-      sel = await selectProvider(opts.accelerator ?? 'auto', (p) => create(ort, files.onnxPath, p), opts.log);
+      sel = await selectProvider(accelerator, (p) => (p === 'webgpu' && skipWebgpu ? Promise.reject(new Error(skipWebgpu)) : create(ort, files.onnxPath, p)), opts.log);
     } catch (e) {
       throw new ModelError(`model ${files.onnxPath} cannot be loaded (${(e as Error).message})`);
     }

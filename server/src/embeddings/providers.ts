@@ -1,6 +1,8 @@
 // Execution provider selection for onnxruntime-node. It throws instead of falling back when a
 // provider's libraries or device are missing, so each candidate is tried in turn and every
 // failure is kept as a logged reason. `auto` tries CUDA, then WebGPU, then CPU.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 export type Accelerator = 'auto' | 'cpu' | 'cuda' | 'webgpu';
 export type Provider = 'cuda' | 'webgpu' | 'cpu';
 
@@ -56,4 +58,37 @@ function firstLine(s: string): string {
   const failed = /Failed to [^\n]*/.exec(s);
   const l = failed ? failed[0] : s.split('\n').find((x) => x.trim()) ?? s;
   return l.length > 300 ? `${l.slice(0, 300)}…` : l;
+}
+
+/**
+ * Why `auto` should not try WebGPU here, or undefined. On Linux onnxruntime's WebGPU (Dawn)
+ * needs the Vulkan loader; without it Dawn prints a native warning to stderr that no log level
+ * silences, on every start of every session. Only `auto` skips it on this evidence: an explicit
+ * `webgpu` still makes the real attempt (a loader in a place not looked at here still works).
+ */
+export function webgpuUnlikely(platform = process.platform, env = process.env): string | undefined {
+  if (platform !== 'linux') return undefined;
+  const dirs = [
+    ...(env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean),
+    ...ldConfigDirs(),
+    '/lib', '/usr/lib', '/lib64', '/usr/lib64', '/usr/local/lib',
+    `/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu`, `/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu`,
+  ];
+  for (const d of dirs) if (fs.existsSync(path.join(d, 'libvulkan.so.1'))) return undefined;
+  return 'no Vulkan loader (libvulkan.so.1) found, which WebGPU needs here; set mathsense.accelerator to "webgpu" to try it anyway';
+}
+
+/** The library folders listed in /etc/ld.so.conf.d (where distributions put the loader's extra paths). */
+function ldConfigDirs(): string[] {
+  const out: string[] = [];
+  try {
+    for (const f of fs.readdirSync('/etc/ld.so.conf.d')) {
+      if (!f.endsWith('.conf')) continue;
+      for (const line of fs.readFileSync(path.join('/etc/ld.so.conf.d', f), 'utf8').split('\n')) {
+        const l = line.trim();
+        if (l.startsWith('/')) out.push(l);
+      }
+    }
+  } catch { /* no such folder: the standard ones are still looked at */ }
+  return out;
 }
