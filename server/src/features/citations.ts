@@ -4,8 +4,8 @@
 // The keys come from the project's .bib files (`\bibliography`, `\addbibresource`, resolved
 // like includes, project/bibliography.ts) and the `\bibitem`s of its documents.
 import {
-  CompletionItemKind, DiagnosticSeverity, MarkupKind,
-  type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Location, type Position, type Range,
+  CompletionItemKind, DiagnosticSeverity, DocumentHighlightKind, MarkupKind,
+  type CompletionItem, type DocumentHighlight, type CompletionList, type Diagnostic, type Hover, type Location, type Position, type Range,
 } from 'vscode-languageserver';
 import * as path from 'node:path';
 import type { BibInclude, Doc, Workspace } from '../project/workspace.js';
@@ -308,6 +308,13 @@ export function citeReferences(ws: Workspace, doc: Doc, offset: number, includeD
   const out: Location[] = includeDeclaration ? defs.map(defLocation) : [];
   for (const h of citeOccurrences(ws, c.key, defs, doc)) out.push({ uri: h.doc.uri, range: h.doc.range(h.start, h.end) });
   return out;
+}
+
+/** The citations of the key under the cursor in this document (the same key, read). */
+export function citeHighlights(doc: Doc, offset: number): DocumentHighlight[] | undefined {
+  const c = citeAt(doc, offset);
+  if (!c || c.key === '*') return undefined;
+  return doc.cites().filter((x) => x.key === c.key).map((x) => ({ range: doc.range(x.start, x.end), kind: DocumentHighlightKind.Read }));
 }
 
 /** From the key of an entry in a .bib file: the citations that resolve to that entry. */

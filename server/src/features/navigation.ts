@@ -1,6 +1,6 @@
 // Go to definition, find references and rename for labels, across the whole workspace
 // (including references through xr `\externaldocument` prefixes).
-import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import { DocumentHighlightKind, type DocumentHighlight, type Location, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
 import { pathToUri, uriToPath } from '../project/files.js';
 import { targetAt } from './cursor.js';
@@ -14,13 +14,14 @@ function definitionsAt(ws: Workspace, doc: Doc, offset: number): LabelLocation[]
   return ws.findLabel(doc, t.name);
 }
 
-function occurrences(ws: Workspace, defs: LabelLocation[]): Occurrence[] {
+/** The label's definitions and the references resolving to them (in `only`, when given). */
+function occurrences(ws: Workspace, defs: LabelLocation[], only?: Doc): Occurrence[] {
   if (defs.length === 0) return [];
   const out: Occurrence[] = [];
   const defLabels = new Set(defs.map((d) => d.label));
   const names = new Set(defs.map((d) => d.label.name));
-  for (const d of defs) out.push({ doc: d.doc, start: d.label.start, end: d.label.end, isDefinition: true, prefix: '' });
-  for (const doc of ws.all()) {
+  for (const d of defs) if (!only || d.doc === only) out.push({ doc: d.doc, start: d.label.start, end: d.label.end, isDefinition: true, prefix: '' });
+  for (const doc of only ? [only] : ws.all()) {
     for (const ref of doc.refs()) {
       let candidate = false;
       for (const n of names) if (ref.name.endsWith(n)) candidate = true;
@@ -53,6 +54,13 @@ export function findReferences(ws: Workspace, doc: Doc, offset: number, includeD
   return occurrences(ws, defs)
     .filter((o) => includeDeclaration || !o.isDefinition)
     .map((o) => ({ uri: o.doc.uri, range: o.doc.range(o.start, o.end) }));
+}
+
+/** The label under the cursor and its references in this document (the label written, the references read). */
+export function labelHighlights(ws: Workspace, doc: Doc, offset: number): DocumentHighlight[] {
+  const defs = definitionsAt(ws, doc, offset);
+  if (!defs) return [];
+  return occurrences(ws, defs, doc).map((o) => ({ range: doc.range(o.start, o.end), kind: o.isDefinition ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
 }
 
 export function prepareRename(ws: Workspace, doc: Doc, offset: number): { range: Range; placeholder: string } | null {

@@ -15,6 +15,7 @@ import {
   PublishDiagnosticsNotification, ConfigurationRequest, WorkDoneProgressCreateRequest,
   HoverRequest, DefinitionRequest, ReferencesRequest, CompletionRequest, CompletionResolveRequest,
   PrepareRenameRequest, RenameRequest, DocumentSymbolRequest, WorkspaceSymbolRequest,
+  FoldingRangeRequest, DocumentLinkRequest, DocumentHighlightRequest,
   LogMessageNotification, MessageType,
   type ProtocolConnection, type PublishDiagnosticsParams, type Position, type Hover, type MarkupContent,
   type Location, type CompletionList, type CompletionItem, type WorkspaceEdit, type TextEdit,
@@ -248,6 +249,9 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     assert.ok(caps.definitionProvider);
     assert.ok(caps.referencesProvider);
     assert.ok(caps.documentSymbolProvider);
+    assert.ok(caps.foldingRangeProvider);
+    assert.ok(caps.documentLinkProvider);
+    assert.ok(caps.documentHighlightProvider);
     assert.ok(caps.workspaceSymbolProvider);
     assert.deepEqual(caps.renameProvider, { prepareProvider: true });
     assert.equal(caps.completionProvider?.resolveProvider, true);
@@ -467,6 +471,20 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     const thm = sec.children![0];
     assert.equal(thm.detail, 'thm:main');
     assert.deepEqual(thm.range.start, posOf(SEC1, '\\begin{theorem}'));
+  });
+
+  it('folding ranges, document links and highlights', { timeout: TIMEOUT }, async () => {
+    const folds = await client.conn.sendRequest(FoldingRangeRequest.type, { textDocument: { uri: sec1Uri } });
+    // the section to the end of the file; theorem, proof, align and definition up to their \end lines
+    assert.deepEqual(folds?.map((f) => `${f.startLine}-${f.endLine}`), ['0-14', '2-3', '5-6', '8-10', '12-13']);
+    const links = await client.conn.sendRequest(DocumentLinkRequest.type, { textDocument: { uri: mainUri } });
+    assert.deepEqual(links?.map((l) => `${l.range.start.line}:${l.range.start.character} ${path.basename(l.target ?? '')}`), ['6:7 sec1.tex', '7:7 sec2.tex']);
+    const hl = await client.conn.sendRequest(DocumentHighlightRequest.type, { textDocument: { uri: sec2Uri }, position: posOf(sec2, 'thm:main', 1) });
+    // every reference to thm:main in sec2.tex as the client has it now (read: kind 2), among
+    // them the second key of \cref{sec:intro,thm:main}; the label is in sec1.tex
+    const want = [...sec2.matchAll(/thm:main/g)].map((m) => { const p = offsetToPos(sec2, m.index!); return `${p.line}:${p.character} 2`; });
+    assert.ok(want.length >= 2);
+    assert.deepEqual(hl?.map((h) => `${h.range.start.line}:${h.range.start.character} ${h.kind}`), want);
   });
 
   it('workspace/symbol finds "Fundamental"', { timeout: TIMEOUT }, async () => {

@@ -11,11 +11,14 @@ import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
-import { definition, findReferences, prepareRename, rename, RenameError } from '../features/navigation.js';
+import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
 import { completion, resolveCompletion } from '../features/completion.js';
-import { bibReferences, citeCompletion, citeDefinition, citeHover, citeReferences } from '../features/citations.js';
+import { bibReferences, citeCompletion, citeDefinition, citeHighlights, citeHover, citeReferences } from '../features/citations.js';
+import { foldingRanges } from '../features/folding.js';
+import { environmentCompletion, macroCompletion } from '../features/environmentCompletion.js';
+import { documentLinks } from '../features/documentLinks.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
 import { defaultDerivationSettings, derivationCodeActions, derivationDiagnostics, type DerivationSettings } from '../features/derivation.js';
 import { macroSignature, mathBlocks, scopeMacros } from '../math/blocks.js';
@@ -178,8 +181,11 @@ export class MathSenseServer {
           referencesProvider: true,
           documentSymbolProvider: true,
           workspaceSymbolProvider: true,
-          completionProvider: { triggerCharacters: ['{', ',', '['], resolveProvider: true },
+          completionProvider: { triggerCharacters: ['{', ',', '[', '\\'], resolveProvider: true },
           renameProvider: { prepareProvider: true },
+          documentHighlightProvider: true,
+          foldingRangeProvider: true,
+          documentLinkProvider: { resolveProvider: false },
           codeLensProvider: { resolveProvider: true },
           executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -337,6 +343,20 @@ export class MathSenseServer {
       return this.guard('references (citation)', undefined, () => citeReferences(this.ws, doc, offset, p.context.includeDeclaration))
         ?? findReferences(this.ws, doc, offset, p.context.includeDeclaration);
     }));
+    c.onDocumentHighlight((p) => this.guard('documentHighlight', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      if (!doc) return [];
+      const offset = doc.offsetAt(p.position);
+      return citeHighlights(doc, offset) ?? labelHighlights(this.ws, doc, offset);
+    }));
+    c.onFoldingRanges((p) => this.guard('foldingRange', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? foldingRanges(doc) : [];
+    }));
+    c.onDocumentLinks((p) => this.guard('documentLink', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? documentLinks(this.ws, doc) : [];
+    }));
     c.onDocumentSymbol((p) => this.guard('documentSymbol', [], () => {
       const doc = this.docAt(p.textDocument.uri);
       return doc ? documentSymbols(this.ws, doc) : [];
@@ -348,7 +368,10 @@ export class MathSenseServer {
       // inside `\cite{`-like commands: bibliography keys; elsewhere labels
       const cites = this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, doc.offsetAt(p.position)));
       if (cites) return cites;
-      return completion(this.ws, doc, doc.offsetAt(p.position), (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)));
+      const offset = doc.offsetAt(p.position);
+      return completion(this.ws, doc, offset, (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)))
+        // environment names after \begin{ / \end{, then the project's macros after a backslash
+        ?? environmentCompletion(this.ws, doc, offset) ?? macroCompletion(this.ws, doc, offset);
     }));
     c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
     c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
