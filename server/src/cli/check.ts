@@ -4,12 +4,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { Workspace, type Doc } from '../project/workspace.js';
-import { findDocumentFiles, pathToUri, uriToPath } from '../project/files.js';
+import { DOCUMENT_EXTENSIONS, findDocumentFiles, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
 import { derivationDiagnostics } from '../features/derivation.js';
 import { DerivationChecker } from '../math/checker.js';
 import { checkWorkspaceDocumentSync } from '../math/service.js';
 import { displayPath } from './options.js';
+import type { ProgressFn } from './progress.js';
 
 export interface CheckOptions {
   paths: string[];
@@ -21,6 +22,8 @@ export interface CheckOptions {
   showUnknown?: boolean;
   out?: (s: string) => void;
   err?: (s: string) => void;
+  /** Progress of the checking (cli/progress.ts; the CLI gives one when stderr is a terminal). */
+  progress?: ProgressFn;
 }
 
 export type FileDiagnostic = Diagnostic & { file: string };
@@ -51,6 +54,8 @@ export function runCheck(opts: CheckOptions): number {
       continue;
     }
     const files = stat.isDirectory() ? findDocumentFiles(abs) : [abs];
+    // a file named explicitly is checked whatever its name; say how it was read
+    if (!stat.isDirectory() && !isDocumentPath(abs)) err(`mathsense check: ${p} is not a ${DOCUMENT_EXTENSIONS.join(', ')} file; checking it as LaTeX\n`);
     if (stat.isDirectory() && files.length === 0) {
       err(`mathsense check: no documents (.tex, .ltx, .md) in ${p}\n`);
       failed = true;
@@ -80,14 +85,19 @@ export function runCheck(opts: CheckOptions): number {
   const settings = { ...defaultDiagnosticSettings, ...opts.settings };
   const results: FileDiagnostic[] = [];
   const checker = opts.derivations === false ? undefined : new DerivationChecker();
-  for (const doc of [...targets].sort((a, b) => a.uri.localeCompare(b.uri))) {
+  const progress = opts.progress;
+  const docs = [...targets].sort((a, b) => a.uri.localeCompare(b.uri));
+  for (const [i, doc] of docs.entries()) {
     const file = displayPath(uriToPath(doc.uri) ?? doc.uri);
+    // several documents: one step each; a single one: its display-math blocks
+    progress?.(`checking ${file}`, i, docs.length);
     for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
     if (checker) {
-      const steps = checkWorkspaceDocumentSync(ws, doc, checker);
+      const steps = checkWorkspaceDocumentSync(ws, doc, checker, progress && docs.length === 1 ? (done, total) => progress(`checking derivations in ${file}`, done, total) : undefined);
       for (const d of derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown })) results.push({ ...d, file });
     }
   }
+  progress?.('', 1, 1);
   if (opts.format === 'json') {
     out(JSON.stringify(results, null, 2) + '\n');
   } else {

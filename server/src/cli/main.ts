@@ -1,5 +1,6 @@
 // Command-line entry: `mathsense lsp|check|...`.
 import { runCheck } from './check.js';
+import { progressBar } from './progress.js';
 import { INDEX_USAGE } from '../index/cli.js';
 
 const USAGE = `Usage: mathsense <command> [options]
@@ -52,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
         else if (a.startsWith('-')) { process.stderr.write(`mathsense check: unknown option ${a}\n${USAGE}`); return 2; }
         else paths.push(a);
       }
-      return runCheck({ paths, format, settings: { unusedLabels }, derivations, showUnknown });
+      return runCheck({ paths, format, settings: { unusedLabels }, derivations, showUnknown, progress: process.stderr.isTTY ? progressBar((s) => process.stderr.write(s), true) : undefined });
     }
     case 'models': {
       if (rest[0] !== 'info') { process.stderr.write(`mathsense models: expected 'info'\n${USAGE}`); return 2; }

@@ -24,6 +24,7 @@ import { LoadedIndex, type Query } from './store.js';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { defaultCacheDir } from '../embeddings/embeddingService.js';
 import { displayPath, markFormulas, parseLimit } from '../cli/options.js';
+import { progressBar } from '../cli/progress.js';
 
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
@@ -56,23 +57,6 @@ function parse(args: string[], flags: string[], valued: string[]): { opts: Recor
     else rest.push(a);
   }
   return { opts, rest };
-}
-
-function progressBar(err: Out, tty: boolean): (phase: string, done: number, total: number) => void {
-  let last = '';
-  let lastPct = -1;
-  return (phase, done, total) => {
-    const pct = total ? Math.floor((done / total) * 100) : 100;
-    if (tty) {
-      const w = 30, fill = Math.round((pct / 100) * w);
-      err(`\r[${'#'.repeat(fill)}${'-'.repeat(w - fill)}] ${String(pct).padStart(3)}% ${phase}${total > 1 ? ` ${done}/${total}` : ''}\u001b[K`);
-      if (phase === 'done') err('\n');
-    } else if (phase !== last || pct >= lastPct + 10) {
-      err(`${phase}${total > 1 ? ` ${done}/${total} (${pct}%)` : ''}\n`);
-      lastPct = phase !== last ? pct : pct - (pct % 10);
-    }
-    last = phase;
-  };
 }
 
 export async function indexCommand(args: string[], io: Io): Promise<number> {

@@ -80,17 +80,18 @@ export function inProcessRunner(checker = new DerivationChecker()): Runner {
 }
 
 /** Checks a workspace document in this thread, with its project's macros (CLI, tests). */
-export function checkWorkspaceDocumentSync(ws: Workspace, doc: Doc, checker: DerivationChecker): DocStep[] {
+export function checkWorkspaceDocumentSync(ws: Workspace, doc: Doc, checker: DerivationChecker, onProgress?: (done: number, total: number) => void): DocStep[] {
   const macros = scopeMacros(ws, doc);
   const sig = macroSignature(macros);
-  return checkDocumentSync(mathBlocks(doc, sig), macros, sig, checker);
+  return checkDocumentSync(mathBlocks(doc, sig), macros, sig, checker, onProgress);
 }
 
 /** Checks every display-math block of a document in this thread, synchronously (CLI). */
-export function checkDocumentSync(blocks: readonly BlockInput[], macros: readonly MacroDef[], macroKey: string, checker: DerivationChecker): DocStep[] {
+export function checkDocumentSync(blocks: readonly BlockInput[], macros: readonly MacroDef[], macroKey: string, checker: DerivationChecker, onProgress?: (done: number, total: number) => void): DocStep[] {
   checker.setMacros(macros, macroKey);
   const out: DocStep[] = [];
-  for (const b of blocks) {
+  for (const [i, b] of blocks.entries()) {
+    if (onProgress && i % 200 === 0) onProgress(i, blocks.length);
     for (const s of checker.checkBlock(b).steps) {
       out.push({ ...s, lhsStart: s.lhsStart + b.start, lhsEnd: s.lhsEnd + b.start, rhsStart: s.rhsStart + b.start, rhsEnd: s.rhsEnd + b.start });
     }
