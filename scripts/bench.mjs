@@ -10,6 +10,7 @@
 //   --quick     parse only the first 100 KB for the baseline and extrapolate linearly
 //   --rounds N  passes over the typing places (default 3)
 //   --places N  places typed at, spread through the file (default 20)
+//   --only a,b  only these scenarios (workspace, singleFile, atOnce, baseline)
 //
 // Needs a built server (`npm run build`). Data: $MATHSENSE_DATA or ../shared/data.
 // $MATHSENSE_BENCH_NODE_ARGS adds Node options to the server processes, e.g.
@@ -43,6 +44,8 @@ const VERBOSE = flag('--verbose');
 const ROUNDS = option('--rounds', 3);
 const PLACES = option('--places', 20);
 const QUICK_BYTES = 100_000;
+// --only workspace,singleFile,atOnce,baseline: run only these scenarios
+const ONLY = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : undefined;
 const GAP_MS = 20; // pause between keystrokes, roughly a fast typist's rhythm
 const TIMEOUT = { init: 30_000, scan: 180_000, open: 60_000, keystroke: 10_000, shutdown: 5_000, parse: 600_000 };
 const TARGET = { ratioMin: 300, ratioAim: 1000, rssMaxBytes: 300 * 1024 * 1024 };
@@ -262,8 +265,13 @@ class Session {
 
 // ---- scenarios ----------------------------------------------------------------------------
 
-/** Opens algebra.tex, then types at spread-out places, timing didChange -> diagnostics. */
-async function typingScenario(s, original) {
+/**
+ * Opens algebra.tex, then types at spread-out places, timing didChange -> diagnostics. With
+ * `atOnce`, typing starts right after the first diagnostics, while the server still embeds the
+ * chapter's statements and analyses its equations in the background (as a user who opens a
+ * file and starts typing); otherwise once the project has settled.
+ */
+async function typingScenario(s, original, { atOnce = false } = {}) {
   const uri = pathToFileURL(FILE).href;
   let text = original;
   let version = 1;
@@ -277,11 +285,14 @@ async function typingScenario(s, original) {
   log(`${s.name}: didOpen -> diagnostics ${fmtMs(openMs)} (${opened.params.diagnostics.length} diagnostics)`);
   // the server then reads included / xr-external files in the background; status answers once
   // they are in, so typing is measured on the settled project (as a user would type)
-  const tSettle = performance.now();
-  const settled = await s.request('mathsense/status', undefined, TIMEOUT.scan);
-  const settleMs = performance.now() - tSettle;
-  log(`${s.name}: project settled after ${fmtMs(settleMs)} (${settled.documents} documents)`);
-  await sleep(500);
+  let settleMs = null;
+  if (!atOnce) {
+    const tSettle = performance.now();
+    const settled = await s.request('mathsense/status', undefined, TIMEOUT.scan);
+    settleMs = performance.now() - tSettle;
+    log(`${s.name}: project settled after ${fmtMs(settleMs)} (${settled.documents} documents)`);
+    await sleep(500);
+  }
 
   const places = pickPlaces(text, PLACES);
   const typed = places.map(() => 0);
@@ -372,6 +383,25 @@ async function singleFileScenario(text) {
 }
 
 /**
+ * Typing from the first diagnostics on, while the chapter's statements are embedded and its
+ * equations analysed in the background; compared with typing on the settled single file.
+ */
+async function atOnceScenario(text) {
+  const s = new Session('typing-at-once');
+  try {
+    s.start();
+    await s.initialize([]);
+    const t0 = performance.now();
+    const typing = await typingScenario(s, text, { atOnce: true });
+    const typedMs = performance.now() - t0;
+    const after = await s.request('mathsense/status', undefined, TIMEOUT.init);
+    return { ...typing, typedMs, embeddings: after.embeddings };
+  } finally {
+    await s.close();
+  }
+}
+
+/**
  * unified-latex parse of the whole file (or, with --quick, of its first 100 KB, scaled).
  * Runs in a worker thread of this process so that the main thread can show progress during
  * the ~40 s parse, and so that the parse gets the ~3 GB heap it needs whatever V8's default.
@@ -455,6 +485,13 @@ function report(r) {
     const loaded = sc.documentsLoaded ? `; server loaded ${sc.documentsLoaded} docs via \\input/\\externaldocument` : '';
     rows.push([`didOpen → first diagnostics (${label}${loaded})`, fmtMs(sc.openMs), baseCell, ratio(sc.openMs)]);
   }
+  const a = r.atOnce, settledP50 = r.singleFile?.keystrokes.p50;
+  if (a) {
+    // baseline: the same keystrokes on the settled single file, same run
+    const vs = (ms) => (settledP50 == null ? 'n/a' : `${fmtX(ms / settledP50)} the settled p50`);
+    rows.push([`Keystroke → diagnostics p50 typing from the first diagnostics on (single file, n=${a.keystrokes.n}, ${fmtMs(a.typedMs)} after didOpen)`, fmtMs(a.keystrokes.p50), settledP50 == null ? 'n/a' : `${fmtMs(settledP50)} settled`, vs(a.keystrokes.p50)]);
+    rows.push(['Keystroke → diagnostics p95 typing from the first diagnostics on', fmtMs(a.keystrokes.p95), r.singleFile ? `${fmtMs(r.singleFile.keystrokes.p95)} settled` : 'n/a', r.singleFile ? `${fmtX(a.keystrokes.p95 / r.singleFile.keystrokes.p95)} the settled p95` : 'n/a']);
+  }
   const ws = r.workspace;
   if (ws) {
     rows.push([`Cold open: initialize → scan complete (${ws.status.documents} docs, ${ws.status.blocks} blocks)`, fmtMs(ws.coldOpenMs), '—', '—']);
@@ -487,7 +524,8 @@ async function main() {
     loadAvgAtStart: os.loadavg()[0], errors: [],
   };
   // the LSP part first: it fails fast, the baseline takes ~40 s
-  for (const [key, run] of [['workspace', workspaceScenario], ['singleFile', singleFileScenario], ['baseline', baseline]]) {
+  for (const [key, run] of [['workspace', workspaceScenario], ['singleFile', singleFileScenario], ['atOnce', atOnceScenario], ['baseline', baseline]]) {
+    if (ONLY && !ONLY.has(key)) continue;
     try {
       results[key] = await run(text);
     } catch (e) {

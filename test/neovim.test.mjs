@@ -1,6 +1,7 @@
 // Real-editor test: headless Neovim (0.7+) starts the bundled language server with its
 // built-in LSP client on test/fixtures/nvim-project, opens chapters/two.tex, collects the
-// published diagnostics and hovers a cross-file \cref (see test/neovim/lsp_check.lua).
+// published diagnostics, hovers a cross-file \cref, asks for folding ranges, highlights and
+// document links, and renames a label with Neovim applying the edit (test/neovim/lsp_check.lua).
 //
 // Needs `nvim` on PATH (Debian: apt-get install neovim). Without it the test is skipped
 // locally, but fails under CI (process.env.CI set) so that CI cannot silently lose it.
@@ -100,4 +101,15 @@ test('neovim: diagnostics and cross-file hover through the built-in LSP client',
   assert.match(res.hover, /Pigeonhole principle/, context);
   assert.match(res.hover, /some box contains at least two objects/, context);
   assert.match(res.hover, /one\.tex:7/, `hover should point at the label's file and line${context}`);
+
+  // Folding ranges of chapters/two.tex: the section, to the end of the file.
+  const twoLines = fs.readFileSync(path.join(fixture, 'chapters/two.tex'), 'utf8').trimEnd().split('\n').length;
+  assert.deepEqual(res.folds.map((f) => [f.startLine, f.endLine]), [[0, twoLines - 1]], context);
+  // Highlights at \cref{lem:pigeonhole}: both references in this file (the label is in one.tex).
+  assert.deepEqual(res.highlights.map((h) => h.range.start.line), [locate('chapters/two.tex', 'lem:pigeonhole').line, locate('chapters/two.tex', '\\ref{lem:pigeonhole}').line], context);
+  // Document links of main.tex: the two \input's, to their files.
+  assert.deepEqual(res.links.map((l) => path.relative(fixture, fileURLToPath(l.target))).sort(), ['chapters/one.tex', 'chapters/two.tex'], context);
+  // Rename of the label from a reference: both chapters, applied by Neovim to the definition.
+  assert.deepEqual(res.rename_files, ['chapters/one.tex', 'chapters/two.tex'], context);
+  assert.equal(res.renamed_label_line, locate('chapters/one.tex', 'lem:pigeonhole').line, context);
 });

@@ -45,6 +45,11 @@ local result = {
   hover_position = vim.NIL,
   server_info = vim.NIL,
   status = vim.NIL, -- mathsense/status response
+  folds = vim.NIL, -- textDocument/foldingRange of the file
+  links = vim.NIL, -- textDocument/documentLink of main.tex
+  highlights = vim.NIL, -- textDocument/documentHighlight at the hovered position
+  rename_files = vim.NIL, -- files a rename of the hovered label edits
+  renamed_label_line = vim.NIL, -- after applying it in Neovim: the definition's line in its buffer
   log = {}, -- window/logMessage + window/showMessage
   error = vim.NIL,
 }
@@ -152,6 +157,35 @@ local function main()
     result.hover = contents
   elseif contents ~= nil then
     result.hover = vim.fn.json_encode(contents)
+  end
+
+  -- folding ranges, highlights, links: plain requests, results kept raw
+  local function request(method, params, buf)
+    local r, e = client.request_sync(method, params, timeout, buf or bufnr)
+    if not r then error(method .. ' request failed: ' .. tostring(e)) end
+    if r.err then error(method .. ' returned an error: ' .. vim.inspect(r.err)) end
+    return r.result
+  end
+  result.folds = request('textDocument/foldingRange', { textDocument = { uri = target_uri } })
+  result.highlights = request('textDocument/documentHighlight', { textDocument = { uri = target_uri }, position = pos })
+  local main_uri = vim.uri_from_fname(root .. '/main.tex')
+  vim.cmd('edit ' .. vim.fn.fnameescape(root .. '/main.tex'))
+  local main_buf = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(main_buf, client_id)
+  result.links = request('textDocument/documentLink', { textDocument = { uri = main_uri } }, main_buf)
+  vim.cmd('buffer ' .. bufnr)
+
+  -- rename the hovered label, and let Neovim apply the edit to its buffers (never written)
+  local edit = request('textDocument/rename', { textDocument = { uri = target_uri }, position = pos, newName = 'lem:boxes' })
+  result.rename_files = {}
+  for uri, _ in pairs(edit.changes or {}) do table.insert(result.rename_files, vim.fn.fnamemodify(vim.uri_to_fname(uri), ':.')) end
+  table.sort(result.rename_files)
+  vim.lsp.util.apply_workspace_edit(edit, client.offset_encoding or 'utf-16')
+  local one = vim.fn.bufnr(root .. '/chapters/one.tex')
+  if one > 0 then
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(one, 0, -1, false)) do
+      if line:find('\\label{lem:boxes}', 1, true) then result.renamed_label_line = i - 1 end
+    end
   end
 
   client.stop()

@@ -21,6 +21,12 @@ export interface IndexSettings { path?: string; sources?: string[] }
 
 /** Quiet time (no index request) before background precomputation runs. */
 const IDLE_MS = 150;
+/**
+ * Quiet time after the last edit before background work runs: keystrokes come every 100-300 ms
+ * while someone types, and each needs the cores for its own diagnostics (on 2 cores the
+ * encoder and the precomputation would otherwise share them with every keystroke).
+ */
+const TYPING_IDLE_MS = 400;
 
 /** From the `mathsense` settings object: `index.path`, `index.sources`. */
 export function indexSettings(raw: unknown): IndexSettings {
@@ -116,14 +122,23 @@ export class ServerIndex {
   }
 
   private lastUse = 0;
+  private lastEdit = -Infinity;
+
+  /** A document was edited: background work pauses while the user types. */
+  noteEdit(): void {
+    this.lastEdit = performance.now();
+  }
 
   /**
-   * Resolves once no index request has come for IDLE_MS (at least one timer tick later): where
-   * background work on the server thread waits, so a burst of requests never queues behind it.
+   * Resolves once no index request has come for IDLE_MS and no edit for TYPING_IDLE_MS (at
+   * least one timer tick later): where background work on the server thread waits, so a burst
+   * of requests or keystrokes never queues behind it. `requests: false` waits for typing only
+   * (the embedding of texts a hover has just asked for should not wait for hovers to stop).
    */
-  private async idle(): Promise<void> {
-    do await new Promise((r) => setTimeout(r, Math.max(10, IDLE_MS - (performance.now() - this.lastUse))));
-    while (performance.now() - this.lastUse < IDLE_MS);
+  private async idle(requests = true): Promise<void> {
+    const wait = () => Math.max(requests ? IDLE_MS - (performance.now() - this.lastUse) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
+    do await new Promise((r) => setTimeout(r, Math.max(10, wait())));
+    while (wait() > 0);
   }
 
   private current(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
@@ -240,6 +255,8 @@ export class ServerIndex {
           this.semantic = false; this.embedQueue = []; this.wanted.clear(); return;
         }
         this.semantic = true;
+        // the encoder's batch would take a core from the keystrokes of someone typing
+        await this.idle(false);
         const batch = this.embedQueue.splice(0, 64);
         const vs = await svc.embed(batch).catch(() => undefined);
         batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });

@@ -261,6 +261,7 @@ export class MathSenseServer {
       }
       const doc = this.ws.change(p.textDocument.uri, p.contentChanges, p.textDocument.version);
       if (!doc) return;
+      this.index.noteEdit();
       const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
       if (touchedProject) this.collectPendingIncludes();
       this.publish(doc);
