@@ -229,9 +229,29 @@ export function toExpr(j: Json, ctx: ParseContext, inExponent = false, intArg = 
         arity(1);
         return op(u, sub(args[0], inExponent, INT_ARGS.has(head)));
       }
-      throw new Unsupported(typeof head === 'string' ? head : 'expression');
+      throw new Unsupported(typeof head === 'string' ? `contains ${describeHead(head)}` : 'expression');
     }
   }
+}
+
+// What a user reads in "step not checked: …" (`mathsense check --show-unknown`, the editor's
+// information diagnostics) instead of the parser's MathJSON names
+const HEADS: Record<string, string> = {
+  Limit: 'a limit', Integrate: 'an integral', D: 'a derivative', Derivative: 'a derivative', PartialDerivative: 'a partial derivative',
+  Product: 'a product ∏', Matrix: 'a matrix', Set: 'a set', List: 'a list', Tuple: 'a tuple', Interval: 'an interval', Element: '∈',
+  NotElement: '∉', Subset: '⊂', SubsetEqual: '⊆', Union: '∪', Intersection: '∩', Binomial: 'a binomial coefficient', Mod: 'mod',
+  Congruent: 'a congruence', Floor: 'a floor', Ceil: 'a ceiling', Arg: 'arg', Conjugate: 'a complex conjugate', Re: 'Re', Im: 'Im',
+  Gamma: 'Γ', Zeta: 'ζ', Apply: 'a function application', Subscript: 'a subscript', Prime: 'a prime', Error: 'a LaTeX fragment that does not parse',
+  Assign: 'a definition (:=)', And: 'a logical and', Or: 'a logical or', Not: 'a logical not', Implies: '⇒', Equivalent: '⇔',
+};
+const SYMBOLS: Record<string, string> = {
+  PositiveInfinity: '∞', NegativeInfinity: '−∞', ComplexInfinity: 'complex ∞', EmptySet: '∅', Nothing: 'an empty expression',
+  ImaginaryUnit: 'i', Integers: 'ℤ', RealNumbers: 'ℝ', ComplexNumbers: 'ℂ', RationalNumbers: 'ℚ', NaturalNumbers: 'ℕ',
+};
+
+/** A MathJSON head as words ('Limit' -> 'a limit'; an unlisted 'FooBar' -> 'foo bar'). */
+export function describeHead(head: string): string {
+  return HEADS[head] ?? head.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 function isNumber(j: Json): boolean {
@@ -251,7 +271,7 @@ function symbol(name: string, ctx: ParseContext, inExponent: boolean, intArg: bo
   if (name === 'GoldenRatio') name = 'varphi';
   const c = ctx.constants.get(name);
   if (c !== undefined) return num(c);
-  if ((!VAR_NAME.test(name) || STYLED.test(name)) && name !== 'varphi') throw new Unsupported(`symbol ${name}`);
+  if ((!VAR_NAME.test(name) || STYLED.test(name)) && name !== 'varphi') throw new Unsupported(`contains the symbol ${SYMBOLS[name] ?? name}`);
   setRole(ctx, name, intArg || ((inExponent || ctx.intIndices) && INDEX_NAMES.test(name)) ? 'int' : 'real');
   return { k: 'var', name };
 }

@@ -182,3 +182,10 @@ test('a binomial with astronomically many factors is overflow, not a billion-ste
   assert.notEqual(v.kind, 'refuted');
   assert.ok(performance.now() - t0 < 2000);
 });
+
+test('steps that cannot be checked say why in words, not in the parser\'s names', () => {
+  const reason = (lhs: string, rhs: string) => { const v = check(lhs, rhs); assert.equal(v.kind, 'unknown'); return v.reason; };
+  assert.equal(reason('\\lim_{n\\to\\infty} \\frac{1}{n}', '0'), 'contains a limit');
+  assert.equal(reason('\\int_0^1 x\\,dx', '\\frac{1}{2}'), 'contains an integral');
+  assert.equal(reason('\\sum_{k=1}^{\\infty} \\frac{1}{k^2}', '\\frac{\\pi^2}{6}'), 'contains the symbol ∞');
+});
