@@ -177,11 +177,19 @@ A \emph{${term}} is what the context says.
     assert.ok(relevance('lem:helper') > relevance('lem:a-later'), sorted.map((i) => `${i.label}: ${i.detail}`).join('; '));
   });
 
-  /** Opens `text` as proj/`file` and asks \ref{ completion at its first `\ref{}`: each label's relevance (and all of them, for messages). */
+  /**
+   * Opens `text` as proj/`file` and asks \ref{ completion at its first `\ref{}`: each label's
+   * relevance (and all of them, for messages). The first request asks for the vectors of the
+   * candidates and the statement; the answer read is the one given once they are all in
+   * (index.pendingVectors), so that whether the encoder's scores are in does not depend on timing.
+   */
   async function refRelevance(file: string, text: string): Promise<{ of: (label: string) => number; all: string }> {
     const u = pathToFileURL(path.join(tmp, 'proj', file)).href;
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: u, languageId: 'latex', version: 1, text } });
-    const list = await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: posOf(text, '\\ref{}', 5) }) as CompletionList;
+    const ask = () => client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: posOf(text, '\\ref{}', 5) }) as Promise<CompletionList>;
+    await ask();
+    for (let i = 0; i < 200 && ((await client.conn.sendRequest('mathsense/status')) as { index: { pendingVectors?: number } }).index.pendingVectors !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const list = await ask();
     return {
       of: (label) => Number(/relevance (-?[\d.]+)/.exec(list.items.find((i) => i.label === label)?.detail ?? '')?.[1]),
       all: list.items.map((i) => `${i.label}: ${i.detail}`).join('; '),

@@ -50,6 +50,8 @@ export interface IndexStatus {
   modelVersion?: string;
   /** Whether encoder scores are used (the embedding model matches the index's). */
   semantic?: boolean;
+  /** Texts asked for (statements of open documents, queries) whose vectors are not in yet. */
+  pendingVectors?: number;
   message?: string;
 }
 
@@ -256,7 +258,7 @@ export class ServerIndex {
         }
         this.semantic = true;
         // the encoder's batch would take a core from the keystrokes of someone typing
-        await this.idle(false);
+        if (performance.now() - this.lastEdit < TYPING_IDLE_MS) await this.idle(false);
         const batch = this.embedQueue.splice(0, 64);
         const vs = await svc.embed(batch).catch(() => undefined);
         batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });
@@ -279,7 +281,7 @@ export class ServerIndex {
     const base = { path: this.dir || defaultIndexDir(this.settings().path) };
     if (this.failure) return { ...base, state: 'unavailable', message: this.failure };
     if (this.index) {
-      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false };
+      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false, pendingVectors: this.wanted.size };
     }
     return { ...base, state: this.loading ? 'loading' : 'idle' };
   }

@@ -17,6 +17,7 @@ import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
 import { completion, resolveCompletion } from '../features/completion.js';
 import { bibReferences, citeCompletion, citeDefinition, citeHighlights, citeHover, citeReferences } from '../features/citations.js';
 import { foldingRanges } from '../features/folding.js';
+import { typoFixes } from '../features/typoFixes.js';
 import { environmentCompletion, macroCompletion } from '../features/environmentCompletion.js';
 import { documentLinks } from '../features/documentLinks.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
@@ -326,6 +327,8 @@ export class MathSenseServer {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return [];
       const actions = derivationCodeActions(doc, this.stepsOf(doc), p.range);
+      // a typo in a \ref or \cite key: the nearest names first, before the index's suggestions
+      actions.unshift(...this.guard('codeAction (typos)', [], () => typoFixes(this.ws, doc, p.range, p.context.diagnostics)));
       actions.push(...this.guard('codeAction (cite)', [], () => citeCodeActions(this.ws, doc, p.range, this.index, this.resultsPanel)));
       return actions;
     }));
