@@ -115,3 +115,40 @@ See \cite{ahl} and \cite{<|>ahl,b}.
     fx.cleanup();
   }
 });
+
+test('rename and find references reach the crossref, xdata and related fields that name the entry, not a @string macro or another key', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\cite{<|>proc} and \cite{talk}.
+\bibliography{refs}
+\end{document}
+`);
+  try {
+    const bib = [
+      '@string{proc = {Proceedings}}',
+      '@proceedings{proc, title = proc}',
+      '@inproceedings{talk, title = {A talk},',
+      '  crossref = {proc}, xdata = {proc, procx},',
+      '  related = "procx,proc", note = {proc}}',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(fx.dir, 'refs.bib'), bib);
+    const { doc, offset } = fx.cursor!;
+    dirOf = () => pathToUri(fx.dir);
+    prepareCiteRename(fx.ws, doc, offset);
+    assert.deepEqual(show(citeRename(fx.ws, doc, offset, 'icm2026')), [
+      'main.tex 3:7-3:11 icm2026',
+      'refs.bib 2:14-2:18 icm2026',
+      'refs.bib 4:15-4:19 icm2026',
+      'refs.bib 4:31-4:35 icm2026',
+      'refs.bib 5:20-5:24 icm2026',
+    ]);
+    // find references from the entry lists those fields too
+    const refs = bibReferences(fx.ws, path.join(fx.dir, 'refs.bib'), { line: 1, character: 14 }, false).map((l) => `${path.basename(l.uri)} ${rangeText(l.range)}`);
+    assert.deepEqual(refs.sort(), ['main.tex 3:7-3:11', 'refs.bib 4:15-4:19', 'refs.bib 4:31-4:35', 'refs.bib 5:20-5:24']);
+  } finally {
+    fx.cleanup();
+  }
+});

@@ -1,13 +1,14 @@
 // Rename of a citation key, from a `\cite{key}` in a document or from the key of its entry in
 // an open .bib file: the entry's key (every entry of the project's bibliographies with that
 // key, or the `\bibitem`) and every citation that resolves to the same entry, in every project
-// of the workspace that reads it (a shared refs.bib renames the citations of all of them).
+// of the workspace that reads it (a shared refs.bib renames the citations of all of them), and
+// the `crossref`/`xref`/`xdata`/`related`/`set` fields of entries that name it.
 // Refused when the new key is not a valid BibTeX key or already names an entry of a project
 // concerned (renaming would merge two entries).
 import type { Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { pathToUri } from '../project/files.js';
-import { bibEntryAt, bibKeyRange, citationSources, citeAt, citeOccurrences, findCitation, type CiteDefinition } from './citations.js';
+import { bibEntryAt, bibKeyRange, bibPathsOf, citationSources, citeAt, citeOccurrences, findCitation, keyFieldMentions, type CiteDefinition } from './citations.js';
 import { RenameError } from './navigation.js';
 
 // BibTeX ends a key at these; biber is stricter still about quotes and parentheses
@@ -61,6 +62,8 @@ function renameEdits(ws: Workspace, key: string, defs: CiteDefinition[], newName
     else put(d.doc.uri, d.doc.range(d.item.start, d.item.end));
   }
   for (const c of cites) put(c.doc.uri, c.doc.range(c.start, c.end));
+  // entries that inherit from or point to the renamed one (`crossref = {key}`, `xdata`, `related`, …)
+  for (const m of keyFieldMentions(ws, key, bibPathsOf(ws, defs, cites.map((c) => c.doc)))) put(m.uri, m.range);
   return { changes };
 }
 

@@ -323,7 +323,29 @@ export function bibReferences(ws: Workspace, bibPath: string, pos: Position, inc
   if (!entry) return [];
   const def: CiteDefinition = { kind: 'bib', path: bibPath, entry };
   const out = includeDeclaration ? [defLocation(def)] : [];
-  for (const h of citeOccurrences(ws, entry.key, [def])) out.push({ uri: h.doc.uri, range: h.doc.range(h.start, h.end) });
+  const hits = citeOccurrences(ws, entry.key, [def]);
+  for (const h of hits) out.push({ uri: h.doc.uri, range: h.doc.range(h.start, h.end) });
+  out.push(...keyFieldMentions(ws, entry.key, bibPathsOf(ws, [def], hits.map((h) => h.doc))));
+  return out;
+}
+
+/** The .bib files of the entries `defs` and of the projects of the `citing` documents. */
+export function bibPathsOf(ws: Workspace, defs: CiteDefinition[], citing: Doc[]): Set<string> {
+  const out = new Set(defs.flatMap((d) => (d.kind === 'bib' ? [d.path] : [])));
+  for (const doc of new Set(citing)) for (const f of citationSources(ws, doc).files) out.add(f.path);
+  return out;
+}
+
+/** Where entries of the .bib files `paths` name `key` in a `crossref`, `xref`, `xdata`, `related` or `set` field. */
+export function keyFieldMentions(ws: Workspace, key: string, paths: Iterable<string>): Location[] {
+  const out: Location[] = [];
+  for (const p of paths) {
+    for (const e of ws.bibs.get(p)?.file?.entries ?? []) {
+      for (const r of e.keyRefs ?? []) {
+        if (r.key === key) out.push({ uri: pathToUri(p), range: { start: { line: r.line, character: r.character }, end: { line: r.line, character: r.character + key.length } } });
+      }
+    }
+  }
   return out;
 }
 

@@ -40,6 +40,14 @@ test('entries: nested braces, quotes, numbers, @string macros, # concatenation, 
   assert.equal(f.byKey.has('fake'), false);
 });
 
+test('key fields: where the keys named by crossref, xdata, related and set are written', () => {
+  const text = '@string{base = {B}}\n@inbook{ch,\n  crossref = {base},\n  xdata = "x1, x2",\n  set = base,\n}\n';
+  const refs = parseBibtex(text).byKey.get('ch')![0].keyRefs!.map((r) => `${r.field} ${r.key} ${r.line}:${r.character}`);
+  // a bare word is a @string macro, not a key
+  assert.deepEqual(refs, ['crossref base 2:14', 'xdata x1 3:11', 'xdata x2 3:15']);
+  assert.equal(parseBibtex('@book{a, title = {T}}').entries[0].keyRefs, undefined);
+});
+
 test('garbage between entries, a missing closing brace, a truncated file', () => {
   const f = parseBibtex(String.raw`This file is % not bibtex here @ all
 random text { with } braces ) and ( parens

@@ -23,7 +23,20 @@ export interface BibEntry {
   /** 0-based line and character of the key. */
   line: number;
   character: number;
+  /** Keys of other entries named by `crossref`, `xref`, `xdata`, `related` or `set`, where they are written (renames edit them too). */
+  keyRefs?: BibKeyRef[];
 }
+
+export interface BibKeyRef {
+  field: string;
+  key: string;
+  offset: number;
+  line: number;
+  character: number;
+}
+
+// fields whose value is one entry key (crossref, xref) or a comma-separated list of them
+const KEY_FIELDS = new Set(['crossref', 'xref', 'xdata', 'related', 'set']);
 
 export interface BibFile {
   entries: BibEntry[];
@@ -68,20 +81,28 @@ export function parseBibtex(text: string, maxEntries = MAX_BIB_ENTRIES): BibFile
     const l = byKey.get(e.key);
     if (l) l.push(e); else byKey.set(e.key, [e]);
   }
-  // line/character of each key, in one forward pass
+  // line/character of each key and key reference, in one forward pass (both come in text order)
   let line = 0;
   let lineStart = 0;
   let pos = 0;
-  for (const e of entries) {
-    while (pos < e.keyStart) {
+  const advance = (to: number) => {
+    while (pos < to) {
       const nl = text.indexOf('\n', pos);
-      if (nl < 0 || nl >= e.keyStart) { pos = e.keyStart; break; }
+      if (nl < 0 || nl >= to) { pos = to; break; }
       line++;
       lineStart = nl + 1;
       pos = nl + 1;
     }
+  };
+  for (const e of entries) {
+    advance(e.keyStart);
     e.line = line;
     e.character = e.keyStart - lineStart;
+    for (const r of e.keyRefs ?? []) {
+      advance(r.offset);
+      r.line = line;
+      r.character = r.offset - lineStart;
+    }
   }
   return { entries, byKey, truncated };
 }
@@ -129,8 +150,9 @@ class BibParser {
     const key = text.slice(keyStart, this.i);
     if (!key) return undefined;
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-    this.fields(close, fields);
-    return { type, key, fields, start: at, end: this.i, keyStart, line: 0, character: 0 };
+    const keyRefs: BibKeyRef[] = [];
+    this.fields(close, fields, keyRefs);
+    return { type, key, fields, start: at, end: this.i, keyStart, line: 0, character: 0, ...(keyRefs.length ? { keyRefs } : {}) };
   }
 
   private skipSpace(): void {
@@ -144,7 +166,7 @@ class BibParser {
   }
 
   /** Reads `name = value, …` up to the closing delimiter (or a recovery point). */
-  private fields(close: number, out: Record<string, string>): void {
+  private fields(close: number, out: Record<string, string>, keyRefs?: BibKeyRef[]): void {
     const { text } = this;
     for (;;) {
       // separators and garbage up to the next field name
@@ -164,9 +186,27 @@ class BibParser {
       this.skipSpace();
       if (text.charCodeAt(this.i) !== 61) continue; // not `name =`: garbage, skip on
       this.i++;
+      const valueStart = this.i;
       const value = this.value(close);
       if (value === undefined) return;
-      if (name && !(name in out)) out[name] = value;
+      if (name && !(name in out)) {
+        out[name] = value;
+        if (keyRefs && KEY_FIELDS.has(name)) this.keyRefsIn(name, valueStart, this.i, keyRefs);
+      }
+    }
+  }
+
+  /** The keys written in the value `text[from, to)` of a key field (a `@string` name is no key: skipped). */
+  private keyRefsIn(field: string, from: number, to: number, out: BibKeyRef[]): void {
+    const raw = this.text.slice(from, to);
+    const open = raw.search(/[{"]/);
+    if (open < 0) return;
+    const end = raw.indexOf(raw[open] === '{' ? '}' : '"', open + 1);
+    if (end < 0) return;
+    const re = /[^\s,{}"]+/g;
+    const body = raw.slice(open + 1, end);
+    for (let m = re.exec(body); m; m = re.exec(body)) {
+      out.push({ field, key: m[0], offset: from + open + 1 + m.index, line: 0, character: 0 });
     }
   }
 
