@@ -3,15 +3,17 @@
 // results-to-cite rankers (server/src/index/referenceRanker.ts), whose voting neighbours are
 // found by the proof ranker's similarity, into models/reference-ranker/ranker.json. Needs `npx
 // tsc -p server` and the text encoder in models/ (its vectors are cached under .cache/eval-embeddings).
-//   node scripts/train-rankers.mjs [--slice N] [--out DIR]
+//   node scripts/train-rankers.mjs [--slice N] [--models DIR] [--out DIR]
+// --models: where the encoder and tokenizer are read (default models/); --out defaults to it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, out: { type: 'string' } } });
-const outDir = path.resolve(opt.out ?? path.join(root, 'models'));
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, models: { type: 'string' }, out: { type: 'string' } } });
+const modelsDir = path.resolve(opt.models ?? path.join(root, 'models'));
+const outDir = path.resolve(opt.out ?? modelsDir);
 const out = path.join(outDir, 'reference-ranker', 'ranker.json');
 const proofOut = path.join(outDir, 'proof-ranker', 'ranker.json');
 const { createContext } = await import(pathToFileURL(path.join(root, 'server/out/embeddings/eval/scorer.js')).href);
@@ -20,7 +22,7 @@ const { trainProofRanker } = await import(pathToFileURL(path.join(root, 'server/
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const t0 = Date.now();
 const log = (m) => console.error(`[train-rankers ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
-const ctx = await createContext({ modelsDir: path.join(root, 'models'), cacheDir: opt.slice ? undefined : path.join(root, '.cache', 'eval-embeddings'), log });
+const ctx = await createContext({ modelsDir, cacheDir: opt.slice ? undefined : path.join(root, '.cache', 'eval-embeddings'), log });
 const dataDir = path.join(shared, 'data');
 const slice = opt.slice ? Number(opt.slice) : undefined;
 const write = (file, json) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, `${JSON.stringify(json, null, 1)}\n`); };

@@ -3,7 +3,9 @@
 //   2. trains with /usr/bin/python3 models/training/train.py (CUDA when present, else 2 CPU threads)
 //   3. writes config.json (model version = hash of the .onnx) next to the .onnx
 // Needs: apt-get install -y --no-install-recommends python3-torch python3-onnx python3-numpy libopenblas0-pthread
-// Options: --steps N, --out DIR (default models/mathsense-encoder), --skip-export, --finalize-only
+// Options: --steps N, --seconds S (fit the run into S seconds: steps from the measured speed),
+// --small (the earlier CPU-sized model: 2 layers, d = 128, 64 tokens, batch 64, 3,500 steps,
+// about 76 min on 2 cores), --out DIR (default models/mathsense-encoder), --skip-export, --finalize-only
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { run, writeEncoderConfig } from './lib/encoderTraining.mjs';
@@ -11,7 +13,7 @@ import { run, writeEncoderConfig } from './lib/encoderTraining.mjs';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 const { values: opt } = parseArgs({ options: {
-  steps: { type: 'string' }, out: { type: 'string', default: 'models/mathsense-encoder' },
+  steps: { type: 'string' }, seconds: { type: 'string' }, small: { type: 'boolean', default: false }, out: { type: 'string', default: 'models/mathsense-encoder' },
   'skip-export': { type: 'boolean', default: false }, 'finalize-only': { type: 'boolean', default: false },
   python: { type: 'string', default: '/usr/bin/python3' },
 } });
@@ -20,7 +22,9 @@ const t0 = Date.now();
 if (!opt['finalize-only']) {
   run('npx', ['tsc', '-p', 'server']);
   if (!opt['skip-export']) run(process.execPath, ['scripts/export-training-data.mjs']);
-  run(opt.python, ['models/training/train.py', '--data', '.cache/train', '--out', opt.out, ...(opt.steps ? ['--steps', opt.steps] : [])]);
+  const small = opt.small ? ['--layers', '2', '--d', '128', '--batch', '64', '--max-len-a', '64', '--max-len-b', '64', '--steps', '3500'] : [];
+  run(opt.python, ['models/training/train.py', '--data', '.cache/train', '--out', opt.out, ...small,
+    ...(opt.steps ? ['--steps', opt.steps] : []), ...(opt.seconds ? ['--seconds', opt.seconds] : [])]);
 }
 
 const config = await writeEncoderConfig(root, opt.out, '.cache/train', 'pairs');

@@ -10,8 +10,13 @@ the query that it does not cite, or another title sharing a MathD2 term); the ba
 negatives join its candidates as extra columns of the query->candidate loss. Uses CUDA when present, else CPU with 2 threads.
 
     /usr/bin/python3 models/training/train.py --data .cache/train --out models/mathsense-encoder
+
+The defaults are the shipped model's run (b67a2e6d040f: 4 layers, d = 192, 128 tokens a side,
+batch 256, 5,235 steps; 318 s on one H100). `--layers 2 --d 128 --batch 64 --max-len-a 64
+--max-len-b 64 --steps 3500` is the earlier CPU-sized model (d585d939eed1, 76 min on 2 cores).
 """
 import argparse
+import inspect
 import json
 import math
 import os
@@ -92,6 +97,10 @@ def start_run(args):
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if device.type == "cpu":
         torch.set_num_threads(args.threads)
+    else:
+        # TF32 matrix products: the small encoder is latency-bound on a GPU, full fp32 buys nothing
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
     return device, json.load(open(os.path.join(args.data, "meta.json")))
 
 
@@ -99,26 +108,39 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=".cache/train")
     ap.add_argument("--out", default="models/mathsense-encoder")
-    ap.add_argument("--steps", type=int, default=3500)
-    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--steps", type=int, default=5235)
+    ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--layers", type=int, default=2)
-    ap.add_argument("--d", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--d", type=int, default=192)
     ap.add_argument("--max-len", type=int, default=128, help="positions in the model")
-    ap.add_argument("--max-len-a", type=int, default=64, help="statement side truncation")
-    ap.add_argument("--max-len-b", type=int, default=64, help="proof/reference side truncation")
+    ap.add_argument("--max-len-a", type=int, default=128, help="statement side truncation")
+    ap.add_argument("--max-len-b", type=int, default=128, help="proof/reference side truncation")
     ap.add_argument("--rename-p", type=float, default=0.5)
     ap.add_argument("--mixed-batches", action="store_true", help="batches mix the sources (models up to 0e0b95f6fec2)")
     ap.add_argument("--no-hard-negatives", action="store_true", help="ignore exported hard negatives (models up to 68d365fd6024)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--log-every", type=int, default=25)
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="fit the run into this many seconds: the step count is set from the speed of steps 10-40 (at most --steps)")
+    ap.add_argument("--export-from", default="", help="skip training: export the weights saved in this state.pt (its args with it)")
+    ap.add_argument("--init", default="", help="start from the weights in this state.pt (same architecture) instead of random ones")
     args = ap.parse_args()
 
     device, meta = start_run(args)
+    if args.export_from:
+        export_saved(args, meta)
+        return
     caps = {"stacks-ref": 9000}
     by_src = load_pairs(os.path.join(args.data, "pairs.jsonl"), caps)
     model = Encoder(meta["vocabSize"], d=args.d, layers=args.layers, ff=4 * args.d, out=args.d, max_len=args.max_len).to(device)
+    if args.init:
+        first = torch.load(args.init, map_location=device)
+        model.load_state_dict(first["state"])
+        # what the starting weights cost, for training.json
+        args.init_run = {k: first["args"][k] for k in ("steps", "batch", "lr", "seed") if k in first["args"]}
+        args.init_run.update(seconds=round(first["trainSeconds"]), device=first["device"], init=first["args"].get("init_run"))
     n_params = sum(p.numel() for p in model.parameters())
     print(f"device {device}, {n_params/1e6:.2f}M parameters, sources { {s: len(r) for s, r in by_src.items()} }", flush=True)
     logit_scale = nn.Parameter(torch.tensor(math.log(1 / 0.05), device=device))
@@ -130,7 +152,17 @@ def main():
     batches, pos, t0, epoch = [], 0, time.time(), 0
     model.train()
     running = 0.0
-    for step in range(args.steps):
+    step = 0
+    while step < args.steps:
+        if args.seconds and step == 10:
+            t10 = time.time()  # the first steps pay for start-up (allocator, kernels): not timed
+        if args.seconds and step == 40:
+            # still in warm-up here; from now on the schedule decays to the fitted step count
+            now = time.time()
+            left = args.seconds - (now - t0)
+            args.steps = max(41, min(args.steps, 40 + int(left * 30 / (now - t10))))
+            warm = max(1, args.steps // 20)
+            print(f"--seconds {args.seconds:.0f}: {args.steps} steps", flush=True)
         if pos >= len(batches):
             batches, pos, epoch = epoch_batches(by_src, caps, rng, args.batch, args.mixed_batches), 0, epoch + 1
         batch = batches[pos]
@@ -142,19 +174,19 @@ def main():
         scale = logit_scale.exp().clamp(max=100)
         logits = scale * ea @ eb.t()
         # the same statement (or candidate) twice in a batch is not a negative of itself
-        ka = [hash(tuple(r["a"])) for r in batch]
-        kb = [hash(tuple(x)) for x in b]
-        same = torch.tensor([[i != j and (ka[i] == ka[j] or kb[i] == kb[j]) for j in range(len(batch))] for i in range(len(batch))], device=device)
+        # (compared as tensors: the Python double loop cost a fifth of a GPU step at batch 256)
+        ka = torch.tensor([hash(tuple(r["a"])) for r in batch], device=device)
+        kb = torch.tensor([hash(tuple(x)) for x in b], device=device)
+        same_a = ka[:, None] == ka[None, :]
+        same = (same_a | (kb[:, None] == kb[None, :])) & ~torch.eye(len(batch), dtype=torch.bool, device=device)
         logits = logits.masked_fill(same, -1e4)
         target = torch.arange(len(batch), device=device)
         negs = [] if args.no_hard_negatives else [r["n"][: args.max_len_b] for r in batch if "n" in r]
         if negs:
             # a hard negative that is an answer of some query in the batch is masked for that query
-            answers = {}
-            for i in range(len(batch)):
-                answers.setdefault(ka[i], set()).add(kb[i])
-            kn = [hash(tuple(x)) for x in negs]
-            is_answer = torch.tensor([[kn[j] in answers[ka[i]] for j in range(len(negs))] for i in range(len(batch))], device=device)
+            # answer of query i <=> some pair k of the batch has query i's statement and that candidate
+            kn = torch.tensor([hash(tuple(x)) for x in negs], device=device)
+            is_answer = (same_a.float() @ (kb[:, None] == kn[None, :]).float()) > 0
             hard = (scale * ea @ model(*pad(negs, device)).t()).masked_fill(is_answer, -1e4)
             rows = torch.cat([logits, hard], 1)
         else:
@@ -170,11 +202,28 @@ def main():
             el = time.time() - t0
             print(f"step {step+1}/{args.steps} epoch {epoch} loss {running:.3f} temp {1/logit_scale.exp().item():.4f} "
                   f"{el:.0f}s ({(step+1)/el:.2f} steps/s)", flush=True)
+        step += 1
 
     train_seconds = time.time() - t0
     os.makedirs(args.out, exist_ok=True)
     model.eval().cpu()
+    # the weights and the run's settings, so the ONNX export can be redone elsewhere (--export-from)
+    gpu = torch.cuda.get_device_name(0) if device.type == "cuda" else None
+    torch.save({"state": model.state_dict(), "args": vars(args), "trainSeconds": train_seconds, "device": device.type,
+                "gpu": gpu, "torch": torch.__version__}, os.path.join(args.out, "state.pt"))
+    args.gpu, args.torch = gpu, torch.__version__
     export(model, args, meta, train_seconds, n_params, device.type)
+
+
+def export_saved(args, meta):
+    saved = torch.load(args.export_from, map_location="cpu")
+    run = argparse.Namespace(**{**saved["args"], "out": args.out, "data": args.data, "gpu": saved.get("gpu"), "torch": saved.get("torch")})
+    model = Encoder(meta["vocabSize"], d=run.d, layers=run.layers, ff=4 * run.d, out=run.d, max_len=run.max_len)
+    model.load_state_dict(saved["state"])
+    model.eval()
+    os.makedirs(args.out, exist_ok=True)
+    n_params = sum(p.numel() for p in model.parameters())
+    export(model, run, meta, saved["trainSeconds"], n_params, saved["device"])
 
 
 def export_onnx(model, out_dir):
@@ -183,8 +232,10 @@ def export_onnx(model, out_dir):
     onnx_path = os.path.join(out_dir, "encoder.onnx")
     ids = torch.tensor([[5, 9, 12, 0]], dtype=torch.long)
     mask = torch.tensor([[1, 1, 1, 0]], dtype=torch.long)
-    # export outside no_grad (torch 1.13 + TransformerEncoder)
-    torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14,
+    # export outside no_grad (torch 1.13 + TransformerEncoder); newer torch defaults to the dynamo
+    # exporter (another graph, opset 18): keep the TorchScript one every shipped model came from
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+    torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14, **legacy,
                       input_names=["input_ids", "attention_mask"], output_names=["embeddings"],
                       dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
                                     "embeddings": {0: "batch"}})
@@ -210,6 +261,11 @@ def export(model, args, meta, train_seconds, n_params, device):
                   "renameP": args.rename_p, "batching": "mixed" if args.mixed_batches else "one source per batch",
                   "hardNegatives": 0 if args.no_hard_negatives else meta.get("negatives", 0), "mathd2CosineFitHeldOut": meta.get("mathd2CosineFitHeldOut", 0), "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
                   "parameters": n_params, "pairs": meta["counts"]}
+    for k in ("gpu", "torch", "seconds"):
+        if getattr(args, k, None):
+            train_info[k] = getattr(args, k)
+    if getattr(args, "init_run", None):
+        train_info["startedFrom"] = args.init_run
     json.dump(train_info, open(os.path.join(args.out, "training.json"), "w"), indent=1)
     print(f"exported {onnx_path} ({os.path.getsize(onnx_path)/1e6:.1f} MB), trained {train_seconds:.0f}s", flush=True)
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { EncoderSession } from './encoderSession.js';
+import { EncoderSession, GPU_MIN_BATCH } from './encoderSession.js';
 import { ENCODER_DIR } from './modelFiles.js';
 import { selectProvider, providerOrder, webgpuUnlikely } from './providers.js';
 import { repoRoot } from '../testing/paths.js';
@@ -76,3 +76,23 @@ test('auto skips WebGPU without a Vulkan loader on Linux (no native stderr noise
   assert.doesNotMatch(r.stderr, /Vulkan/);
 });
 
+
+test('on a GPU provider, batches under GPU_MIN_BATCH run on a CPU session made on first use; the vectors are the same', async () => {
+  // the "webgpu" session is a real onnxruntime CPU session under that name (no GPU here); what is
+  // checked is which session each batch reaches
+  const runs: string[] = [];
+  const enc = await EncoderSession.load(modelsDir, {
+    accelerator: 'webgpu',
+    createSession: async (ort, onnxPath, provider) => {
+      const real = await ort.InferenceSession.create(onnxPath, { executionProviders: ['cpu'], intraOpNumThreads: 1 });
+      return new Proxy(real, { get: (t, k) => (k === 'run' ? (feeds: Parameters<typeof real.run>[0]) => { runs.push(provider); return t.run(feeds); } : Reflect.get(t, k)) });
+    },
+  });
+  assert.equal(enc.info.provider, 'webgpu');
+  const texts = Array.from({ length: GPU_MIN_BATCH }, (_, i) => `Let $x_${i} \\in G$. Then $x_${i}^{-1} \\in G$.`);
+  const one = await enc.embedTexts(texts.slice(0, 1));
+  const all = await enc.embedTexts(texts);
+  assert.deepEqual(runs, ['cpu', 'webgpu']);
+  assert.ok(Math.max(...one[0].map((x, i) => Math.abs(x - all[0][i]))) < 1e-4);
+  await enc.release();
+});

@@ -1,7 +1,7 @@
 // `mathsense models info`: loads the encoder the way the server would and reports the model,
 // its vocabulary, the execution provider in use (and why others were skipped), load time.
 import * as fs from 'node:fs';
-import { EncoderSession } from './encoderSession.js';
+import { EncoderSession, GPU_MIN_BATCH } from './encoderSession.js';
 import { findModelsDir } from './modelFiles.js';
 import { parseAccelerator, ACCELERATORS } from './providers.js';
 
@@ -28,7 +28,7 @@ export async function modelsInfo(args: string[], out: (s: string) => void, err: 
     else {
       out(`model:       mathsense-encoder ${i.version} (${i.onnxPath}, ${(size / 1e6).toFixed(1)} MB, ${i.dim}-dim)\n`);
       out(`vocabulary:  ${enc.tokenizer.vocab.size} tokens (${enc.tokenizer.vocab.hash})\n`);
-      out(`accelerator: ${accelerator} -> provider ${i.provider}\n`);
+      out(`accelerator: ${accelerator} -> provider ${i.provider}${i.provider === 'cpu' ? '' : ` (batches under ${GPU_MIN_BATCH} on the CPU: faster there)`}\n`);
       for (const f of i.fallbacks) out(`  ${f.provider} unavailable: ${f.error}\n`);
       out(`load time:   ${Math.round(i.loadMs)} ms\n`);
     }
