@@ -10,7 +10,7 @@
 //   --quick     parse only the first 100 KB for the baseline and extrapolate linearly
 //   --rounds N  passes over the typing places (default 3)
 //   --places N  places typed at, spread through the file (default 20)
-//   --only a,b  only these scenarios (workspace, singleFile, atOnce, baseline)
+//   --only a,b  only these scenarios (workspace, singleFile, atOnce, refCompletion, baseline)
 //
 // Needs a built server (`npm run build`). Data: $MATHSENSE_DATA or ../shared/data.
 // $MATHSENSE_BENCH_NODE_ARGS adds Node options to the server processes, e.g.
@@ -402,6 +402,47 @@ async function atOnceScenario(text) {
 }
 
 /**
+ * `\ref{` completion inside a proof of algebra.tex, with the Stacks project as the workspace:
+ * the first request after a pause in typing, then two more in a row (the same run's baseline:
+ * what the ranking costs once everything it reads is cached).
+ */
+async function refCompletionScenario(text) {
+  const s = new Session('ref-completion');
+  try {
+    s.start();
+    await s.initialize([PROJECT]);
+    await s.request('mathsense/status', undefined, TIMEOUT.scan);
+    const uri = pathToFileURL(FILE).href;
+    const opened = s.diagnosticsFor(uri, 1, TIMEOUT.open);
+    s.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'latex', version: 1, text } });
+    await opened;
+    await s.settled(uri);
+    // 60 % of the way through the chapter's proofs, as a user starting to cite
+    const proofs = [...text.matchAll(/\\begin\{proof\}/g)].map((m) => m.index + m[0].length);
+    const at = proofs[Math.floor(proofs.length * 0.6)];
+    const typed = `${text.slice(0, at)} By \\ref{${text.slice(at)}`;
+    const changed = s.diagnosticsFor(uri, 2, TIMEOUT.open);
+    s.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: typed }] });
+    await changed;
+    await sleep(1500); // a pause in typing: the server's background work after an edit runs
+    const before = typed.slice(0, at + ' By \\ref{'.length).split('\n');
+    const position = { line: before.length - 1, character: before[before.length - 1].length };
+    const times = [];
+    let items = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const r = await s.request('textDocument/completion', { textDocument: { uri }, position }, TIMEOUT.init);
+      times.push(performance.now() - t);
+      items = (Array.isArray(r) ? r : r.items).length;
+    }
+    log(`ref-completion: ${items} labels; ${times.map(fmtMs).join(', ')}`);
+    return { items, firstMs: times[0], nextMs: Math.min(times[1], times[2]) };
+  } finally {
+    await s.close();
+  }
+}
+
+/**
  * unified-latex parse of the whole file (or, with --quick, of its first 100 KB, scaled).
  * Runs in a worker thread of this process so that the main thread can show progress during
  * the ~40 s parse, and so that the parse gets the ~3 GB heap it needs whatever V8's default.
@@ -492,6 +533,10 @@ function report(r) {
     rows.push([`Keystroke → diagnostics p50 typing from the first diagnostics on (single file, n=${a.keystrokes.n}, ${fmtMs(a.typedMs)} after didOpen)`, fmtMs(a.keystrokes.p50), settledP50 == null ? 'n/a' : `${fmtMs(settledP50)} settled`, vs(a.keystrokes.p50)]);
     rows.push(['Keystroke → diagnostics p95 typing from the first diagnostics on', fmtMs(a.keystrokes.p95), r.singleFile ? `${fmtMs(r.singleFile.keystrokes.p95)} settled` : 'n/a', r.singleFile ? `${fmtX(a.keystrokes.p95 / r.singleFile.keystrokes.p95)} the settled p95` : 'n/a']);
   }
+  const rc = r.refCompletion;
+  if (rc) {
+    rows.push([`\\ref{ completion in a proof, first request after a pause (Stacks workspace, ${rc.items} labels ranked)`, fmtMs(rc.firstMs), `${fmtMs(rc.nextMs)} repeated`, `${fmtX(rc.firstMs / rc.nextMs)} the repeated request`]);
+  }
   const ws = r.workspace;
   if (ws) {
     rows.push([`Cold open: initialize → scan complete (${ws.status.documents} docs, ${ws.status.blocks} blocks)`, fmtMs(ws.coldOpenMs), '—', '—']);
@@ -524,7 +569,7 @@ async function main() {
     loadAvgAtStart: os.loadavg()[0], errors: [],
   };
   // the LSP part first: it fails fast, the baseline takes ~40 s
-  for (const [key, run] of [['workspace', workspaceScenario], ['singleFile', singleFileScenario], ['atOnce', atOnceScenario], ['baseline', baseline]]) {
+  for (const [key, run] of [['workspace', workspaceScenario], ['singleFile', singleFileScenario], ['atOnce', atOnceScenario], ['refCompletion', refCompletionScenario], ['baseline', baseline]]) {
     if (ONLY && !ONLY.has(key)) continue;
     try {
       results[key] = await run(text);

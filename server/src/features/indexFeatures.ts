@@ -410,6 +410,26 @@ function proofCitations(ws: Workspace): Map<string, string[]> {
 }
 
 /**
+ * Fills, in the background, what the first `\ref{` ranking in `doc`'s project would build on
+ * the spot (Stacks algebra.tex: ~75 of its ~120 ms): the proofs' citations, the times each
+ * label is referenced, and the token ids of every labelled result's text and name. All are
+ * cached per document version, so after an edit only the edited document is redone.
+ */
+export function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): void {
+  if (!si.get()) return;
+  proofCitations(ws);
+  timesReferenced(ws);
+  for (const d of ws.scope(doc)) {
+    for (const label of d.labels()) {
+      const t = labelTarget(ws, d, label);
+      if (t.kind !== 'theorem' || !t.env) continue;
+      si.tokens(bodyText(d, t.env));
+      si.tokens(resultName(label.name, t.title));
+    }
+  }
+}
+
+/**
  * Completion ranking hook: inside a proof (or statement), theorem labels are ordered by the
  * relevance of what they label to the statement being proved; others keep their order after.
  */

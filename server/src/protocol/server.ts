@@ -28,7 +28,7 @@ import { workerRunner } from '../math/workerRunner.js';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
-import { bodyText, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, type ShowResultsArgs } from '../features/indexFeatures.js';
+import { bodyText, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, warmRefRanking, type ShowResultsArgs } from '../features/indexFeatures.js';
 import { targetAt } from '../features/cursor.js';
 import { EquationAnalyses } from '../features/equationAnalyses.js';
 import { workerAnalysis } from '../index/equationAnalysis.js';
@@ -536,6 +536,7 @@ export class MathSenseServer {
     }
     const texts = statements(this.ws, doc).slice(0, 300).map((st) => bodyText(doc, st.env)).filter((t) => t.length >= 10);
     this.index.want(texts);
+    warmRefRanking(this.ws, doc, this.index);
   }
 
   /** Runs the prefetches that found the index still loading once it is ready (dropped if it is unavailable). */
