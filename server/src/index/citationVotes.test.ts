@@ -39,7 +39,8 @@ describe('votes over the index entries', () => {
     0: { premises: [3] }, 1: { proofs: [10] }, 2: {}, 3: {}, 4: {}, 10: { refs: [4, 1] },
   };
   // no postings and no vectors: the citer profiles (citerProfiles.ts) read as zeros
-  const index = { entry: (id: number) => ({ id, ...entries[id] }), count: 11, header: { kinds: { statement: [0, 5] }, modelVersion: '' }, postings: () => {}, lengths: new Uint16Array(11) } as unknown as LoadedIndex;
+  const entry = (id: number) => ({ id, ...entries[id] });
+  const index = { entry, peek: entry, count: 11, header: { kinds: { statement: [0, 5] }, modelVersion: '' }, postings: () => {}, lengths: new Uint16Array(11) } as unknown as LoadedIndex;
 
   it('reads what a statement cites from its premises and its proofs\' named results, never itself', () => {
     assert.deepEqual(citationsOf(index, 0), [3]);
@@ -75,7 +76,8 @@ describe('votes over the index entries', () => {
   it('with names, reads the indexed statements\' titles: the statements titled like the query\'s name vote', () => {
     const tok = MathTokenizer.load(vocabFile);
     const titles = ['Sum of Geometric Sequence', 'Product of Primes', 'Cauchy Sequence is Bounded', 'Ratio Test', 'Prime Factorization'];
-    const titled = { ...index, entry: (id: number) => ({ id, title: titles[id] ?? '', ...entries[id] }) } as unknown as LoadedIndex;
+    const titledEntry = (id: number) => ({ id, title: titles[id] ?? '', ...entries[id] });
+    const titled = { ...index, entry: titledEntry, peek: titledEntry } as unknown as LoadedIndex;
     const net = (features: readonly string[]) => ({ features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [features.map(() => 0)], bias: [0], out: [1] });
     // the shared network reads nothing; one weight on the votes of the neighbours by name
     const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES), names: [0, 0, 0, 1] };

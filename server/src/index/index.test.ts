@@ -59,7 +59,9 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     for (const f of Object.values(FILES)) assert.ok(fs.existsSync(path.join(dir, f)), f);
   });
 
-  it('keeps a URL and a licence on every entry; kinds are contiguous', () => {
+  it('keeps a URL and a licence on every entry; kinds are contiguous; a bulk read (peek) gives the same entry', () => {
+    const fresh = LoadedIndex.load(dir);
+    for (let id = 0; id < index.count; id++) assert.deepEqual(fresh.peek(id), index.entry(id));
     for (let id = 0; id < index.count; id++) {
       const e = index.entry(id);
       assert.equal(e.id, id);

@@ -41,7 +41,7 @@ const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
     const [a, b] = index.header.kinds[kind] ?? [0, 0];
     for (let id = a; id < b; id++) {
       if (++n % 500 === 0) yield;
-      for (const k of nameKeys(index.entry(id).title)) {
+      for (const k of nameKeys(index.peek(id).title)) {
         const ids = out[kind].get(k);
         if (ids) ids.push(id); else out[kind].set(k, [id]);
       }

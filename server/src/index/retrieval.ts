@@ -72,11 +72,12 @@ function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], 
   return [...first.map((h) => ({ ...h, entry: index.entry(h.id), named: true })), ...withEntries(index, hits.filter((h) => !seen.has(h.id)))];
 }
 
-/** What an indexed statement is known to cite: its PS-ProofWiki premises and its proofs' named results. */
-export function citationsOf(index: LoadedIndex, id: number): number[] {
-  const e = index.entry(id);
+/** What an indexed statement is known to cite: its PS-ProofWiki premises and its proofs' named results (`bulk`: a pass over all of them, entries not cached). */
+export function citationsOf(index: LoadedIndex, id: number, bulk = false): number[] {
+  const read = (i: number) => (bulk ? index.peek(i) : index.entry(i));
+  const e = read(id);
   const out = new Set(e.premises ?? []);
-  for (const p of e.proofs ?? []) for (const r of index.entry(p).refs ?? []) out.add(r);
+  for (const p of e.proofs ?? []) for (const r of read(p).refs ?? []) out.add(r);
   out.delete(id);
   return [...out];
 }
@@ -159,7 +160,7 @@ const statementTitles = perIndex(function* (index: LoadedIndex, tok: MathTokeniz
   const [a, b] = index.header.kinds.statement;
   for (let id = a; id < b; id++) {
     if ((id - a) % 500 === 499) yield;
-    bm.add(tok.encode(resultName(undefined, index.entry(id).title)));
+    bm.add(tok.encode(resultName(undefined, index.peek(id).title)));
   }
   return bm;
 });
@@ -174,7 +175,7 @@ const citationTable = perIndex(function* (index: LoadedIndex): Generator<void, {
   const [a, b] = index.header.kinds.statement;
   for (let id = a; id < b; id++) {
     if ((id - a) % 200 === 199) yield;
-    const cs = citationsOf(index, id);
+    const cs = citationsOf(index, id, true);
     lists.push(cs);
     for (const c of cs) counts[c]++;
   }
@@ -233,7 +234,7 @@ const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer)
   for (const [termKey, ids] of Object.entries(index.header.terms)) {
     for (const id of ids) {
       if (++n % 200 === 0) yield;
-      t.at.set(titleKey(termKey, id), t.bm.add(tok.encode(termTitle(termKey, index.entry(id).title))));
+      t.at.set(titleKey(termKey, id), t.bm.add(tok.encode(termTitle(termKey, index.peek(id).title))));
     }
   }
   return t;
