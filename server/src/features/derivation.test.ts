@@ -75,6 +75,38 @@ test('diagnostics, hover and code action on flagged steps (in process)', () => {
   }
 });
 
+test('an align* of separate identities: a wrong row is flagged; equations being solved stay unflagged', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\begin{align*}
+(a+b)^2 &= a^2 + 2ab + b^2 \\
+\sin^2 x + \cos^2 x &= 2 \\
+(x-1)(x+1) &= x^2 - 1
+\end{align*}
+Solving:
+\begin{align*}
+2x + 3 &= 7 \\
+2x &= 4 \\
+x &= 2
+\end{align*}
+\begin{align*}
+(a+b)^2 &= a^2 + 2ab + b^2 \\
+x^2 - 5x + 6 &= 0
+\end{align*}
+\end{document}
+`);
+  try {
+    const doc = fx.doc('main.tex');
+    const diags = derivationDiagnostics(doc, checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker()));
+    assert.deepEqual(diags.map((d) => [d.range.start.line, doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))]), [[4, '2']]);
+    assert.match(diags[0].message as string, /read as an identity: other rows of this display hold as identities/);
+  } finally {
+    fx.cleanup();
+  }
+});
+
 test('only changed blocks are checked again after an edit', async () => {
   const fx = fixture(`%! main.tex\n${DOC}`);
   try {

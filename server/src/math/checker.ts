@@ -4,8 +4,8 @@
 // block — is not evaluated twice. Runs in the worker thread, in the CLI, and in tests.
 import type { BlockInput } from './blocks.js';
 import { macroTable, type MacroDef, type MacroTable } from './macros.js';
-import { extractSteps, type Relation } from './steps.js';
-import { checkStep, contextSignature, hypotheses, type Verdict } from './verdict.js';
+import { extractSteps, type Relation, type Step } from './steps.js';
+import { AS_IDENTITY, checkStep, contextSignature, DIFFERENT_VARIABLES, hypotheses, type Verdict } from './verdict.js';
 
 export interface StepResult {
   /** Offsets relative to the block text. */
@@ -45,14 +45,14 @@ export class DerivationChecker {
     const notes = [...new Set(all.map((s) => s.annotation).filter((a) => a !== ''))].join(' ').slice(0, 4000);
     // (named constants, equations stated beside other rows: "where $r = t_1 + s$")
     const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
-    for (const s of all) {
+    const decide = (s: Step, equation: boolean, identity = false): Verdict => {
       domainSig ??= contextSignature(b.context) + (b.nonReal ? '\u0000N' : '');
-      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, s.equation ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
+      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, nonReal: b.nonReal, implied: s.implied, equation: s.equation, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, nonReal: b.nonReal, implied: s.implied, equation, identity, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }
@@ -60,8 +60,40 @@ export class DerivationChecker {
         if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(stepKey, verdict);
       }
-      steps.push({ lhsStart: s.lhs.start, lhsEnd: s.lhs.end, rhsStart: s.rhs.start, rhsEnd: s.rhs.end, rel: s.rel, lhs: s.lhs.text, rhs: s.rhs.text, ignored: s.ignored, verdict });
+      return verdict;
+    };
+    for (const s of all) {
+      steps.push({ lhsStart: s.lhs.start, lhsEnd: s.lhs.end, rhsStart: s.rhs.start, rhsEnd: s.rhs.end, rel: s.rel, lhs: s.lhs.text, rhs: s.rhs.text, ignored: s.ignored, verdict: decide(s, s.equation) });
     }
+    identityRows(all, steps, decide);
     return { key: b.key, steps };
   }
+}
+
+/**
+ * A display of separate rows, each with its own left side (an `align*` of identities), reads
+ * like equations being solved: rows sharing variables are skipped as such (steps.ts:
+ * `Step.equation`), and a refuted row with sides in different variables (`\sin^2 x + \cos^2 x
+ * = 2`) is withdrawn as a possible equation. When another row of the display holds as an
+ * identity, the display is such a list, and those rows are decided as identities: a wrong one
+ * is reported instead of passing without a word. A display where no row holds (`2x + 3 = 7
+ * \\ 2x = 4`) stays an equation being solved; so do rows `… = 0` and relations other than `=`
+ * (over every display of Stacks, HoTT and ProofWiki, those were the rows this rule flagged
+ * without them, both equations or conditions).
+ */
+const ZERO = /^\s*0\s*$/;
+
+function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equation: boolean, identity?: boolean) => Verdict): void {
+  if (all.length < 2) return;
+  // a chain shares its middle expressions; separate rows do not
+  for (let k = 1; k < all.length; k++) if (all[k].lhs.start === all[k - 1].rhs.start) return;
+  if (!steps.some((r) => r.verdict.kind === 'proven' || r.verdict.kind === 'equal')) return;
+  all.forEach((s, i) => {
+    const v = steps[i].verdict;
+    const asEquation = (v.kind === 'skipped' && s.equation) || (v.kind === 'unknown' && v.reason === DIFFERENT_VARIABLES);
+    // `… = 0` is how an equation to solve is written, and `x < 0` a condition: those stay as they were
+    if (!asEquation || s.implied || s.rel !== '=' || ZERO.test(s.lhs.text) || ZERO.test(s.rhs.text)) return;
+    const again = decide(s, false, true);
+    steps[i].verdict = again.kind === 'refuted' ? { ...again, reason: `${again.reason} ${AS_IDENTITY}` } : again;
+  });
 }

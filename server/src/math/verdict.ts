@@ -40,6 +40,11 @@ export interface StepInput {
   implied?: boolean;
   /** One of the equations being solved or substituted into (see `Step.equation`). */
   equation?: boolean;
+  /**
+   * Read as an identity even with sides in different variables: a row of a display whose other
+   * rows, each with its own left side, hold as identities (checker.ts#identityRows).
+   */
+  identity?: boolean;
   justified?: boolean;
   /** Other prose of the block (annotations of its other rows): named constants. */
   notes?: string;
@@ -322,6 +327,8 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
   return v;
 }
 
+export const DIFFERENT_VARIABLES = 'sides in different variables: an equation or substitution, not an identity';
+
 /** Withdraws a numeric refutation where the step is probably not meant as an identity. */
 function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable): Verdict {
   if (step.justified || (step.annotation && HYPOTHESIS.test(step.annotation))) {
@@ -356,7 +363,7 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable)
   if (step.nonReal || (step.context && NON_REAL_CONTEXT.test(step.context))) return { kind: 'unknown', reason: 'the surrounding text is not about real numbers (structure or modular arithmetic)' };
   const l = [...freeVars(sides.lhs)].sort().join(',');
   const r = [...freeVars(sides.rhs)].sort().join(',');
-  if (l !== r) return { kind: 'unknown', reason: 'sides in different variables: an equation or substitution, not an identity' };
+  if (l !== r && !step.identity) return { kind: 'unknown', reason: DIFFERENT_VARIABLES };
   return v;
 }
 
@@ -375,8 +382,12 @@ export function verdictMessage(v: Verdict, rel: Relation): string {
   if (v.kind !== 'refuted') return v.reason;
   const at = v.point && v.point.length ? `at ${v.point.map(([k, x]) => `${displayVar(k)} = ${formatNumber(x)}`).join(', ')} ` : '';
   const need = REL_TEXT[rel] ? ` (needs left ${REL_TEXT[rel]} right)` : '';
-  return `does not follow: ${at}left side ${formatNumber(v.left!)}, right side ${formatNumber(v.right!)}${need}`;
+  const read = v.reason.endsWith(AS_IDENTITY) ? ` ${AS_IDENTITY}` : '';
+  return `does not follow: ${at}left side ${formatNumber(v.left!)}, right side ${formatNumber(v.right!)}${need}${read}`;
 }
+
+/** Said of a row decided as an identity because the display's other rows are (checker.ts#identityRows). */
+export const AS_IDENTITY = '(read as an identity: other rows of this display hold as identities)';
 
 /** `x_{"n"}` → `x_n` for messages. */
 export function displayVar(name: string): string {
