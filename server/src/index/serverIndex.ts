@@ -137,6 +137,11 @@ export class ServerIndex {
    * of requests or keystrokes never queues behind it. `requests: false` waits for typing only
    * (the embedding of texts a hover has just asked for should not wait for hovers to stop).
    */
+  /** For background work of other modules on the server thread: resolves in a pause (see idle). */
+  whenIdle(): Promise<void> {
+    return this.idle();
+  }
+
   private async idle(requests = true): Promise<void> {
     const wait = () => Math.max(requests ? IDLE_MS - (performance.now() - this.lastUse) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
     do await new Promise((r) => setTimeout(r, Math.max(10, wait())));

@@ -536,7 +536,7 @@ export class MathSenseServer {
     }
     const texts = statements(this.ws, doc).slice(0, 300).map((st) => bodyText(doc, st.env)).filter((t) => t.length >= 10);
     this.index.want(texts);
-    warmRefRanking(this.ws, doc, this.index);
+    void warmRefRanking(this.ws, doc, this.index).catch((e: Error) => this.log(`\\ref ranking not prepared: ${e.message}`));
   }
 
   /** Runs the prefetches that found the index still loading once it is ready (dropped if it is unavailable). */
