@@ -3,9 +3,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import { Workspace, type Doc } from '../project/workspace.js';
+import { Workspace, isMacroSource, type Doc } from '../project/workspace.js';
 import { DOCUMENT_EXTENSIONS, findDocumentFiles, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
-import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { defaultDiagnosticSettings, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
 import { derivationDiagnostics } from '../features/derivation.js';
 import { DerivationChecker } from '../math/checker.js';
 import { checkWorkspaceDocumentSync } from '../math/service.js';
@@ -91,11 +91,12 @@ export function runCheck(opts: CheckOptions): number {
     const file = displayPath(uriToPath(doc.uri) ?? doc.uri);
     // several documents: one step each; a single one: its display-math blocks
     progress?.(`checking ${file}`, i, docs.length);
-    for (const d of computeDiagnostics(ws, doc, settings)) results.push({ ...d, file });
-    if (checker) {
+    const extra = [];
+    if (checker && !isMacroSource(doc)) {
       const steps = checkWorkspaceDocumentSync(ws, doc, checker, progress && docs.length === 1 ? (done, total) => progress(`checking derivations in ${file}`, done, total) : undefined);
-      for (const d of derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown })) results.push({ ...d, file });
+      extra.push(...derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown }));
     }
+    for (const d of documentDiagnostics(ws, doc, { settings, extra }).diagnostics) results.push({ ...d, file });
   }
   progress?.('', 1, 1);
   if (opts.format === 'json') {
@@ -133,7 +134,7 @@ function loadProjectSiblings(ws: Workspace, file: string): void {
   }
   const doc = ws.get(pathToUri(file));
   if (!doc) return;
-  const compiled = (): boolean => ws.roots(doc).some((r) => r.hasDocumentClass());
+  const compiled = (): boolean => ws.isCompiled(doc);
   if (compiled()) return;
   let d = dir;
   for (let up = 0; up <= ROOT_SEARCH_LEVELS; up++) {

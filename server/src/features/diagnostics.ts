@@ -1,12 +1,15 @@
 // Label/reference diagnostics (undefined-ref, duplicate-label, unused-label) and structural
 // problems found by the analyser (unclosed environments, unmatched \end), includes whose
 // file is missing, includes that close a cycle or read a file twice, citations no
-// bibliography defines (features/citations.ts).
+// bibliography defines (features/citations.ts). Each is proposed as a candidate with what its
+// truth rests on; features/publishGate.ts decides what is published.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
-import type { Doc, Workspace } from '../project/workspace.js';
-import { wrappedUses, wrappersOf } from '../project/wrappedLabels.js';
+import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
+import { isComputedName, macroUses, projectMacros } from '../project/userMacros.js';
+import { labelUniverse } from '../project/labelUniverse.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
+import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
 
 export const SOURCE = 'mathsense';
 
@@ -17,92 +20,156 @@ export interface DiagnosticSettings {
 
 export const defaultDiagnosticSettings: DiagnosticSettings = { unusedLabels: false, structure: true };
 
+export interface DocumentDiagnosticsOptions {
+  settings?: DiagnosticSettings;
+  /** Diagnostics computed elsewhere for this version (derivation steps), published through the same gate. */
+  extra?: readonly Diagnostic[];
+  /** The server is still reading the project: what needs all of it is held back. */
+  projectLoading?: boolean;
+}
+
+/** Everything published for `doc` (server and `mathsense check` alike). */
+export function documentDiagnostics(ws: Workspace, doc: Doc, opts: DocumentDiagnosticsOptions = {}): Published {
+  const candidates = diagnosticCandidates(ws, doc, opts.settings ?? defaultDiagnosticSettings);
+  for (const d of opts.extra ?? []) candidates.push({ diagnostic: d, needs: [] });
+  const macroSource = isMacroSource(doc);
+  const needsLabels = candidates.some((c) => c.key !== undefined);
+  return publishable(candidates, {
+    macroSource,
+    compiled: !macroSource && ws.isCompiled(doc),
+    projectLoading: !!opts.projectLoading,
+    labels: needsLabels ? labelUniverse(ws, doc) : undefined,
+  });
+}
+
+/** The label and structure diagnostics of `doc` as the gate publishes them (no derivation steps, project read in full). */
 export function computeDiagnostics(ws: Workspace, doc: Doc, settings: DiagnosticSettings = defaultDiagnosticSettings): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  return documentDiagnostics(ws, doc, { settings }).diagnostics;
+}
+
+const NEEDS_COMPILED: readonly Need[] = ['compiled'];
+const NEEDS_ALL: readonly Need[] = ['compiled', 'whole-project'];
+
+/** Every diagnostic of `doc` that holds if the facts it rests on are complete (see publishGate.ts). */
+export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: DiagnosticSettings = defaultDiagnosticSettings): Candidate[] {
+  const out: Candidate[] = [];
   const readError = ws.readError(doc.uri);
   if (readError) {
-    out.push({ range: doc.range(0, 0), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'unreadable', message: `Could not read this file: ${readError}` });
+    out.push({ diagnostic: { range: doc.range(0, 0), severity: DiagnosticSeverity.Warning, source: SOURCE, code: 'unreadable', message: `Could not read this file: ${readError}` }, needs: [] });
+  }
+  if (isMacroSource(doc)) return out;
+  // labels and references made by the project's own macros (\lemref{x} = Lemma~\ref{lem:x}, at any depth)
+  const macros = projectMacros(ws, doc);
+  const madeByMacros = new Set<string>();
+  if (macros.some((m) => m.effects.some((e) => e.kind === 'label'))) {
+    for (const d of ws.scope(doc)) for (const u of macroUses(d, macros)) if (u.kind === 'label' && !u.computed) madeByMacros.add(u.name);
+  }
+  // a note that defines no label uses no cross-references: a `\ref{…}` in its prose is talk about LaTeX
+  const refsChecked = doc.kind === 'latex' || [...ws.scope(doc)].some((d) => d.labels().length > 0);
+  const defined = (name: string) => !refsChecked || !isKey(name) || madeByMacros.has(name) || ws.countLabel(doc, name) > 0;
+  for (const u of macroUses(doc, macros)) {
+    if (u.kind !== 'ref' || u.computed || defined(u.name)) continue;
+    out.push({
+      diagnostic: {
+        range: doc.range(u.start, u.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+        code: 'undefined-ref', message: `Undefined reference: no \\label{${u.name}} in this project (through \\${u.macro})`,
+      },
+      needs: NEEDS_ALL, key: u.name,
+    });
   }
   // Walk block facts directly (relative offsets + block start): the keystroke path then
   // allocates nothing for the thousands of references that resolve.
-  const scope = ws.scope(doc);
   const duplicates = new Set<string>();
-  // labels and references made by the project's own macros (\lemref{x} = Lemma~\ref{lem:x})
-  const wrappers = wrappersOf(ws, doc);
-  const wrappedLabels = new Set<string>();
-  if (wrappers.some((w) => w.kind === 'label')) for (const d of scope) for (const u of wrappedUses(d, wrappers)) if (u.kind === 'label') wrappedLabels.add(u.name);
-  const defined = (name: string) => wrappedLabels.has(name) || ws.countLabel(doc, name) > 0;
-  for (const u of wrappedUses(doc, wrappers)) {
-    if (u.kind !== 'ref' || defined(u.name)) continue;
-    out.push({
-      range: doc.range(u.start, u.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-      code: 'undefined-ref', message: `Undefined reference: no \\label{${u.name}} in this project (through \\${u.macro})`,
-    });
-  }
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
-      if (defined(ref.name)) continue;
+      if (isComputedName(ref.name) || defined(ref.name)) continue;
       out.push({
-        range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-        code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
+        diagnostic: {
+          range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+          code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
+        },
+        needs: NEEDS_ALL, key: ref.name,
       });
     }
     // cheap cached count first; the full lookup only for actual duplicates
-    for (const l of block.facts.labels) if (ws.countLabel(doc, l.name) > 1) duplicates.add(l.name);
+    for (const l of block.facts.labels) if (!isComputedName(l.name) && ws.countLabel(doc, l.name) > 1) duplicates.add(l.name);
   }
-  for (const name of duplicates) {
-    const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && scope.has(l.doc));
-    if (all.length < 2) continue;
-    for (const l of doc.labelMap().get(name) ?? []) {
-      const others = all.filter((o) => o.label !== l).map((o) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`);
-      out.push({
-        range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-        code: 'duplicate-label', message: `Duplicate label '${name}' (also at ${others.join(', ')})`,
-      });
+  if (duplicates.size) {
+    // a label is defined twice only within one compilation (two volumes over shared chapters are two)
+    const compilations = ws.compilations(doc);
+    for (const name of duplicates) {
+      const all = ws.findLabel(doc, name).filter((l) => l.prefix === '');
+      for (const l of doc.labelMap().get(name) ?? []) {
+        const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc))));
+        if (others.length === 0) continue;
+        out.push({
+          diagnostic: {
+            range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Error, source: SOURCE,
+            code: 'duplicate-label', message: `Duplicate label '${name}' (also at ${others.map((o) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`).join(', ')})`,
+          },
+          needs: [],
+        });
+      }
     }
   }
   if (settings.unusedLabels) {
     const used = usedLabelNames(ws, doc);
     for (const l of doc.labels()) {
-      if (used.has(l.name)) continue;
+      if (used.has(l.name) || isComputedName(l.name)) continue;
       out.push({
-        range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Hint, source: SOURCE, code: 'unused-label',
-        message: `Label '${l.name}' is never referenced`, tags: [DiagnosticTag.Unnecessary],
+        diagnostic: {
+          range: doc.range(l.start, l.end), severity: DiagnosticSeverity.Hint, source: SOURCE, code: 'unused-label',
+          message: `Label '${l.name}' is never referenced`, tags: [DiagnosticTag.Unnecessary],
+        },
+        needs: NEEDS_ALL,
       });
     }
   }
   // undefined-citation; a missing or unreadable .bib of this document (missing-include, unreadable)
-  out.push(...citationDiagnostics(ws, doc, SOURCE, settings.structure));
+  for (const d of citationDiagnostics(ws, doc, SOURCE, settings.structure)) {
+    out.push({ diagnostic: d, needs: d.code === 'undefined-citation' ? NEEDS_ALL : d.code === 'unreadable' ? [] : NEEDS_COMPILED });
+  }
   if (settings.structure) {
-    for (const inc of doc.includes()) {
-      // a path built from macros (\input{\dir/x}) cannot be resolved here: not reported
-      if (inc.kind === 'bibliography' || /[\\#]/.test(inc.path) || !inc.path.trim()) continue;
-      if (ws.resolveIncludePath(doc, inc)) continue;
-      const what = inc.kind === 'external' ? 'its labels (referenced through this document) are unknown' : 'its labels and contents are unknown';
-      out.push(missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE));
+    for (const inc of ws.missingIncludes(doc)) {
+      // `\IfFileExists{x}{\input{x}}{}`: its absence is expected
+      if (inc.guarded) continue;
+      const what = 'its labels and contents are unknown';
+      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE), needs: NEEDS_COMPILED });
     }
-    const incs = doc.includes();
+    for (const inc of doc.includes()) {
+      if (inc.kind !== 'external' || inc.guarded || /[\\#]/.test(inc.path) || !inc.path.trim() || ws.resolveIncludePath(doc, inc)) continue;
+      // xr reads the other document's .aux, which its own build writes: information
+      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE);
+      out.push({ diagnostic: { ...d, severity: DiagnosticSeverity.Information }, needs: NEEDS_COMPILED });
+    }
+    const incs = ws.includesOf(doc);
     for (const issue of ws.includeIssues(doc)) {
       const inc = incs[issue.index];
       // reading a label-free snippet (a figure, a signature) twice is harmless and common
       if (!inc || (issue.kind === 'twice' && issue.target!.labels().length === 0)) continue;
       const message = issue.kind === 'cycle'
         ? `include cycle: ${issue.cycle!.map((d) => baseName(d.uri)).join(' → ')}`
-        : `${baseName(issue.target!.uri)} is already included (${where(issue.first!)}): LaTeX reads it twice and reports every label in it as multiply defined`;
-      out.push({ range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: issue.kind === 'cycle' ? 'include-cycle' : 'duplicate-include', message });
+        : `${baseName(issue.target!.uri)} is already included (${where(ws, issue.first!)}): LaTeX reads it twice and reports every label in it as multiply defined`;
+      // a cycle loops whenever any of its files is compiled; reading a file twice depends on the compilation
+      out.push({ diagnostic: { range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: issue.kind === 'cycle' ? 'include-cycle' : 'duplicate-include', message }, needs: issue.kind === 'cycle' ? [] : NEEDS_COMPILED });
     }
     for (const p of doc.problems()) {
-      out.push({ range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message });
+      out.push({ diagnostic: { range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message }, needs: NEEDS_COMPILED });
     }
   }
   return out;
+}
+
+/** A key that can name a label: not a placeholder (`\ref{...}`, `\ref{}`) nor one built from macros. */
+function isKey(name: string): boolean {
+  return /[\p{L}\p{N}]/u.test(name) && !isComputedName(name);
 }
 
 /** Names of labels of `doc` referenced anywhere: in its project or through xr prefixes. */
 function usedLabelNames(ws: Workspace, doc: Doc): Set<string> {
   const used = new Set<string>();
   for (const d of ws.all()) {
-    const names = [...d.refs().map((r) => r.name), ...wrappedUses(d, wrappersOf(ws, d)).filter((u) => u.kind === 'ref').map((u) => u.name)];
+    const names = [...d.refs().map((r) => r.name), ...macroUses(d, projectMacros(ws, d)).filter((u) => u.kind === 'ref').map((u) => u.name)];
     for (const name of names) {
       for (const loc of ws.findLabel(d, name)) if (loc.doc === doc) used.add(loc.label.name);
     }
@@ -111,8 +178,8 @@ function usedLabelNames(ws: Workspace, doc: Doc): Set<string> {
 }
 
 /** `file:line` of an include. */
-function where(at: { doc: Doc; index: number }): string {
-  const inc = at.doc.includes()[at.index];
+function where(ws: Workspace, at: { doc: Doc; index: number }): string {
+  const inc = ws.includesOf(at.doc)[at.index];
   return `${baseName(at.doc.uri)}:${inc ? at.doc.positionAt(inc.start).line + 1 : '?'}`;
 }
 

@@ -100,9 +100,20 @@ export abstract class DocumentView {
   cites(): DocCite[] { return this.collect('cites', (f) => f.cites); }
   includes(): DocInclude[] { return this.collect('includes', (f) => f.includes); }
   macros(): DocMacro[] { return this.collect('macros', (f) => f.macros); }
+  /** Environment definitions (`\newenvironment`): `body` is the begin code. */
+  envDefs(): DocMacro[] { return this.collect('envDefs', (f) => f.envDefs); }
   theoremDefs(): DocTheoremDef[] { return this.collect('theoremDefs', (f) => f.theoremDefs); }
   sections(): DocSection[] { return this.collect('sections', (f) => f.sections); }
-  problems(): DocProblem[] { return this.collect('problems', (f) => f.problems); }
+  /**
+   * Structural problems whose pairing is certain. A block ends where a sectioning command
+   * stands, even inside an environment (`\section` in a beamer frame, in `\begin{small}`, in an
+   * optional argument): an environment left open at a block's end and a later `\end` of the
+   * same name that matched nothing are one pair, not two problems. Problems the analyser
+   * marked uncertain (inside a conditional branch or a macro's argument) are left out.
+   */
+  problems(): DocProblem[] {
+    return this.cached('problems', () => pairAcrossBlocks(this.collect('allProblems', (f) => f.problems)));
+  }
   magic(): DocMagic[] { return this.collect('magic', (f) => f.magic); }
 
   hasDocumentClass(): boolean { return this.cached('dc', () => this.blocks().some((b) => b.facts.hasDocumentClass)); }
@@ -181,4 +192,21 @@ export abstract class DocumentView {
     for (const s of this.sections()) { if (s.start <= offset) found = s; else break; }
     return found;
   }
+}
+
+/** See DocumentView#problems. */
+function pairAcrossBlocks(all: readonly DocProblem[]): DocProblem[] {
+  const out: DocProblem[] = [];
+  const open: DocProblem[] = [];
+  for (const p of all) {
+    if (p.code === 'unclosed-environment' && p.at === 'block-end') { open.push(p); continue; }
+    if (p.code === 'unmatched-end') {
+      let k = open.length - 1;
+      while (k >= 0 && open[k].env !== p.env) k--;
+      if (k >= 0) { open.splice(k, 1); continue; }
+    }
+    if (!p.uncertain) out.push(p);
+  }
+  for (const p of open) if (!p.uncertain) out.push(p);
+  return out.sort((a, b) => a.start - b.start);
 }

@@ -1,9 +1,10 @@
 // A LaTeX document kept as a list of analysed blocks. An edit re-splits only the region it
-// touches: scanning restarts at the block before the edit and stops as soon as a boundary
+// touches: scanning restarts at a block shortly before the edit and stops as soon as a boundary
 // lines up with an old boundary after the edit, whose blocks are then reused (shifted).
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { scanBoundaries, splitAll } from '../syntax/blockSplitter.js';
 import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
+import { MAX_DEFINITION } from '../syntax/lexer.js';
 import { DocumentView, blockIndexAt, type Block } from './documentView.js';
 
 export interface EditStats {
@@ -52,6 +53,19 @@ function startsAfterBlankLine(text: string, pos: number): boolean {
     i--;
   }
   return true;
+}
+
+const DEFINITION_START = /\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|(?:re)?newenvironment|[egx]?def|(?:New|Renew|Provide|Declare)Document(?:Command|Environment)|(?:re)?newrobustcmd|DeclareMathOperator)(?![A-Za-z@])/g;
+
+/**
+ * The earliest offset whose scan may look past `pos`: the first definition command within
+ * MAX_DEFINITION characters before it (its arguments may run over blank lines), else `pos`.
+ */
+function definitionReach(text: string, pos: number): number {
+  const from = Math.max(0, pos - MAX_DEFINITION);
+  DEFINITION_START.lastIndex = 0;
+  const m = DEFINITION_START.exec(text.slice(from, pos));
+  return m ? from + m.index : pos;
 }
 
 /** Copies a substring so it does not pin the whole document text in memory. */
@@ -144,9 +158,12 @@ export class LatexDocument extends DocumentView {
     // head can merge it with its predecessor, e.g. deleting the blank line between them)
     let first = blockIndexAt(old, start);
     if (first > 0) first--;
-    // the splitter looks ahead at most to the next blank line, so restarting after a blank
-    // line is exact; blocks that begin at a sectioning command may depend on the one before
-    while (first > 0 && !startsAfterBlankLine(text, old[first].start)) first--;
+    // the splitter looks ahead at most to the next blank line, except over a definition's
+    // arguments (which may hold blank lines, up to MAX_DEFINITION characters): restarting after
+    // a blank line at least that far before the edit is exact; blocks that begin at a
+    // sectioning command may depend on the one before
+    const reach = definitionReach(text, start);
+    while (first > 0 && (!startsAfterBlankLine(text, old[first].start) || old[first].start > reach)) first--;
     const scanFrom = old[first].start;
     // candidate resync points: old block starts at or after the edit's old end
     let j = first + 1;

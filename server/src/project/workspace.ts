@@ -12,8 +12,12 @@ import {
 } from './files.js';
 import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
+import { effectMacros, macroUses, type MacroUse, type UserMacro } from './userMacros.js';
 
 export type Doc = LatexDocument | MarkdownDocument;
+
+/** A definition body that includes a file. */
+const INCLUDE_IN_BODY = /\\(?:input|include|subfile|import|subimport|subfileinclude)(?![A-Za-z@])/;
 
 export interface LabelLocation {
   doc: Doc;
@@ -24,12 +28,12 @@ export interface LabelLocation {
 
 interface External { prefix: string; scope: Set<Doc> }
 
-/** An include (index into `doc.includes()`) and the document it resolves to. */
+/** An include (index into `includesOf(doc)`) and the document it resolves to. */
 interface IncludeEdge { index: number; target: Doc }
 
 /**
  * An include that closes a cycle (`a.tex` inputs `b.tex`, which inputs `a.tex`) or reads a file a
- * second time in the same project. `index` is into `doc.includes()` (stable while the graph
+ * second time in the same project. `index` is into `includesOf(doc)` (stable while the graph
  * generation is: offsets are taken from the current version).
  */
 export interface IncludeIssue {
@@ -46,6 +50,11 @@ export interface IncludeIssue {
 export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
+
+/** A package or class file (`.sty`, `.cls`): read for its macros and theorem definitions, never checked as a document. */
+export function isMacroSource(doc: Doc): boolean {
+  return /\.(sty|cls)$/i.test(doc.uri);
+}
 
 export class Workspace {
   private readonly docs = new Map<string, Doc>();
@@ -73,7 +82,10 @@ export class Workspace {
     edges: Map<Doc, IncludeEdge[]>;
     roots: Map<Doc, Doc[]>;
     issues?: Map<Doc, IncludeIssue[]>;
-  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map() };
+    /** Indices into includesOf(doc) (offsets move with edits; the graph generation does not). */
+    missing: Map<Doc, number[]>;
+    closures: Map<Doc, Set<Doc>>;
+  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map() };
 
   /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
   readonly bibs = new BibStore();
@@ -108,7 +120,8 @@ export class Workspace {
     const edit = doc.kind === 'latex' ? doc.lastEdit : undefined;
     if (edit && !edit.fullReplace) {
       if (edit.touchedLabels) this.applyLabelDiff(doc, edit.removedLabels, edit.addedLabels);
-      if (edit.touchedProject) this.updateSignatures(doc);
+      // a use of an include-making macro is no include fact of its own: check on every edit when there are such macros
+      if (edit.touchedProject || this.includeMacros().length > 0) this.updateSignatures(doc);
     } else this.updated(doc);
     return doc;
   }
@@ -140,6 +153,7 @@ export class Workspace {
     this.unindex(doc);
     this.graphSig.delete(key);
     this.defsSig.delete(key);
+    if (this.includeDefsSig.delete(key)) this.includeMacroList = undefined;
     this.generation++;
     this.defsGeneration++;
   }
@@ -230,8 +244,14 @@ export class Workspace {
   }
 
   private updateSignatures(doc: Doc): void {
+    const includeDefs = JSON.stringify(doc.macros().filter((m) => INCLUDE_IN_BODY.test(m.body)).map((m) => [m.name, m.nargs, m.optDefault, m.body]));
+    if ((this.includeDefsSig.get(doc.uri) ?? '[]') !== includeDefs) {
+      this.includeDefsSig.set(doc.uri, includeDefs);
+      this.includeMacroList = undefined;
+      this.generation++;
+    }
     const sig = JSON.stringify([
-      doc.includes().map((i) => [i.kind, i.path, i.prefix, i.dir]),
+      this.includesOf(doc).map((i) => [i.kind, i.path, i.prefix, i.dir]),
       doc.magic().filter((m) => m.key === 'root').map((m) => m.value),
       doc.hasDocumentClass(),
     ]);
@@ -253,11 +273,50 @@ export class Workspace {
 
   // ---- include graph ------------------------------------------------------------------
 
+  /** Per document: its definitions of macros whose body includes a file (what includeMacros is made of). */
+  private readonly includeDefsSig = new Map<string, string>();
+  private includeMacroList: UserMacro[] | undefined;
+
+  /** The workspace's macros that include files (`\includechapter{3}{x}` = `\include{x/TeX/x}`). */
+  private includeMacros(): UserMacro[] {
+    if (!this.includeMacroList) {
+      const withDefs = [...this.docs.values()].filter((d) => (this.includeDefsSig.get(d.uri) ?? '[]') !== '[]');
+      this.includeMacroList = withDefs.length === 0 ? [] : effectMacros(withDefs)
+        .map((m) => ({ ...m, effects: m.effects.filter((e) => e.kind === 'include') }))
+        .filter((m) => m.effects.length > 0);
+    }
+    return this.includeMacroList;
+  }
+
+  /**
+   * The document's includes: its own `\input`, `\include`, … and those made through the
+   * workspace's macros (a path built from something the text does not spell out keeps its
+   * `\`: such an include cannot be followed).
+   */
+  includesOf(doc: Doc): DocInclude[] {
+    const own = doc.includes();
+    const macros = this.includeMacros();
+    if (macros.length === 0) return own;
+    const uses = macroUses(doc, macros);
+    if (uses.length === 0) return own;
+    let cached = this.wrappedIncludes.get(doc);
+    if (!cached || cached.own !== own || cached.uses !== uses) {
+      const wrapped: DocInclude[] = uses.filter((u) => u.kind === 'include').map((u) => ({
+        cmd: u.macro, kind: u.includeKind === 'import' ? 'input' : (u.includeKind ?? 'input'), path: u.name, start: u.start, end: u.end,
+      }));
+      cached = { own, uses, all: [...own, ...wrapped].sort((a, b) => a.start - b.start) };
+      this.wrappedIncludes.set(doc, cached);
+    }
+    return cached.all;
+  }
+
+  private readonly wrappedIncludes = new WeakMap<Doc, { own: DocInclude[]; uses: MacroUse[]; all: DocInclude[] }>();
+
   private graph() {
     if (this.cache.gen !== this.generation) {
       this.cache = {
         gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(),
-        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(), edges: new Map(), roots: new Map(),
+        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map(),
       };
       // resolving may load files from disk (which advances the generation): repeat until
       // no new document appears
@@ -288,12 +347,19 @@ export class Workspace {
     this.cache.children.set(doc, kids);
     const edges: IncludeEdge[] = [];
     this.cache.edges.set(doc, edges);
-    doc.includes().forEach((inc, index) => {
+    const missing: number[] = [];
+    this.cache.missing.set(doc, missing);
+    this.includesOf(doc).forEach((inc, index) => {
       if (inc.kind === 'external' || inc.kind === 'bibliography') return;
       const target = this.resolveInclude(doc, inc);
-      if (!target) return;
-      edges.push({ index, target });
-      if (target !== doc) kids.push(target);
+      if (!target) {
+        // a system package is not the project's; a path built from macros cannot be looked up
+        if (inc.kind !== 'package' && !/[\\#]/.test(inc.path) && inc.path.trim() && !this.resolveIncludePath(doc, inc)) missing.push(index);
+        return;
+      }
+      // a package is loaded once however often it is asked for: no cycle or twice issue
+      if (inc.kind !== 'package') edges.push({ index, target });
+      if (target !== doc && !kids.includes(target)) kids.push(target);
     });
     return kids;
   }
@@ -454,7 +520,7 @@ export class Workspace {
     const from = uriToPath(doc.uri);
     if (!from) return undefined;
     const rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
-    const candidates = path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
+    const candidates = inc.kind === 'package' ? [rel] : path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
     if (inc.kind === 'bibliography') candidates.unshift(rel.endsWith('.bib') ? rel : rel + '.bib');
     let dir = path.dirname(from);
     for (let up = 0; up < 4; up++) {
@@ -473,6 +539,22 @@ export class Workspace {
     return this.graph().children.get(doc) ?? [];
   }
 
+  /**
+   * Includes of `doc` (not packages, bibliographies or xr documents) whose file is not on disk
+   * (cached per graph generation). A file found but not read yet is not missing.
+   */
+  missingIncludes(doc: Doc): DocInclude[] {
+    const missing = this.graph().missing.get(doc);
+    if (!missing?.length) return [];
+    const incs = this.includesOf(doc);
+    return missing.map((i) => incs[i]).filter((x) => x !== undefined);
+  }
+
+  /** Advances whenever the include graph may have changed (what per-project caches key on). */
+  graphGeneration(): number {
+    return this.graph().gen;
+  }
+
   parents(doc: Doc): Doc[] {
     return this.graph().parents.get(doc) ?? [];
   }
@@ -481,6 +563,19 @@ export class Workspace {
   private magicRoot(doc: Doc): Doc | undefined {
     const magic = doc.magic().find((m) => m.key === 'root');
     return magic ? this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 }) : undefined;
+  }
+
+  /**
+   * Whether LaTeX compiles `doc` as a document: a note (Markdown), or a file one of whose roots
+   * has `\documentclass` (or `\begin{document}`, with the class in an input preamble). A draft no
+   * root includes, an old chapter, a snippet on its own are not compiled: what they reference
+   * is not knowable. A package or class file is a macro source, never compiled as a document.
+   */
+  isCompiled(doc: Doc): boolean {
+    if (doc.kind === 'markdown') return true;
+    if (isMacroSource(doc)) return false;
+    // the class may come from an input preamble (`\input{preamble}` holding `\documentclass`, maybe a level down)
+    return this.compilations(doc).some((c) => [...c].some((d) => d.hasDocumentClass() || d.hasBeginDocument()));
   }
 
   /** Root documents `doc` is compiled from (cached per graph generation: callers must not change the list). */
@@ -544,6 +639,30 @@ export class Workspace {
     }
     g.scopes.set(doc, s);
     return s;
+  }
+
+  /**
+   * The compilations `doc` is part of: for each of its roots, every document that root reads
+   * (cached per graph generation). Two volumes of a book over shared chapters are two
+   * compilations: a label in each is no duplicate.
+   */
+  compilations(doc: Doc): Set<Doc>[] {
+    const g = this.graph();
+    return this.roots(doc).map((r) => {
+      let c = g.closures.get(r);
+      if (!c) {
+        c = new Set<Doc>();
+        const stack = [r];
+        while (stack.length) {
+          const d = stack.pop()!;
+          if (c.has(d)) continue;
+          c.add(d);
+          for (const k of this.children(d)) if (!c.has(k)) stack.push(k);
+        }
+        g.closures.set(r, c);
+      }
+      return c;
+    });
   }
 
   /** Documents visible through xr `\externaldocument[prefix]{file}` from `doc`'s project. */

@@ -9,7 +9,7 @@ import {
 import * as path from 'node:path';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToPath } from '../project/files.js';
-import { computeDiagnostics, defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { defaultDiagnosticSettings, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
@@ -54,12 +54,6 @@ const QUERY_VECTOR_WAIT_MS = 300;
  * before stopping it between native calls (VS Code gives a server 2 s to answer `shutdown`).
  */
 const SHUTDOWN_WAIT_MS = 1500;
-/**
- * Diagnostics that a project not fully loaded yet gets wrong: a reference into a file not read
- * yet looks undefined, a label referenced only from such a file looks unused. They are held back
- * while the workspace scan or the loading of included files runs, and published when it ends.
- */
-const NEEDS_WHOLE_PROJECT = new Set(['undefined-ref', 'unused-label', 'undefined-citation']);
 
 /** A BibTeX file: kept in the bibliography store, not as a document. */
 function isBibFile(uri: string, languageId?: string): boolean {
@@ -592,16 +586,12 @@ export class MathSenseServer {
    * checked go to the worker, and the document is published again when they are done.
    */
   private publish(doc: Doc): void {
-    let diagnostics = this.guard('diagnostics', [], () => computeDiagnostics(this.ws, doc, this.settings.diagnostics));
-    if (this.projectIncomplete()) {
-      // still published (every version gets diagnostics), without what the missing files would change
-      const kept = diagnostics.filter((d) => !NEEDS_WHOLE_PROJECT.has(String(d.code)));
-      if (kept.length !== diagnostics.length) this.heldBack.add(doc.uri);
-      diagnostics = kept;
-    } else {
-      this.heldBack.delete(doc.uri);
-    }
-    diagnostics.push(...this.guard('derivations', [], () => this.derivationsNow(doc)));
+    const extra = this.guard('derivations', [], () => this.derivationsNow(doc));
+    // still published while the project loads (every version gets diagnostics), without what the missing files would change
+    const { diagnostics, heldBack } = this.guard('diagnostics', { diagnostics: extra, heldBack: false }, () => documentDiagnostics(this.ws, doc, {
+      settings: this.settings.diagnostics, extra, projectLoading: this.projectIncomplete(),
+    }));
+    if (heldBack) this.heldBack.add(doc.uri); else this.heldBack.delete(doc.uri);
     this.conn.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   }
 

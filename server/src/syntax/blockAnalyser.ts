@@ -2,13 +2,13 @@
 // which environments are theorem-like depends on definitions elsewhere in the project, so
 // the analyser records every environment and the project layer classifies them.
 import type {
-  BlockFacts, CiteFact, EnvFact, IncludeFact, IncludeKind, LabelFact, MacroFact, MagicFact,
+  BlockFacts, CiteFact, Span, EnvFact, IncludeFact, IncludeKind, LabelFact, MacroFact, MagicFact,
   ProblemFact, RefFact, SectionFact, TheoremDefFact,
 } from './facts.js';
 import {
   BACKSLASH, DEFINITION_COMMANDS, DOLLAR, LBRACE, LBRACKET, PERCENT, RBRACE,
   MAX_DEFINITION, SECTION_CONTAINERS, SECTION_LEVELS, VERBATIM_ENVS, commandNameEnd, lineEnd, readBraceGroup,
-  ParagraphBraces, readBracketGroup, readEnvName, skipDefinition, skipIfFalse, skipTrivia, skipVerbArg, skipVerbatimBody,
+  DefinitionBraces, readBracketGroup, readEnvName, skipDefinition, skipIfFalse, skipTrivia, skipVerbArg, skipVerbatimBody,
   type Group,
 } from './lexer.js';
 
@@ -23,7 +23,7 @@ export const DISPLAY_MATH_ENVS: Record<string, boolean> = {
 };
 
 /** Reference commands and how their argument is read. */
-const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
+export const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
   ref: 'one', eqref: 'one', pageref: 'one', autoref: 'one', nameref: 'one', vref: 'one',
   Vref: 'one', vpageref: 'one', subref: 'one', fullref: 'one', Autoref: 'one', prettyref: 'one',
   cref: 'list', Cref: 'list', cpageref: 'list', Cpageref: 'list', labelcref: 'list',
@@ -31,7 +31,7 @@ const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
   crefrange: 'two', Crefrange: 'two', cpagerefrange: 'two', Cpagerefrange: 'two',
 };
 
-const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
+export const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
   input: 'input', include: 'include', subfile: 'subfile', subfileinclude: 'subfile',
   import: 'import', subimport: 'import', inputfrom: 'import', includefrom: 'import',
   subinputfrom: 'import', subincludefrom: 'import', externaldocument: 'external',
@@ -59,6 +59,8 @@ export function analyseBlock(text: string): BlockFacts {
 
 class BlockAnalyser {
   private readonly limit: number;
+  private readonly definitions: Span[] = [];
+  private readonly envDefs: MacroFact[] = [];
   private readonly envs: EnvFact[] = [];
   private readonly labels: LabelFact[] = [];
   private readonly refs: RefFact[] = [];
@@ -76,15 +78,22 @@ class BlockAnalyser {
   /** Open environments by name, so a stray `\end` needs no stack search. */
   private readonly openNames = new Map<string, number>();
   private braceDepth = 0;
+  /** Open TeX conditionals (`\ifx … \fi`) in this block, and where one begun before the block last ended. */
+  private condDepth = 0;
+  private orphanCondEnd = -1;
+  /** Includes before this offset sit in a branch of `\IfFileExists`. */
+  private guardEnd = -1;
+  /** Brace depth and conditional depth at each open environment's `\begin` (by env index). */
+  private readonly openedAt = new Map<number, { braces: number; cond: number }>();
   private inlineMath = false;
   /** Brace depth at which each open display-math env started (row breaks count only there). */
   private readonly mathDepth = new Map<number, number>();
 
-  private readonly braces: ParagraphBraces;
+  private readonly braces: DefinitionBraces;
 
   constructor(private readonly text: string) {
     this.limit = text.length;
-    this.braces = new ParagraphBraces(text, this.limit);
+    this.braces = new DefinitionBraces(text, this.limit);
   }
 
   /** A long (definition-body) group after optional trivia, via the paragraph brace index. */
@@ -109,19 +118,12 @@ class BlockAnalyser {
       env.end = limit;
       env.bodyEnd = limit;
       this.closeRows(idx, limit);
-      if (env.name !== '$$' && env.name !== '\\[') {
-        this.problems.push({
-          code: 'unclosed-environment', start: env.start, end: env.bodyStart,
-          message: `\\begin{${env.name}} is never closed`,
-        });
-      } else {
-        this.problems.push({
-          code: 'unclosed-environment', start: env.start, end: env.bodyStart,
-          message: `display math ${env.name} is never closed`,
-        });
-      }
+      this.unclosed(idx, 'block-end');
     }
+    // what came before a `\else`/`\fi` of a conditional begun in an earlier block is inside it
+    if (this.orphanCondEnd >= 0) for (const p of this.problems) if (p.start < this.orphanCondEnd) p.uncertain = true;
     return {
+      definitions: orEmpty(this.definitions), envDefs: orEmpty(this.envDefs),
       envs: orEmpty(this.envs), labels: orEmpty(this.labels), refs: orEmpty(this.refs),
       cites: orEmpty(this.cites), includes: orEmpty(this.includes), macros: orEmpty(this.macros),
       theoremDefs: orEmpty(this.theoremDefs), sections: orEmpty(this.sections),
@@ -150,6 +152,23 @@ class BlockAnalyser {
     return i + 1;
   }
 
+  /** Records that environment `idx` is not closed where it should be. */
+  private unclosed(idx: number, at: 'block-end' | 'outer', uncertain = false): void {
+    const env = this.envs[idx];
+    const opened = this.openedAt.get(idx);
+    const problem: ProblemFact = {
+      code: 'unclosed-environment', start: env.start, end: env.bodyStart, env: env.name, at,
+      message: env.name === '$$' || env.name === '\\[' ? `display math ${env.name} is never closed` : `\\begin{${env.name}} is never closed`,
+    };
+    if (uncertain || (opened && (opened.braces > 0 || opened.cond > 0))) problem.uncertain = true;
+    this.problems.push(problem);
+  }
+
+  /** Whether a `\begin`/`\end` here may be paired by code the text does not show (a conditional branch, a macro argument). */
+  private uncertainHere(): boolean {
+    return this.braceDepth > 0 || this.condDepth > 0;
+  }
+
   private top(): number {
     return this.stack.length ? this.stack[this.stack.length - 1] : -1;
   }
@@ -173,6 +192,7 @@ class BlockAnalyser {
       this.inlineMath = false;
     }
     this.envs.push(env);
+    this.openedAt.set(idx, { braces: this.braceDepth, cond: this.condDepth });
     this.stack.push(idx);
     this.openNames.set(name, (this.openNames.get(name) ?? 0) + 1);
     return idx;
@@ -195,10 +215,7 @@ class BlockAnalyser {
       inner.end = endStart;
       inner.bodyEnd = endStart;
       this.closeRows(this.stack[k], endStart);
-      this.problems.push({
-        code: 'unclosed-environment', start: inner.start, end: inner.bodyStart,
-        message: `\\begin{${inner.name}} is never closed`,
-      });
+      this.unclosed(this.stack[k], 'outer', this.uncertainHere());
     }
     for (let k = at; k < this.stack.length; k++) {
       const n = this.envs[this.stack[k]].name;
@@ -253,7 +270,26 @@ class BlockAnalyser {
       }
       case 'label': return this.label(i, nameEnd);
       case 'verb': case 'lstinline': return skipVerbArg(text, nameEnd, limit, name === 'lstinline');
-      case 'iffalse': return skipIfFalse(text, nameEnd, limit); // commented out: no labels, refs, environments
+      case 'iffalse': {
+        // commented out: no labels, refs, environments; an `\else` branch is read, up to its `\fi`
+        const end = skipIfFalse(text, nameEnd, limit);
+        if (text.startsWith('else', end - 4)) this.condDepth++;
+        return end;
+      }
+      case 'fi': case 'else': case 'or':
+        if (this.condDepth === 0) this.orphanCondEnd = i;
+        else if (name === 'fi') this.condDepth--;
+        return nameEnd;
+      case 'newif': {
+        // `\newif\iffoo` names a conditional; it opens none
+        const p = skipTrivia(text, nameEnd, limit);
+        return text.charCodeAt(p) === BACKSLASH ? commandNameEnd(text, p + 1, limit) : nameEnd;
+      }
+      case 'IfFileExists': case 'InputIfFileExists': return this.ifFileExists(i, nameEnd, name);
+      case 'usepackage': case 'RequirePackage': case 'RequirePackageWithOptions':
+        return this.packages(i, nameEnd, name, '.sty');
+      case 'LoadClass': case 'LoadClassWithOptions':
+        return this.packages(i, nameEnd, name, '.cls');
       case 'url': {
         const g = readBraceGroup(text, nameEnd, Math.min(limit, nameEnd + 2000));
         return g ? g.next : nameEnd;
@@ -266,7 +302,7 @@ class BlockAnalyser {
         }
         return nameEnd;
       }
-      case 'documentclass': this.hasDocumentClass = true; return nameEnd;
+      case 'documentclass': this.hasDocumentClass = true; return this.packages(i, nameEnd, name, '.cls');
       case 'newtheorem': case 'spnewtheorem': case 'newmdtheoremenv': return this.newtheorem(i, nameEnd, name);
       case 'declaretheorem': return this.declaretheorem(i, nameEnd);
       case 'theoremstyle': {
@@ -278,6 +314,7 @@ class BlockAnalyser {
       default:
         break;
     }
+    if (isConditional(name) && text.charCodeAt(skipTrivia(text, nameEnd, limit)) !== LBRACE) { this.condDepth++; return nameEnd; }
     if (SECTION_LEVELS[name] !== undefined) return this.section(i, nameEnd, name);
     const ref = REF_COMMANDS[name];
     if (ref) return this.ref(i, nameEnd, name, ref);
@@ -326,7 +363,9 @@ class BlockAnalyser {
         return env.next;
       }
     }
-    this.problems.push({ code: 'unmatched-end', start: i, end: env.next, message: `\\end{${env.name}} has no matching \\begin` });
+    const problem: ProblemFact = { code: 'unmatched-end', start: i, end: env.next, env: env.name, message: `\\end{${env.name}} has no matching \\begin` };
+    if (this.uncertainHere()) problem.uncertain = true;
+    this.problems.push(problem);
     return env.next;
   }
 
@@ -439,7 +478,8 @@ class BlockAnalyser {
 
   private include(i: number, nameEnd: number, name: string, kind: IncludeKind): number {
     const { text, limit } = this;
-    let p = nameEnd;
+    // starred forms (\include* of newclude, \import* and \subimport* of import) read the same file
+    let p = kind === 'bibliography' || kind === 'external' ? nameEnd : this.star(nameEnd);
     let prefix: string | undefined;
     if (kind === 'external') {
       const o = this.optional(p, MAX_NAME);
@@ -459,7 +499,7 @@ class BlockAnalyser {
       let s = g.start;
       for (const part of paths) {
         const path = part.trim();
-        if (path) this.includes.push({ cmd: name, kind, path, prefix, dir, start: s, end: s + part.length });
+        if (path) this.includes.push({ cmd: name, kind, path, prefix, dir, start: s, end: s + part.length, ...(i < this.guardEnd ? { guarded: true } : {}) });
         s += part.length + 1;
       }
       return g.next;
@@ -476,6 +516,41 @@ class BlockAnalyser {
     return p;
   }
 
+  /**
+   * `\IfFileExists{f}{yes}{no}`: includes in its branches are guarded; `\InputIfFileExists{f}{…}{…}`
+   * also reads `f` itself, when it is there.
+   */
+  private ifFileExists(i: number, nameEnd: number, name: string): number {
+    const p = this.star(nameEnd);
+    const file = this.group(p, MAX_NAME);
+    if (!file) return p;
+    let end = file.next;
+    for (let k = 0; k < 2; k++) { const g = this.group(end, MAX_TITLE * 4); if (!g) break; end = g.next; }
+    this.guardEnd = Math.max(this.guardEnd, end);
+    const path = this.text.slice(file.start, file.end).trim();
+    if (name === 'InputIfFileExists' && path) this.includes.push({ cmd: name, kind: 'input', path, start: file.start, end: file.end, guarded: true });
+    return file.next;
+  }
+
+  /** `\usepackage[opts]{a,b}` and the like: each name, with the file extension TeX looks for. */
+  private packages(i: number, nameEnd: number, cmd: string, ext: '.sty' | '.cls'): number {
+    let p = nameEnd;
+    const o = this.optional(p, MAX_TITLE);
+    if (o) p = o.next;
+    const g = this.group(p, MAX_NAME);
+    if (!g) return p;
+    let s = g.start;
+    for (const part of this.text.slice(g.start, g.end).split(',')) {
+      const name = part.replace(/%[^\n]*/g, '').trim();
+      if (name && !/[\\#{}\s]/.test(name)) {
+        const lead = part.length - part.trimStart().length;
+        this.includes.push({ cmd, kind: 'package', path: name + ext, start: s + lead, end: s + lead + name.length });
+      }
+      s += part.length + 1;
+    }
+    return g.next;
+  }
+
   private section(i: number, nameEnd: number, name: string): number {
     let p = nameEnd;
     const starred = this.text.charCodeAt(p) === 42;
@@ -488,7 +563,8 @@ class BlockAnalyser {
       cmd: name, level: SECTION_LEVELS[name], title: this.text.slice(g.start, g.end).trim(),
       starred, start: i, end: g.next,
     });
-    return g.next;
+    // keep scanning inside the title: `\subsection{Boolean types\label{hedberg}}` labels the section
+    return g.start - 1;
   }
 
   private newtheorem(i: number, nameEnd: number, cmd: string): number {
@@ -544,16 +620,48 @@ class BlockAnalyser {
     return p;
   }
 
+  /** `\newenvironment{name}[n][default]{begin}{end}` / xparse `\NewDocumentEnvironment{name}{spec}{begin}{end}`. */
+  private environmentDefinition(i: number, nameEnd: number, end: number, cmd: string): void {
+    const { text } = this;
+    let p = this.star(nameEnd);
+    const nameG = this.group(p, MAX_NAME);
+    if (!nameG) return;
+    const name = text.slice(nameG.start, nameG.end).trim();
+    p = nameG.next;
+    let nargs = 0;
+    let optDefault: string | undefined;
+    if (cmd.endsWith('DocumentEnvironment')) {
+      const spec = this.group(p, MAX_NAME);
+      if (!spec) return;
+      nargs = (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length;
+      p = spec.next;
+    } else {
+      const n = this.optional(p, 10);
+      if (n) { nargs = parseInt(text.slice(n.start, n.end), 10) || 0; p = n.next; }
+      const d = this.optional(p, MAX_TITLE);
+      if (d) { optDefault = text.slice(d.start, d.end); p = d.next; }
+    }
+    const g = this.longGroup(p);
+    if (!name || !g) return;
+    const fact: MacroFact = { cmd, name, nargs, body: text.slice(g.start, g.end), start: i, end: Math.max(end, nameEnd) };
+    if (optDefault !== undefined) fact.optDefault = optDefault;
+    this.envDefs.push(fact);
+  }
+
   private definition(i: number, nameEnd: number, cmd: string): number {
     const { text, limit } = this;
     const end = skipDefinition(text, nameEnd, limit, cmd, this.braces);
-    if (cmd === 'let' || cmd.includes('nvironment')) return Math.max(end, nameEnd);
+    this.definitions.push({ start: i, end: Math.max(end, nameEnd) });
+    if (cmd.includes('nvironment')) { this.environmentDefinition(i, nameEnd, end, cmd); return Math.max(end, nameEnd); }
+    if (cmd === 'let') return Math.max(end, nameEnd);
     // Parse the pieces we keep: name, argument count, optional default, body.
     let p = this.star(nameEnd);
     p = skipTrivia(text, p, limit);
     let name = '';
     if (text.charCodeAt(p) === BACKSLASH) {
-      const e = commandNameEnd(text, p + 1, limit);
+      let e = commandNameEnd(text, p + 1, limit);
+      // `\WithSuffix\newcommand\figref*[1]{…}` (suffix package) defines the starred form
+      if (text.charCodeAt(e) === 42 && !cmd.endsWith('def')) e++;
       name = text.slice(p + 1, e);
       p = e;
     } else {
@@ -599,6 +707,15 @@ class BlockAnalyser {
     this.macros.push(fact);
     return Math.max(end, nameEnd);
   }
+}
+
+/**
+ * A TeX conditional (`\ifx`, `\ifnum`, `\if@twoside`, a `\newif`'s `\iffoo`), closed by `\fi`.
+ * `\iff` is a symbol; etoolbox's `\iftoggle{…}{…}{…}` and `\ifthenelse` are macros with brace
+ * arguments (the caller checks that no brace follows).
+ */
+function isConditional(name: string): boolean {
+  return name.startsWith('if') && name !== 'iff' && name !== 'ifthenelse';
 }
 
 function orEmpty<T>(a: T[]): T[] {

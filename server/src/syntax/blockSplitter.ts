@@ -5,7 +5,7 @@
 import {
   BACKSLASH, DEFINITION_COMMANDS, NEWLINE, PERCENT, SECTION_CONTAINERS, SECTION_LEVELS,
   VERBATIM_ENVS, commandNameEnd, isBlankLineAt, lineEnd, readEnvName, readParagraphGroup,
-  ParagraphBraces, skipDefinition, skipIfFalse, skipVerbArg, skipVerbatimBody,
+  DefinitionBraces, skipDefinition, skipIfFalse, skipVerbArg, skipVerbatimBody,
 } from './lexer.js';
 
 /**
@@ -15,7 +15,7 @@ import {
  */
 export function scanBoundaries(text: string, from: number, onBoundary: (pos: number) => boolean): void {
   const limit = text.length;
-  const braces = new ParagraphBraces(text, limit);
+  const braces = new DefinitionBraces(text, limit);
   const stack: string[] = [];
   // open-environment counts by name: a stray `\end` under deep nesting stays O(1)
   const open = new Map<string, number>();

@@ -48,7 +48,11 @@ export interface CiteFact extends Span {
   key: string;
 }
 
-export type IncludeKind = 'input' | 'include' | 'subfile' | 'import' | 'external' | 'bibliography';
+/**
+ * `package`: `\usepackage`, `\RequirePackage`, `\documentclass`, `\LoadClass` (path with its
+ * `.sty`/`.cls` extension); only a file in the project itself is followed, as a macro source.
+ */
+export type IncludeKind = 'input' | 'include' | 'subfile' | 'import' | 'external' | 'bibliography' | 'package';
 
 export interface IncludeFact extends Span {
   cmd: string;
@@ -58,6 +62,8 @@ export interface IncludeFact extends Span {
   prefix?: string;
   /** `\import{dir}{file}`: directory argument. */
   dir?: string;
+  /** Read only if the file exists (`\InputIfFileExists`, inside `\IfFileExists`): its absence is expected. */
+  guarded?: boolean;
 }
 
 export interface MacroFact extends Span {
@@ -93,6 +99,19 @@ export interface SectionFact extends Span {
 export interface ProblemFact extends Span {
   code: 'unclosed-environment' | 'unmatched-end';
   message: string;
+  /** The environment's name (`\\[` and `$$` for display math). */
+  env: string;
+  /**
+   * unclosed-environment: 'block-end' when the block ended with it open (its `\end` may
+   * follow in a later block: a sectioning command inside it splits blocks), 'outer' when an
+   * enclosing environment ended first.
+   */
+  at?: 'block-end' | 'outer';
+  /**
+   * The pairing cannot be known from the text: the `\begin` or `\end` sits inside a
+   * conditional branch (`\ifx … \else … \fi`) or a macro's brace argument.
+   */
+  uncertain?: boolean;
 }
 
 export interface MagicFact extends Span {
@@ -101,6 +120,10 @@ export interface MagicFact extends Span {
 }
 
 export interface BlockFacts {
+  /** Spans of every definition (`\newcommand`, `\def`, `\newenvironment`, `\let`, …): text in them is no use of anything. */
+  definitions: Span[];
+  /** `\newenvironment{name}[n][default]{begin}{end}`: name, arguments, and the begin code as `body`. */
+  envDefs: MacroFact[];
   envs: EnvFact[];
   labels: LabelFact[];
   refs: RefFact[];

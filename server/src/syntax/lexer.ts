@@ -95,27 +95,33 @@ export function readParagraphGroup(text: string, pos: number, limit: number): Gr
 }
 
 /**
- * Brace matching for one paragraph at a time, computed in a single stack pass and reused:
- * long look-aheads (definition bodies) answer in O(1) instead of rescanning, so a run of
- * unclosed `\newcommand{\a}{` stays linear. Matches are what readParagraphGroup would find.
+ * Brace matching for definition arguments, computed in a single stack pass over a window and
+ * reused: long look-aheads (definition bodies) answer in O(1) instead of rescanning, so a run
+ * of unclosed `\newcommand{\a}{` stays linear. A definition body may hold blank lines
+ * (`\newcommand` is long: a package's macros often do), so the window does not stop at
+ * paragraph breaks; it is bounded instead, and a group that does not close within
+ * `maxLength` is no group. Whoever splits text at blank lines must therefore look back at
+ * least MAX_DEFINITION characters before an edit (model/latexDocument.ts#applyEdit).
  */
-export class ParagraphBraces {
+export class DefinitionBraces {
   private from = 0;
   private to = -1;
   private readonly close = new Map<number, number>();
 
   constructor(private readonly text: string, private readonly limit: number) {}
 
-  /** The group starting with the `{` at `pos`, if it closes within `maxLength` and the paragraph. */
+  /** The group starting with the `{` at `pos`, if it closes within `maxLength` characters. */
   group(pos: number, maxLength: number): Group | null {
     if (pos >= this.limit || this.text.charCodeAt(pos) !== LBRACE) return null;
-    if (pos < this.from || pos >= this.to) this.index(pos);
+    if (pos < this.from || pos >= this.to || (pos + maxLength > this.to && this.to < this.limit)) this.index(pos, maxLength);
     const c = this.close.get(pos);
     return c !== undefined && c - pos <= maxLength ? { start: pos + 1, end: c, next: c + 1 } : null;
   }
 
-  private index(from: number): void {
-    const { text, limit } = this;
+  /** Matches braces in [from, from + 4 maxLength): a group's match does not depend on where the scan began. */
+  private index(from: number, maxLength: number): void {
+    const { text } = this;
+    const limit = Math.min(this.limit, from + 4 * maxLength);
     this.close.clear();
     this.from = from;
     const stack: number[] = [];
@@ -124,16 +130,15 @@ export class ParagraphBraces {
       const c = text.charCodeAt(i);
       if (c === BACKSLASH) i++;
       else if (c === PERCENT) i = lineEnd(text, i, limit) - 1;
-      else if (c === NEWLINE) { if (isBlankLineAt(text, i + 1, limit)) break; }
       else if (c === LBRACE) stack.push(i);
       else if (c === RBRACE && stack.length) this.close.set(stack.pop()!, i);
     }
-    this.to = Math.max(i, from + 1);
+    this.to = Math.max(limit, from + 1);
   }
 }
 
 /** Longest look-ahead for definition bodies and verbatim-like arguments. */
-export const MAX_DEFINITION = 5000;
+export const MAX_DEFINITION = 12_000;
 
 /** Reads `[...]` at `pos`; brackets inside braces do not count. */
 export function readBracketGroup(text: string, pos: number, limit: number): Group | null {
@@ -204,7 +209,7 @@ export const DEFINITION_COMMANDS = new Set([
  * `\name` or `{\name}`, parameter text for `\def`, and up to four brace/bracket groups.
  * Bounded by `limit`; unterminated groups stop the skip where they start.
  */
-export function skipDefinition(text: string, pos: number, limit: number, cmd: string, braces: ParagraphBraces): number {
+export function skipDefinition(text: string, pos: number, limit: number, cmd: string, braces: DefinitionBraces): number {
   let p = pos;
   if (text.charCodeAt(p) === 42 /* * */) p++;
   p = skipTrivia(text, p, limit);
@@ -239,6 +244,8 @@ export function skipDefinition(text: string, pos: number, limit: number, cmd: st
       p = g.next;
     } else if (c === BACKSLASH && k === 0) {
       p = commandNameEnd(text, p + 1, limit);
+      // `\WithSuffix\newcommand\figref*[1]{…}` (suffix package): the star belongs to the name
+      if (text.charCodeAt(p) === 42) p++;
     } else break;
   }
   return p;

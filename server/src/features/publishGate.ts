@@ -1,0 +1,60 @@
+// The one place that decides which diagnostics are published, shared by the server and
+// `mathsense check`. Every check proposes candidates and says what their truth rests on; the
+// gate publishes a candidate only when those facts are known in full:
+// * a package or class file is a macro source, never a document: nothing about it is published
+//   but that it could not be read;
+// * a file no root compiles (a draft, an old chapter, a snippet) has no knowable references or
+//   structure: only what holds in its own text (a label defined twice in it) is published;
+// * an undefined reference needs the project's whole label universe: not when a label's name
+//   is computed and may produce the key, a file that may define it is missing, or the key goes
+//   through an xr prefix whose document is not here;
+// * while the server is still reading the project, what needs all of it is held back and
+//   published once it is complete.
+import type { Diagnostic } from 'vscode-languageserver';
+import { mayBeDefined, type LabelUniverse } from '../project/labelUniverse.js';
+
+/**
+ * What a candidate's truth rests on: `compiled`, that LaTeX compiles the file as part of a
+ * document; `whole-project`, that every file of the project has been read.
+ */
+export type Need = 'compiled' | 'whole-project';
+
+export interface Candidate {
+  diagnostic: Diagnostic;
+  needs: readonly Need[];
+  /** undefined-ref: the key, judged against the label universe. */
+  key?: string;
+}
+
+export interface PublishFacts {
+  /** A `.sty`/`.cls` file: read for its definitions only. */
+  macroSource: boolean;
+  /** LaTeX compiles the file as part of a document (Workspace#isCompiled). */
+  compiled: boolean;
+  /** The server is still reading files of the project (workspace scan, includes, bibliographies). */
+  projectLoading: boolean;
+  /** The labels the file's project can define (needed for undefined-ref candidates). */
+  labels?: LabelUniverse;
+}
+
+export interface Published {
+  diagnostics: Diagnostic[];
+  /** Something was held back until the project is read in full: publish again then. */
+  heldBack: boolean;
+}
+
+const ALWAYS = new Set(['unreadable']);
+
+export function publishable(candidates: readonly Candidate[], facts: PublishFacts): Published {
+  const diagnostics: Diagnostic[] = [];
+  let heldBack = false;
+  for (const c of candidates) {
+    const code = String(c.diagnostic.code ?? '');
+    if (facts.macroSource && !ALWAYS.has(code)) continue;
+    if (c.needs.includes('compiled') && !facts.compiled) continue;
+    if (c.key !== undefined && (!facts.labels || mayBeDefined(facts.labels, c.key))) continue;
+    if (c.needs.includes('whole-project') && facts.projectLoading) { heldBack = true; continue; }
+    diagnostics.push(c.diagnostic);
+  }
+  return { diagnostics, heldBack };
+}

@@ -1,0 +1,153 @@
+// Which labels a project can define, and whether that is known in full. A reference is only
+// undefined when no label of the project has its name and nothing the project cannot show
+// might define it: a file that is missing or built by the build, an include whose path is
+// built from macros, a label whose name is computed (`\label{eoce_sol_\arabic{…}}`, a
+// macro's `\label{#1}` used with an argument built from other macros).
+import * as path from 'node:path';
+import type { Doc, Workspace } from './workspace.js';
+import { buildOutput } from './buildOutputs.js';
+import { isComputedName, macroUses, projectMacros, type UserMacro } from './userMacros.js';
+
+export interface LabelUniverse {
+  /** Every label the project can define is known (no gap). */
+  complete: boolean;
+  /** What is not known, in words (`chapter3.tex is missing`), for logs and tests. */
+  gaps: string[];
+  /** Label names made through the project's macros with literal arguments (`\lemlabel{x}` = `lem:x`). */
+  madeByMacros: Set<string>;
+  /** Labels whose names are computed: a key one of them may produce is not undefined. */
+  patterns: RegExp[];
+  /** xr prefixes whose external document is missing: a key with one of them is unknown. */
+  unknownPrefixes: string[];
+}
+
+/** Extensions of files a figure or data tool writes: they are input, but hold no labels. */
+const LABEL_FREE_EXTENSIONS = new Set(['.pgf', '.tikz', '.csv', '.dat', '.txt', '.table', '.cfg', '.def', '.clo', '.fd']);
+
+/** Whether an included file (by its name) may define labels: not a figure, a data table or a version stamp. */
+export function mayHoldLabels(file: string): boolean {
+  const generated = buildOutput(file);
+  if (generated) return generated.mayHoldLabels;
+  return !LABEL_FREE_EXTENSIONS.has(path.extname(file).toLowerCase());
+}
+
+interface DocPart { gaps: string[]; computed: string[]; madeByMacros: string[] }
+
+const parts = new WeakMap<Doc, { version: number; graph: number; macros: unknown; part: DocPart }>();
+
+/** What one document adds to its project's universe (cached per version, graph generation and macro set). */
+function docPart(ws: Workspace, d: Doc, macros: readonly UserMacro[]): DocPart {
+  const graph = ws.graphGeneration();
+  const hit = parts.get(d);
+  if (hit && hit.version === d.version && hit.graph === graph && hit.macros === macros) return hit.part;
+  const part: DocPart = { gaps: [], computed: [], madeByMacros: [] };
+  for (const l of d.labels()) if (isComputedName(l.name)) part.computed.push(l.name);
+  for (const inc of ws.includesOf(d)) {
+    if (inc.kind === 'external' || inc.kind === 'bibliography' || inc.kind === 'package') continue;
+    if (isComputedName(inc.path)) part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
+  }
+  // `\IfFileExists{x}{\input{x}}{}` reads an optional file (a local configuration): no gap
+  for (const inc of ws.missingIncludes(d)) if (!inc.guarded && mayHoldLabels(inc.path)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);
+  for (const u of macroUses(d, macros)) {
+    if (u.kind !== 'label') continue;
+    if (u.computed) part.computed.push(u.name); else part.madeByMacros.push(u.name);
+  }
+  // an edit that changes none of this keeps the part (and the project's universe) as it was
+  const same = hit && hit.macros === macros && sameList(hit.part.gaps, part.gaps) && sameList(hit.part.computed, part.computed) && sameList(hit.part.madeByMacros, part.madeByMacros);
+  const kept = same ? hit.part : part;
+  parts.set(d, { version: d.version, graph, macros, part: kept });
+  return kept;
+}
+
+const cache = new WeakMap<ReadonlySet<Doc>, { key: unknown[]; universe: LabelUniverse }>();
+
+/** The label universe of `doc`'s project (cached while its documents' parts stay the same). */
+export function labelUniverse(ws: Workspace, doc: Doc): LabelUniverse {
+  const scope = ws.scope(doc);
+  const macros = projectMacros(ws, doc);
+  const externals = ws.externals(doc);
+  const key: unknown[] = [macros, externals];
+  for (const d of scope) key.push(docPart(ws, d, macros));
+  const hit = cache.get(scope);
+  if (hit && hit.key.length === key.length && hit.key.every((k, i) => k === key[i])) return hit.universe;
+  const gaps: string[] = [];
+  const patterns = new Map<string, RegExp>();
+  const madeByMacros = new Set<string>();
+  // a name with no literal text cannot be referenced by a literal key either (its references are computed too)
+  const addPattern = (name: string) => { if (!patterns.has(name) && literalLength(name) >= 2) patterns.set(name, namePattern(name)); };
+  for (const part of key.slice(2) as DocPart[]) {
+    gaps.push(...part.gaps);
+    for (const n of part.computed) addPattern(n);
+    for (const n of part.madeByMacros) madeByMacros.add(n);
+  }
+  // labels a macro makes whatever its arguments (`\label{sol:\arabic{ex}}` in a definition)
+  for (const m of macros) {
+    for (const e of m.effects) {
+      if (e.kind !== 'label' || /#\d/.test(e.template)) continue;
+      if (isComputedName(e.template)) addPattern(e.template); else madeByMacros.add(e.template);
+    }
+  }
+  const unknownPrefixes: string[] = [];
+  for (const d of scope) {
+    for (const inc of d.includes()) {
+      if (inc.kind !== 'external' || ws.resolveIncludePath(d, inc)) continue;
+      if (inc.prefix) unknownPrefixes.push(inc.prefix);
+      else gaps.push(`the external document ${inc.path} is not here`);
+    }
+  }
+  const universe = { complete: gaps.length === 0, gaps, madeByMacros, patterns: [...patterns.values()], unknownPrefixes };
+  cache.set(scope, { key, universe });
+  return universe;
+}
+
+/** Whether `key` may name a label of the project without being one of its literal labels. */
+export function mayBeDefined(u: LabelUniverse, key: string): boolean {
+  if (!u.complete || u.madeByMacros.has(key)) return true;
+  if (u.unknownPrefixes.some((p) => key.startsWith(p))) return true;
+  return u.patterns.some((re) => re.test(key));
+}
+
+/**
+ * A computed label name as a pattern: the literal text stays, every macro (with its brace
+ * arguments) and every `#n` may become any non-empty text.
+ */
+export function namePattern(name: string): RegExp {
+  let out = '';
+  let i = 0;
+  while (i < name.length) {
+    const c = name[i];
+    if (c === '#' && /\d/.test(name[i + 1] ?? '')) { out += '.+'; i += 2; continue; }
+    if (c === '\\') {
+      let j = i + 1;
+      if (/[A-Za-z@]/.test(name[j] ?? '')) while (j < name.length && /[A-Za-z@]/.test(name[j])) j++;
+      else j++;
+      // the macro's arguments are part of what it produces
+      while (name[j] === '{') {
+        let depth = 0;
+        let k = j;
+        for (; k < name.length; k++) { if (name[k] === '{') depth++; else if (name[k] === '}' && --depth === 0) break; }
+        j = k + 1;
+      }
+      if (!out.endsWith('.+')) out += '.+';
+      i = j;
+      continue;
+    }
+    if (c === '{' || c === '}') { i++; continue; }
+    out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    i++;
+  }
+  return new RegExp(`^${out}$`, 's');
+}
+
+/** Characters of a computed name that are written out (not macros, their arguments or `#n`). */
+export function literalLength(name: string): number {
+  return namePattern(name).source.replace(/^\^|\$$/g, '').replace(/\.\+/g, '').replace(/\\(.)/g, '$1').length;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function base(d: Doc): string {
+  return decodeURIComponent(d.uri.slice(d.uri.lastIndexOf('/') + 1));
+}
