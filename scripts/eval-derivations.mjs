@@ -1,12 +1,20 @@
-// Derivation checker evaluation (issue 3), printed as tables:
+// Derivation checker evaluation, today's checker beside the one of BASELINE_COMMIT (the
+// checker before the real-notation work, bundled from git history by lib/baselineChecker.mjs)
+// in the same run, printed as tables:
 //  1. E-Gen-style synthetic derivations: expressions of one E-Gen cluster (all equivalent)
 //     chained into derivations, mistakes injected (operator swap, sign, constant, function
 //     swap), rendered to LaTeX and checked; precision/recall/F1 of the mistake class next to
 //     the published E-Gen figure. E-Gen data is evaluation-only (CC BY-NC-SA): it is read
 //     here and nothing derived from it is written to the repository.
-//  2. Real derivations: every display-math chain in Stacks and HoTT and the eqn tables of
-//     ProofWiki proofs; verdict counts, unknown rate, and every refuted step with its place.
+//  2. Real derivations: every display of the latex-wild projects, Stacks, HoTT, ProofNet's
+//     exercises and the eqn tables of ProofWiki proofs; steps decided, every refuted step with
+//     its place, and whether it is a known real slip (test/real-world/derivation-slips.json,
+//     each read by hand) or unexplained (a false alarm until read).
+//  3. Planted mistakes in real notation: a seeded sample of steps the checker verifies in those
+//     corpora, one mistake planted per chain in the chain's own LaTeX (sign, coefficient,
+//     exponent, swapped function, dropped factor); the share flagged.
 // Needs `npx tsc -p server` first. Data: $MATHSENSE_SHARED/data, default ../shared/data.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,10 +22,20 @@ import { table } from './lib/table.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = (p) => pathToFileURL(path.join(root, 'server', 'out', p)).href;
-const { DerivationChecker } = await import(out('math/checker.js'));
-const { macroSignature, mathBlocks, scopeMacros } = await import(out('math/blocks.js'));
-const { Workspace } = await import(out('project/workspace.js'));
-const { verdictMessage } = await import(out('math/verdict.js'));
+const current = {
+  ...(await import(out('math/checker.js'))),
+  ...(await import(out('math/blocks.js'))),
+};
+const { DerivationChecker } = current;
+const { Workspace, isMacroSource } = await import(out('project/workspace.js'));
+const { findDocumentFiles } = await import(out('project/files.js'));
+const { verdictMessage, checkStep } = await import(out('math/verdict.js'));
+const { macroTable } = await import(out('math/macros.js'));
+const { baselineChecker } = await import('./lib/baselineChecker.mjs');
+const { proofwikiBlocks, prose, PW_FRAGMENT } = await import('./lib/proofwikiTables.mjs');
+/** The checker before the work on real notation (issue 25): what "today" was. */
+const BASELINE_COMMIT = '630e75b';
+const baseline = await baselineChecker(root, BASELINE_COMMIT);
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const data = path.join(shared, 'data');
 const args = new Set(process.argv.slice(2));
@@ -171,10 +189,10 @@ function loadClusters() {
   return clusters;
 }
 
-function synthetic() {
+function synthetic(api, label) {
   const r = seeded(20240601);
   const clusters = loadClusters();
-  const checker = new DerivationChecker();
+  const checker = new api.DerivationChecker();
   checker.setMacros([], '');
   const KINDS = ['operator', 'sign', 'constant', 'function'];
   const MAX_DERIVATIONS = Number(process.env.EVAL_SYNTHETIC_MAX ?? 1500);
@@ -239,7 +257,7 @@ function synthetic() {
   const R = tp / Math.max(1, tp + fn);
   const F = (2 * P * R) / Math.max(1e-9, P + R);
   const pct = (x) => (100 * x).toFixed(1);
-  console.log(`\n## Derivation checker: E-Gen-style synthetic derivations\n`);
+  console.log(`\n## Derivation checker (${label}): E-Gen-style synthetic derivations\n`);
   console.log(`${derivations} derivations from ${clusters.length} E-Gen clusters, ${steps} steps, ${tp + fn} wrong (${pct((tp + fn) / steps)}%), checked in ${ms} ms`);
   console.log(`(${dropped} of ${pool} cluster members of the visited clusters were not shown equivalent to their seed on a 2000-point grid over [-10, 10] and were left out)\n`);
   console.log(table([
@@ -257,206 +275,303 @@ function synthetic() {
 
 // ---------- 2. real derivations ----------
 
-function texFiles(dir) {
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.tex')).sort().map((f) => path.join(dir, f));
-}
-
-function realLatex(name, dir, checker, refuted, counts) {
-  const ws = new Workspace();
-  const docs = texFiles(dir).map((f) => ws.loadFile(f)).filter(Boolean);
-  let blocks = 0;
-  let steps = 0;
-  const c = { proven: 0, equal: 0, refuted: 0, unknown: 0, skipped: 0 };
-  for (const doc of docs) {
-    const macros = scopeMacros(ws, doc);
-    const sig = macroSignature(macros);
-    checker.setMacros(macros, sig);
-    for (const b of mathBlocks(doc, sig)) {
-      blocks++;
-      for (const s of checker.checkBlock(b).steps) {
-        steps++;
-        c[s.verdict.kind]++;
-        if (s.verdict.kind === 'refuted' && !s.ignored) {
-          const pos = doc.positionAt(b.start + s.rhsStart);
-          refuted.push(`${name} ${path.basename(doc.uri)}:${pos.line + 1}: \`${s.lhs}\` ${s.rel} \`${s.rhs}\` — ${verdictMessage(s.verdict, s.rel)}`);
-        }
-      }
-    }
-  }
-  counts.push([name, docs.length, blocks, steps, c.proven, c.equal, c.refuted, c.unknown, c.skipped]);
-}
-
-const PW_REL = /^\s*(=|<|>|\\le|\\leq|\\ge|\\geq|\\ne|\\neq|\\equiv|\\approx|\\sim|\\lt|\\gt|\\leqslant|\\geqslant|\\subseteq|\\subset|\\in|\\iff|\\implies|\\leadsto|:=|\\cong|\\simeq|\\to|)\s*$/;
-const PW_FRAGMENT = /^\\\((.*)\\\)$/;
-
 /**
- * ProofWiki eqn tables, rendered as runs of fragments `\(\ds l\)`, `\(=\)`, `\(\ds r\)`
- * (the relation column may be empty, the left column may hold `+` of an expression broken
- * over rows, an optional first column holds `\leadsto` or a tag), with the comment column
- * as plain text. They become align rows `l & rel & r \quad \text{comment}`, one per
- * relation column, so the extractor sees the same chains as in LaTeX.
+ * A corpus as units of work: each unit gives, for one checker API, its display-math blocks
+ * with the macros they are checked with and where each step is (for the lists).
  */
-/** The comment column as `\\text{…}` content: its inline math (`$r = t_1 + s$`) kept when it is balanced. */
-function commentText(c) {
-  const t = c.slice(0, 400);
-  let depth = 0;
-  for (const ch of t.replace(/\\[{}$]/g, '')) { if (ch === '{') depth++; else if (ch === '}' && --depth < 0) break; }
-  const dollars = (t.match(/(?<!\\)\$/g) ?? []).length;
-  return depth === 0 && dollars % 2 === 0 ? t : t.replace(/[{}\\$]/g, ' ');
-}
-
-function proofwikiBlocks(sectionText) {
-  const lines = sectionText.split('\n').map((l) => l.trim()).filter((l) => l);
-  const tables = [[]];
-  let cur = [];
-  let comment = [];
-  let afterRel = 0;
-  const flush = () => {
-    if (cur.length) tables[tables.length - 1].push(cur.join(' ') + (comment.length ? ` \\quad \\text{${commentText(comment.join(' '))}}` : ''));
-    // prose ending in a colon ("Therefore:") introduces the next table: its chains start afresh
-    if (cur.length && /:\s*$/.test(comment.join(' '))) tables.push([]);
-    cur = [];
-    comment = [];
+function latexFolder(corpus, dir, label = (f) => path.relative(dir, f)) {
+  const ws = new Workspace();
+  for (const f of findDocumentFiles(dir)) ws.loadFile(f);
+  const docs = ws.all().filter((d) => d.kind === 'latex' && !isMacroSource(d)).sort((a, b) => a.uri.localeCompare(b.uri));
+  return {
+    corpus, documents: docs.length,
+    units: docs.map((doc) => (api) => {
+      const macros = api.scopeMacros(ws, doc);
+      const sig = api.macroSignature(macros);
+      return api.mathBlocks(doc, sig).map((b) => ({
+        block: b, macros, sig,
+        where: (s) => `${label(fileURLToPath(doc.uri))}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
+      }));
+    }),
   };
-  let inTable = false;
-  for (const line of lines) {
-    const f = PW_FRAGMENT.exec(line);
-    if (!f) { if (inTable) comment.push(line); continue; }
-    // spacing commands go, except thin spaces between digit groups (`3 \, 628 \, 800`)
-    let frag = f[1].replace(/\\ds\b/g, ' ').replace(/(?<!\d\s*)\\[,;:! ]|\\[,;:! ](?!\s*\d{3}(?!\d))/g, ' ').trim();
-    if (/^\\text\s*\{\s*\(\w+\)\s*\}\s*:?\s*\\quad$/.test(frag)) { flush(); continue; } // row tag "(1):"
-    // right column; an operator alone there (`o = +` rows) takes the next fragment with it
-    // (`= \(\, - \,\) term` after a relation: the row continues the right side above, the
-    // relation column only repeats the row's alignment)
-    if (afterRel === 1) {
-      const op = /^([+-]|\\(times|cdot|pm|mp))$/.test(frag);
-      if (op && /^&.+&$/.test(cur[cur.length - 1]) && f[1].includes('\\ds')) cur[cur.length - 1] = '&&';
-      cur.push(frag);
-      afterRel = op ? 1 : 0;
-      continue;
-    }
-    const isRel = f[1].trim() === '' || (!/\\ds\b/.test(f[1]) && frag !== '' && PW_REL.test(frag));
-    if (isRel && cur.length) {
-      // a relation column: a new row starts here unless the row so far is only a left column
-      cur.push(frag ? `&${frag}&` : '&&');
-      afterRel = 1;
-      inTable = true;
-      continue;
-    }
-    // a further column that starts with a relation (`\(\ds = 41\)`) continues the row's chain
-    if (cur.some((c) => c.startsWith('&')) && /^(=|<|>|\\(le|ge|leq|geq|ne|neq|lt|gt)(?![A-Za-z]))/.test(frag)) { cur.push(frag); continue; }
-    if (cur.some((c) => c.startsWith('&'))) flush();
-    cur.push(frag);
-  }
-  flush();
-  if (!inTable) return [];
-  return tables.filter((t) => t.length).map((rowTexts) => {
-    let text = '';
-    const spans = [];
-    const rowIndex = [];
-    for (const r of rowTexts) {
-      const s = text.length;
-      text += r;
-      spans.push({ start: s, end: text.length });
-      rowIndex.push(s);
-      text += ' \\\\\n';
-    }
-    return { text, rows: spans, rowIndex };
-  });
 }
 
-/** Prose of a page section with its eqn tables turned back into inline math (`$l = r$`). */
-function prose(text) {
-  const out = [];
-  let math = [];
-  for (const line of text.split('\n')) {
-    const f = PW_FRAGMENT.exec(line.trim());
-    if (f) {
-      const frag = f[1].replace(/\\ds\b/g, ' ').trim();
-      // one `$l rel r$` per table row
-      if (math.length >= 2 && PW_REL.test(math[math.length - 1]) && !PW_REL.test(math[math.length - 2])) { out.push(`$${[...math, frag].join(' ')}$`); math = []; continue; }
-      math.push(frag);
-      continue;
+/** ProofNet exercises: the statement as a theorem, its proof after it, as one small document each. */
+function proofNet() {
+  const ws = new Workspace();
+  const docs = [];
+  for (const split of ['valid', 'test']) {
+    const file = path.join(data, 'proofnet', `${split}.jsonl`);
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const ex = JSON.parse(line);
+      const proof = /\\begin\{proof\}/.test(ex.nl_proof) ? ex.nl_proof : `\\begin{proof}\n${ex.nl_proof}\n\\end{proof}`;
+      const doc = ws.open(`file:///proofnet/${encodeURIComponent(ex.id)}.tex`, 'latex', 1, `\\begin{theorem}\n${ex.nl_statement}\n\\end{theorem}\n${proof}\n`);
+      docs.push({ id: ex.id, doc });
     }
-    if (line.trim() === '') continue;
-    if (math.length) { out.push(`$${math.join(' ')}$`); math = []; }
-    out.push(line.trim());
   }
-  if (math.length) out.push(`$${math.join(' ')}$`);
-  return out.join('\n');
+  return {
+    corpus: 'ProofNet', documents: docs.length,
+    units: docs.map(({ id, doc }) => (api) => api.mathBlocks(doc, '').map((b) => ({
+      block: b, macros: [], sig: '', where: (s) => `${id}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
+    }))),
+  };
 }
 
-function realProofWiki(checker, refuted, counts) {
+function proofWiki() {
   const file = process.env.EVAL_PROOFWIKI_FILE ?? path.join(data, 'proofwiki', 'proofwiki_pages_rendered.jsonl');
-  if (!fs.existsSync(file)) return;
-  checker.setMacros([], 'proofwiki');
-  const c = { proven: 0, equal: 0, refuted: 0, unknown: 0, skipped: 0 };
-  let pages = 0, blocks = 0, steps = 0;
-  const limit = Number(process.env.EVAL_PROOFWIKI_MAX ?? Infinity);
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes('\\\\(=\\\\)') && !line.includes('\\\\(\\\\le\\\\)')) continue;
-    if (pages >= limit) break;
-    const page = JSON.parse(line);
-    let any = false;
-    let before = '';
-    for (const sec of page.sections) {
-      const earlier = before;
-      before += `\n${prose(sec.text)}`;
-      if (!/^Proof/.test(sec.heading)) continue;
-      const tables = proofwikiBlocks(sec.text);
-      let rowBase = 0;
-      for (const b of tables) {
-      any = true;
-      blocks++;
-      if (process.env.EVAL_DEBUG) console.log(b.text);
-      // the page title, the statement and the prose before the table stand for "the text
-      // around the display" (where a proof states its hypotheses: "where $q = 1 - p$")
-      // the section's prose lines (comments and text between its tables: "where $r = t_1 + s$"),
-      // not its table rows, which are the chains being checked
-      const lead = sec.text.split('\n').map((l) => l.trim()).filter((l) => l && !PW_FRAGMENT.test(l)).join('\n');
-      const context = `${page.title}. ${earlier.slice(-1500)}\n${lead.slice(0, 2000)}`;
-      for (const s of checker.checkBlock({ key: '', start: 0, text: b.text, rows: b.rows, context }).steps) {
-        steps++;
-        c[s.verdict.kind]++;
-        if (s.verdict.kind === 'refuted') {
-          const row = rowBase + b.rowIndex.filter((x) => x <= s.rhsStart).length;
-          refuted.push(`ProofWiki ${page.url} (${sec.heading}, eqn row ${row}): \`${s.lhs}\` ${s.rel} \`${s.rhs}\` — ${verdictMessage(s.verdict, s.rel)}`);
-          if (process.env.EVAL_DUMP) fs.appendFileSync(process.env.EVAL_DUMP, `\n=== ${page.url} (${sec.heading}, eqn row ${row}): ${s.lhs}  ${s.rel}  ${s.rhs}\n--- ${verdictMessage(s.verdict, s.rel)}\n${b.text}\n`);
+  const units = [];
+  let pages = 0;
+  if (fs.existsSync(file)) {
+    const limit = Number(process.env.EVAL_PROOFWIKI_MAX ?? Infinity);
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.includes('\\\\(=\\\\)') && !line.includes('\\\\(\\\\le\\\\)')) continue;
+      if (pages >= limit) break;
+      const page = JSON.parse(line);
+      const blocks = [];
+      let before = '';
+      for (const sec of page.sections) {
+        const earlier = before;
+        before += `\n${prose(sec.text)}`;
+        if (!/^Proof/.test(sec.heading)) continue;
+        let rowBase = 0;
+        for (const b of proofwikiBlocks(sec.text)) {
+          // the page title, the prose before the section and the section's own prose lines
+          // (comments and text between its tables) stand for the text around the display
+          const lead = sec.text.split('\n').map((l) => l.trim()).filter((l) => l && !PW_FRAGMENT.test(l)).join('\n');
+          const context = `${page.title}. ${earlier.slice(-1500)}\n${lead.slice(0, 2000)}`;
+          const base = rowBase;
+          blocks.push({
+            block: { key: '', start: 0, text: b.text, rows: b.rows, context }, macros: [], sig: 'proofwiki',
+            where: (s) => `${page.url} (${sec.heading}, eqn row ${base + b.rowIndex.filter((x) => x <= s.rhsStart).length})`,
+          });
+          rowBase += b.rows.length;
         }
       }
-      rowBase += b.rows.length;
-      }
+      if (blocks.length) { pages++; units.push(() => blocks); }
     }
-    if (any) pages++;
   }
-  counts.push(['ProofWiki eqn tables', pages, blocks, steps, c.proven, c.equal, c.refuted, c.unknown, c.skipped]);
+  return { corpus: 'ProofWiki eqn tables', documents: pages, units };
+}
+
+function corpora() {
+  const out = [];
+  const wild = path.join(data, 'latex-wild');
+  if (fs.existsSync(wild)) {
+    for (const name of fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild, n)).isDirectory()).sort()) {
+      out.push(latexFolder(`latex-wild/${name}`, path.join(wild, name)));
+    }
+  }
+  out.push(latexFolder('Stacks', path.join(data, 'latex', 'stacks-project')));
+  out.push(latexFolder('HoTT', path.join(data, 'latex', 'hott-book')));
+  out.push(proofNet());
+  if (!process.env.EVAL_SKIP_PROOFWIKI) out.push(proofWiki());
+  return out;
+}
+
+/** Runs one checker API over a corpus: verdict counts, refuted steps, and the verified steps (for planting). */
+function runCorpus(c, api) {
+  const checker = new api.DerivationChecker();
+  const counts = { blocks: 0, steps: 0, proven: 0, equal: 0, refuted: 0, unknown: 0, skipped: 0 };
+  const refuted = [];
+  const verified = [];
+  for (const unit of c.units) {
+    for (const u of unit(api)) {
+      checker.setMacros(u.macros, u.sig);
+      counts.blocks++;
+      const steps = checker.checkBlock(u.block).steps;
+      steps.forEach((s, i) => {
+        counts.steps++;
+        counts[s.verdict.kind]++;
+        if (s.verdict.kind === 'refuted' && !s.ignored) refuted.push({ where: u.where(s), step: `${s.lhs} ${s.rel} ${s.rhs}`, message: verdictMessage(s.verdict, s.rel) });
+        if ((s.verdict.kind === 'proven' || s.verdict.kind === 'equal') && !s.ignored && s.rel === '=') verified.push({ unit: u, index: i, step: s });
+      });
+    }
+  }
+  return { counts, refuted, verified };
+}
+
+/** Real slips read by hand: by corpus, place and a hash of the step (the source text is not copied). */
+function loadSlips() {
+  const file = path.join(root, 'test', 'real-world', 'derivation-slips.json');
+  const slips = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).slips : [];
+  return new Map(slips.map((s) => [`${s.corpus}\u0000${s.where}\u0000${s.step}`, s]));
+}
+
+const stepHash = (step) => createHash('sha1').update(step).digest('hex').slice(0, 16);
+
+// ---------- 3. planted mistakes in real notation ----------
+
+/** `[start, end)` spans of `t` inside a sub- or superscript (indices and exponents are not coefficients). */
+function scriptSpans(t) {
+  const out = [];
+  for (let i = 0; i < t.length; i++) {
+    if ((t[i] === '_' || t[i] === '^') && i + 1 < t.length) {
+      let j = i + 1;
+      while (t[j] === ' ') j++;
+      if (t[j] === '{') { let d = 0; let k = j; for (; k < t.length; k++) { if (t[k] === '{') d++; else if (t[k] === '}' && --d === 0) break; } out.push([i, k + 1]); i = k; }
+      else { out.push([i, j + 1]); i = j; }
+    }
+  }
+  return out;
+}
+const inSpans = (spans, i) => spans.some(([a, b]) => i >= a && i < b);
+
+const SWAP = { sin: 'cos', cos: 'sin', tan: 'cot', cot: 'tan', sinh: 'cosh', cosh: 'sinh', tanh: 'coth', coth: 'tanh', ln: 'exp', exp: 'ln', sec: 'csc', csc: 'sec' };
+
+/** One mistake of `kind` planted in LaTeX `t`, written in its own notation; undefined when it has no place for it. */
+function plant(t, kind, r) {
+  const scripts = scriptSpans(t);
+  const pick = (xs) => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
+  const at = (re, ok = () => true) => [...t.matchAll(re)].filter((m) => ok(m));
+  if (kind === 'sign') {
+    // a binary + or − after an operand (not \pm, not inside an index)
+    const m = pick(at(/(?<=[\w})\]|]\s*)[+-](?!\s*[+-])/g, (m) => !inSpans(scripts, m.index) && t[m.index - 1] !== '\\'));
+    return m && `${t.slice(0, m.index)}${m[0] === '+' ? '-' : '+'}${t.slice(m.index + 1)}`;
+  }
+  if (kind === 'coefficient') {
+    const m = pick(at(/(?<![\w.\\{]|\{\s*)(\d+)(?![\d.])/g, (m) => !inSpans(scripts, m.index)));
+    if (!m) return undefined;
+    const v = Number(m[1]);
+    return `${t.slice(0, m.index)}${v === 1 ? 3 : v + 1}${t.slice(m.index + m[1].length)}`;
+  }
+  if (kind === 'exponent') {
+    const m = pick(at(/\^\s*(\{[^{}]*\}|\d)/g));
+    if (!m) return undefined;
+    const e = m[1];
+    const next = /^\d$/.test(e) ? String(Number(e) + 1) : `{${e.slice(1, -1)} + 1}`;
+    return `${t.slice(0, m.index)}^${next}${t.slice(m.index + m[0].length)}`;
+  }
+  if (kind === 'function') {
+    const m = pick(at(/\\(sin|cos|tan|cot|sinh|cosh|tanh|coth|ln|exp|sec|csc)(?![A-Za-z])/g));
+    return m && `${t.slice(0, m.index)}\\${SWAP[m[1]]}${t.slice(m.index + m[0].length)}`;
+  }
+  // dropped factor: a numeric coefficient before a letter, a bracket or a command, or a `\cdot`/`\times` factor
+  const m = pick([
+    ...at(/(?<![\w.\\{^_]|[\^_]\s*\{[^}]*)(\d+)\s*(?=[A-Za-z(\\])(?!\\(?:cdot|times|frac|dfrac|right|end)\b)/g, (m) => !inSpans(scripts, m.index) && Number(m[1]) !== 1),
+    ...at(/\s*\\(?:cdot|times)\s*(?:\\[A-Za-z]+\s*\{[^{}]*\}|\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]+)/g, (m) => !inSpans(scripts, m.index)),
+  ]);
+  return m && `${t.slice(0, m.index)}${t.slice(m.index + m[0].length)}`;
+}
+
+const KINDS = ['sign', 'coefficient', 'exponent', 'function', 'factor'];
+
+/** The block with its text [start, end) replaced by `text` (rows shifted). */
+function replaced(block, start, end, text) {
+  const delta = text.length - (end - start);
+  const rows = block.rows.map((r) => ({ start: r.start > start ? r.start + delta : r.start, end: r.end >= end ? r.end + delta : r.end }));
+  return { ...block, key: `${block.key}:planted`, text: block.text.slice(0, start) + text + block.text.slice(end), rows };
+}
+
+function planted(byCorpus, apis) {
+  const r = seeded(20261126);
+  const PER_CORPUS = 150;
+  const TOTAL = 800;
+  // one verified step per block, then a seeded sample: every corpus up to PER_CORPUS, the rest from ProofWiki
+  const picks = [];
+  const groups = [...byCorpus].map(([corpus, verified]) => {
+    const perBlock = new Map();
+    for (const v of verified) if (!perBlock.has(v.unit.block)) perBlock.set(v.unit.block, []); 
+    for (const v of verified) perBlock.get(v.unit.block).push(v);
+    const blocks = [...perBlock.values()].map((vs) => vs[Math.floor(r() * vs.length)]).map((v) => [r(), v]).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+    return { corpus, blocks };
+  });
+  for (const g of groups) if (!g.corpus.startsWith('ProofWiki')) picks.push(...g.blocks.slice(0, PER_CORPUS).map((v) => ({ corpus: g.corpus, v })));
+  const pw = groups.find((g) => g.corpus.startsWith('ProofWiki'));
+  if (pw) picks.push(...pw.blocks.slice(0, Math.max(0, TOTAL - picks.length)).map((v) => ({ corpus: pw.corpus, v })));
+  const rows = new Map();
+  const byKind = Object.fromEntries(KINDS.map((k) => [k, { n: 0, now: 0, before: 0 }]));
+  const missed = [];
+  let tried = 0;
+  for (const { corpus, v } of picks) {
+    const { unit, step } = v;
+    const t = unit.block.text.slice(step.rhsStart, step.rhsEnd);
+    // a kind the expression has room for, whose change alters its value (checked on the pair alone)
+    let mutation;
+    for (const kind of KINDS.map((k) => [r(), k]).sort((a, b) => a[0] - b[0]).map(([, k]) => k)) {
+      const m = plant(t, kind, r);
+      if (!m || m === t) continue;
+      tried++;
+      const v2 = checkStep({ lhs: t, rhs: m, rel: '=' }, macroTable(unit.macros));
+      if (v2.kind === 'refuted') { mutation = { kind, text: m }; break; }
+    }
+    if (!mutation) continue;
+    const block = replaced(unit.block, step.rhsStart, step.rhsEnd, mutation.text);
+    const touched = (s) => s.lhsStart === step.rhsStart || s.rhsStart === step.rhsStart;
+    const flaggedBy = (api) => {
+      if (!api) return undefined;
+      const c = new api.DerivationChecker();
+      c.setMacros(unit.macros, unit.sig);
+      return c.checkBlock(block).steps.some((s) => touched(s) && s.verdict.kind === 'refuted');
+    };
+    const now = flaggedBy(apis.current);
+    const before = flaggedBy(apis.baseline);
+    const row = rows.get(corpus) ?? { n: 0, now: 0, before: 0 };
+    row.n++; if (now) row.now++; if (before) row.before++;
+    rows.set(corpus, row);
+    byKind[mutation.kind].n++; if (now) byKind[mutation.kind].now++; if (before) byKind[mutation.kind].before++;
+    if (!now && missed.length < Number(process.env.EVAL_MISSED ?? 15)) {
+      const c = new current.DerivationChecker();
+      c.setMacros(unit.macros, unit.sig);
+      const why = c.checkBlock(block).steps.filter(touched).map((s) => `${s.verdict.kind}: ${s.verdict.reason}`).join('; ');
+      missed.push(`${corpus} ${unit.where(step)} [${mutation.kind}]: \`${t}\` → \`${mutation.text}\` (${why})`);
+    }
+  }
+  return { rows, byKind, missed, tried };
 }
 
 function real() {
-  const checker = new DerivationChecker();
-  const refuted = [];
-  const counts = [];
   const started = Date.now();
-  if (!process.env.EVAL_SKIP_LATEX) {
-    realLatex('Stacks', path.join(data, 'latex', 'stacks-project'), checker, refuted, counts);
-    realLatex('HoTT', path.join(data, 'latex', 'hott-book'), checker, refuted, counts);
+  const slips = loadSlips();
+  const rows = [['corpus', 'documents', 'blocks', 'steps', 'decided (before)', 'decided (now)', 'refuted (before)', 'refuted (now)', 'known real slips', 'unexplained']];
+  const unexplained = [];
+  const known = [];
+  const verifiedByCorpus = new Map();
+  const totals = { docs: 0, blocks: 0, steps: 0, db: 0, dn: 0, rb: 0, rn: 0, k: 0, u: 0 };
+  const pct = (n, d) => (d ? `${n} (${(100 * n / d).toFixed(1)}%)` : '0');
+  for (const c of corpora()) {
+    const now = runCorpus(c, current);
+    const before = baseline ? runCorpus(c, baseline) : undefined;
+    const decided = (x) => x.counts.proven + x.counts.equal + x.counts.refuted;
+    let k = 0;
+    let u = 0;
+    for (const f of now.refuted) {
+      const slip = slips.get(`${c.corpus}\u0000${f.where}\u0000${stepHash(f.step)}`);
+      if (slip) { k++; known.push(`${c.corpus} ${f.where}: \`${f.step}\` — ${slip.reason}`); } else { u++; unexplained.push(`${c.corpus} ${f.where}: \`${f.step}\` — ${f.message}`); }
+    }
+    verifiedByCorpus.set(c.corpus, now.verified);
+    rows.push([c.corpus, c.documents, now.counts.blocks, now.counts.steps, before ? pct(decided(before), before.counts.steps) : '-', pct(decided(now), now.counts.steps), before ? before.refuted.length : '-', now.refuted.length, k, u]);
+    totals.docs += c.documents; totals.blocks += now.counts.blocks; totals.steps += now.counts.steps;
+    totals.db += before ? decided(before) : 0; totals.dn += decided(now); totals.rb += before ? before.refuted.length : 0; totals.rn += now.refuted.length; totals.k += k; totals.u += u;
   }
-  realProofWiki(checker, refuted, counts);
-  const ms = Date.now() - started;
-  console.log(`\n## Derivation checker: real derivations (${ms} ms)\n`);
-  const total = counts.reduce((t, r) => r.map((x, i) => (i === 0 ? 'total' : t[i] + x)), ['total', 0, 0, 0, 0, 0, 0, 0, 0]);
-  const rows = [...counts, total].map((r) => {
-    const checked = r[4] + r[5] + r[6] + r[7];
-    return [...r, checked ? (100 * r[7] / checked).toFixed(1) + '%' : '-'];
-  });
-  console.log(table([['corpus', 'documents', 'blocks', 'steps', 'proven', 'numerically equal', 'refuted', 'unknown', 'skipped', 'unknown rate'], ...rows]));
-  console.log(`\n(unknown rate = unknown / (proven + equal + refuted + unknown); skipped = ≈, ∼, ∈, →, …, and equations introduced by ⇒/⇔/"hence")`);
-  console.log(`\nRefuted steps (${refuted.length}):`);
-  for (const s of refuted) console.log(`- ${s}`);
-  // the list also goes to a file (test-output is not committed): read it after each run
+  rows.push(['total', totals.docs, totals.blocks, totals.steps, baseline ? pct(totals.db, totals.steps) : '-', pct(totals.dn, totals.steps), baseline ? totals.rb : '-', totals.rn, totals.k, totals.u]);
+  console.log(`\n## Derivation checker: real derivations, before (${BASELINE_COMMIT}) and now (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  if (!baseline) console.log(`(the checker of ${BASELINE_COMMIT} could not be built from this clone: "before" columns are empty)\n`);
+  console.log(table(rows));
+  console.log('\n(decided = proven, numerically equal or refuted, of all steps; a step not decided is skipped (≈, ∈, equations, a single relation in letters) or unknown (notation not read as real numbers); known real slips: test/real-world/derivation-slips.json)');
+  console.log(`\nUnexplained refuted steps (${unexplained.length}):`);
+  for (const s of unexplained) console.log(`- ${s}`);
+  console.log(`\nKnown real slips, still found (${known.length}):`);
+  for (const s of known) console.log(`- ${s}`);
+
+  const p = planted(verifiedByCorpus, { current, baseline });
+  const recall = (a, n) => (n ? `${(100 * a / n).toFixed(1)}` : '-');
+  const prow = [['corpus', 'mistakes planted', 'flagged (before)', 'flagged (now)', 'recall now %']];
+  let n = 0, fb = 0, fn = 0;
+  for (const [corpus, x] of p.rows) { prow.push([corpus, x.n, baseline ? x.before : '-', x.now, recall(x.now, x.n)]); n += x.n; fb += x.before; fn += x.now; }
+  prow.push(['total', n, baseline ? fb : '-', fn, recall(fn, n)]);
+  console.log(`\n## Planted mistakes in real notation (one per chain, in a step the checker verifies; target: 90% flagged)\n`);
+  console.log(table(prow));
+  console.log('\n' + table([['mistake', 'planted', 'flagged (before)', 'flagged (now)', 'recall now %'], ...KINDS.map((k) => [k, p.byKind[k].n, baseline ? p.byKind[k].before : '-', p.byKind[k].now, recall(p.byKind[k].now, p.byKind[k].n)])]));
+  console.log(`\n(a planted change counts when the expression's value changes: the pair (original, changed) alone is refuted; ${p.tried} changes tried)`);
+  if (p.missed.length) console.log(`\nNot flagged (first ${p.missed.length}):\n${p.missed.map((m) => `- ${m}`).join('\n')}`);
   fs.mkdirSync(path.join(root, 'test-output'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'test-output', 'eval-derivations-real.txt'), `${refuted.length} refuted real steps\n\n${refuted.map((s) => `- ${s}`).join('\n')}\n`);
+  fs.writeFileSync(path.join(root, 'test-output', 'eval-derivations-real.txt'), `${unexplained.length} unexplained refuted steps\n\n${unexplained.map((s) => `- ${s}`).join('\n')}\n\n${known.length} known real slips\n\n${known.map((s) => `- ${s}`).join('\n')}\n`);
 }
 
-if (only('synthetic')) synthetic();
+if (only('synthetic')) {
+  synthetic(current, 'now');
+  if (baseline) synthetic(baseline, `before, ${BASELINE_COMMIT}`);
+}
 if (only('real')) real();

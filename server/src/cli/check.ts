@@ -105,9 +105,10 @@ export function runCheck(opts: CheckOptions): number {
     for (const d of results) {
       out(`${d.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? 1]}: ${d.message} [${d.code}]\n`);
     }
-    const errors = results.filter((d) => d.severity === DiagnosticSeverity.Error).length;
-    err(`${targets.size} document${targets.size === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${results.length - errors} other diagnostic${results.length - errors === 1 ? '' : 's'}\n`);
   }
+  // the summary goes to stderr in both formats (JSON on stdout stays parseable)
+  const errors = results.filter((d) => d.severity === DiagnosticSeverity.Error).length;
+  err(`${targets.size} document${targets.size === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${results.length - errors} other diagnostic${results.length - errors === 1 ? '' : 's'}\n`);
   // a path that could not be checked fails the run, even when others were fine
   if (failed) return 2;
   return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;

@@ -34,7 +34,7 @@ const DOC = [
   '\\end{align}',
   '\\[ \\sin^2 t + \\cos^2 t = 1, \\qquad \\frac{t^2 - 1}{t - 1} = t + 1 \\]',
   '\\begin{equation}',
-  '(a - b)(a + b) = a^2 + b^2 % a planted sign mistake',
+  '(a - b)(a + b) = a^2 + ab - ba - b^2 = a^2 + b^2 % a planted sign mistake',
   '\\end{equation}',
   '\\begin{align*}',
   'y &= 2y - y \\\\',
@@ -116,7 +116,7 @@ test('only changed blocks are checked again after an edit', async () => {
     const blocks = mathBlocks(doc);
     await service.steps(blocks, [], '');
     const before = checker.checked;
-    const edited = (doc.text as string).replace('a^2 + b^2', 'a^2 - b^2');
+    const edited = (doc.text as string).replace('= a^2 + b^2', '= a^2 - b^2');
     fx.ws.change(doc.uri, [{ text: edited }], 2);
     const blocks2 = mathBlocks(doc);
     const { missing } = service.current(blocks2);
@@ -208,13 +208,16 @@ test('no warnings where the setting says the letters are not real numbers', () =
     '\\begin{proof} Now let $a, b \\in G$. We have', '$$', 'a b=(a b)^{-1}=b^{-1} a^{-1}=b a .', '$$', '\\end{proof}', '',
     'There is an orthonormal basis of eigenvectors of $T$, and each $\\lambda_j$ equals 0 or 1.', filler,
     '\\begin{align*}', 'T^2 e_j & =\\left(\\lambda_j\\right)^2 e_j \\\\', '& =\\lambda_j e_j', '\\end{align*}', '',
-    'Unrelated: for real $x$,', '$$ (x+1)^2 = x^2 + 1 $$', '',
+    'Unrelated: for real $x$,', '$$ (x+1)^2 = (x+1)(x+1) = x^2 + 1 $$', '',
+    // the setting is the display's own environment: a group above an example says nothing of it
+    'Let $G$ be a group and $H$ a subgroup; its cosets partition $G$.',
+    '\\begin{example} For real $t$, \\[ \\sin 2t = 2 \\sin t \\cos t = \\sin t \\cos t. \\] \\end{example}', '',
   ].join('\n');
   const fx = fixture(`%! main.tex\n${src}`);
   try {
     const doc = fx.doc('main.tex');
     const steps = checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker());
     const diags = derivationDiagnostics(doc, steps);
-    assert.deepEqual(diags.map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))), ['x^2 + 1']);
+    assert.deepEqual(diags.map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))), ['x^2 + 1', '\\sin t \\cos t']);
   } finally { fx.cleanup(); }
 });

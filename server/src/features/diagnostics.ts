@@ -39,6 +39,7 @@ export function documentDiagnostics(ws: Workspace, doc: Doc, opts: DocumentDiagn
     compiled: !macroSource && ws.isCompiled(doc),
     projectLoading: !!opts.projectLoading,
     labels: needsLabels ? labelUniverse(ws, doc) : undefined,
+    workspace: ws,
   });
 }
 

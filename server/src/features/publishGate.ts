@@ -6,12 +6,14 @@
 // * a file no root compiles (a draft, an old chapter, a snippet) has no knowable references or
 //   structure: only what holds in its own text (a label defined twice in it) is published;
 // * an undefined reference needs the project's whole label universe: not when a label's name
-//   is computed and may produce the key, a file that may define it is missing, or the key goes
-//   through an xr prefix whose document is not here;
+//   is computed and may produce the key, a file that may define it is missing, the key goes
+//   through an xr prefix whose document is not here, or a variant of the project (an old
+//   standalone chapter, another version of the course) defines it;
 // * while the server is still reading the project, what needs all of it is held back and
 //   published once it is complete.
 import type { Diagnostic } from 'vscode-languageserver';
 import { mayBeDefined, type LabelUniverse } from '../project/labelUniverse.js';
+import type { Workspace } from '../project/workspace.js';
 
 /**
  * What a candidate's truth rests on: `compiled`, that LaTeX compiles the file as part of a
@@ -35,6 +37,8 @@ export interface PublishFacts {
   projectLoading: boolean;
   /** The labels the file's project can define (needed for undefined-ref candidates). */
   labels?: LabelUniverse;
+  /** Where labels of variant projects are looked up. */
+  workspace?: Workspace;
 }
 
 export interface Published {
@@ -52,7 +56,7 @@ export function publishable(candidates: readonly Candidate[], facts: PublishFact
     const code = String(c.diagnostic.code ?? '');
     if (facts.macroSource && !ALWAYS.has(code)) continue;
     if (c.needs.includes('compiled') && !facts.compiled) continue;
-    if (c.key !== undefined && (!facts.labels || mayBeDefined(facts.labels, c.key))) continue;
+    if (c.key !== undefined && (!facts.labels || mayBeDefined(facts.labels, c.key, facts.workspace))) continue;
     if (c.needs.includes('whole-project') && facts.projectLoading) { heldBack = true; continue; }
     diagnostics.push(c.diagnostic);
   }

@@ -4,7 +4,8 @@
 // so unchanged blocks keep their results across edits.
 import type { Doc, Workspace } from '../project/workspace.js';
 import { hashText } from './latexText.js';
-import { contextSignature, NON_REAL_CONTEXT } from './verdict.js';
+import { contextSignature } from './verdict.js';
+import { readSetting, settingKey, type Setting } from './setting.js';
 import type { MacroDef } from './macros.js';
 import type { Span } from './steps.js';
 import type { BlockFacts } from '../syntax/facts.js';
@@ -12,18 +13,19 @@ import type { Block } from '../model/documentView.js';
 
 export interface BlockInput {
   key: string;
+  /** The display environment (`align*`, `equation`, `\\[`): it says how `&` columns pair up. */
+  env?: string;
   /** Absolute offset of `text` in the document. */
   start: number;
   text: string;
   rows: Span[];
   context: string;
   /**
-   * The setting of the display (the block's text up to SETTING_CHARS before it: the exercise or
-   * theorem a proof is about) says the letters are not real numbers: group or ring elements,
-   * operators. The checker then decides nothing (the near context alone misses "Let R be a ring
-   * in which x^3 = x" thirty lines up).
+   * What the setting of the display (its own statement, example, proof with the statement it
+   * proves, or list item; in running text the paragraph) says of its letters (setting.ts): the
+   * near context alone misses "Let R be a ring in which x^3 = x" thirty lines up.
    */
-  nonReal?: boolean;
+  setting?: Setting;
 }
 
 const CONTEXT_CHARS = 300;
@@ -43,15 +45,46 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
     if (e.parent >= 0 && envs[e.parent].rows) continue; // nested display math: the outer one covers it
     const body = text.slice(e.bodyStart, e.bodyEnd);
     if (!/[=<>]|\\(le|ge|leq|geq|neq|ne|equiv|lt|gt)\b/.test(body)) continue;
-    // the prose before the display (within the block) matters only through what it says about domains
-    const context = text.slice(Math.max(0, e.start - CONTEXT_CHARS), e.start);
-    const nonReal = NON_REAL_CONTEXT.test(text.slice(Math.max(0, e.start - SETTING_CHARS), e.start));
+    // the prose before the display (within the block) matters only through what it says about
+    // domains; both it and the setting end where the display's own statement, example or proof
+    // (with the statement it proves) begins: "let G be a group" above an example about cosines
+    // says nothing of that example
+    const from = scopeStart(envs, e, text);
+    const context = text.slice(Math.max(0, from, e.start - CONTEXT_CHARS), e.start);
+    const setting = readSetting(text.slice(from >= 0 ? from : Math.max(0, e.start - SETTING_CHARS), e.start));
     const rows = e.rows.map((r) => ({ start: r.start - e.bodyStart, end: Math.min(r.end, e.bodyEnd) - e.bodyStart }));
-    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}${nonReal ? '\u0000N' : ''}`);
-    out.push({ key, start: e.bodyStart, text: body, rows, context, ...(nonReal ? { nonReal } : {}) });
+    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}\u0000${settingKey(setting)}\u0000${e.name}`);
+    out.push({ key, env: e.name, start: e.bodyStart, text: body, rows, context, ...(settingKey(setting) ? { setting } : {}) });
   }
   perBlock.set(facts, out);
   return out;
+}
+
+const LIST_ENVS = /^(itemize|enumerate|description|list|compactitem|compactenum|inparaenum|asparaenum|tasks|steps)\*?$/;
+const LAYOUT_ENVS = /^(center|flushleft|flushright|minipage|quote|quotation|verse|small|footnotesize|scriptsize|large|Large|normalsize|figure|table|wrapfigure|tabular|tabularx|array|multicols|mdframed|framed|tcolorbox|boxedminipage|adjustbox|subequations|landscape|block|alertblock|exampleblock|column|columns)\*?$/;
+
+/**
+ * Where the setting of display `e` begins: the environment around it (a theorem, an example,
+ * an exercise), or for a proof the statement right before it; -1 when it stands in running text.
+ */
+function scopeStart(envs: BlockFacts['envs'], e: BlockFacts['envs'][number], text: string): number {
+  let p = e.parent;
+  // display math and layout (a figure, a centred box, a minipage) are no setting of their own
+  while (p >= 0 && (envs[p].rows || LAYOUT_ENVS.test(envs[p].name))) p = envs[p].parent;
+  if (p < 0) return -1;
+  const scope = envs[p];
+  // in a list, the item the display belongs to
+  if (LIST_ENVS.test(scope.name)) {
+    const item = text.lastIndexOf('\\item', e.start);
+    return item >= scope.bodyStart ? item : scope.start;
+  }
+  if (!/proof|solution|answer/i.test(scope.name)) return scope.start;
+  // the statement it proves: an environment of the same level ending just before it, else the
+  // text before the proof since the last environment (`\paragraph{Exercise 4.2.5} Let R be a ring …`)
+  let before: BlockFacts['envs'][number] | undefined;
+  for (const x of envs) if (x.parent === scope.parent && !x.rows && x.end <= scope.start) before = x;
+  if (before && scope.start - before.end < 200) return before.start;
+  return Math.max(before ? before.end : 0, scope.start - SETTING_CHARS);
 }
 
 /** Relative items of a model block keyed for one macro signature, per (shared, immutable) facts. */

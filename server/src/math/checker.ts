@@ -4,6 +4,7 @@
 // block — is not evaluated twice. Runs in the worker thread, in the CLI, and in tests.
 import type { BlockInput } from './blocks.js';
 import { macroTable, type MacroDef, type MacroTable } from './macros.js';
+import { settingKey } from './setting.js';
 import { extractSteps, type Relation, type Step } from './steps.js';
 import { AS_IDENTITY, checkStep, contextSignature, DIFFERENT_VARIABLES, hypotheses, type Verdict } from './verdict.js';
 
@@ -23,6 +24,8 @@ export interface StepResult {
 export interface BlockResult { key: string; steps: StepResult[] }
 
 const CACHE_LIMIT = 50_000;
+
+const STATEMENT: Verdict = { kind: 'skipped', reason: 'a single relation: a statement about its letters (an equation, a condition), not a derivation step' };
 
 export class DerivationChecker {
   private cache = new Map<string, Verdict>();
@@ -46,13 +49,13 @@ export class DerivationChecker {
     // (named constants, equations stated beside other rows: "where $r = t_1 + s$")
     const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
     const decide = (s: Step, equation: boolean, identity = false): Verdict => {
-      domainSig ??= contextSignature(b.context) + (b.nonReal ? '\u0000N' : '');
+      domainSig ??= `${contextSignature(b.context)}\u0000${settingKey(b.setting)}`;
       const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, nonReal: b.nonReal, implied: s.implied, equation, identity, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, setting: b.setting, implied: s.implied, equation, identity, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }
@@ -62,8 +65,12 @@ export class DerivationChecker {
       }
       return verdict;
     };
+    // a display that states one relation between expressions in letters (`2x^2 = x^2 + 2`) is
+    // a statement about them (an equation to solve, a condition, a definition), not a step of
+    // a derivation: only numbers (`3 \times 17 = 51`) are checked there
+    const statement = all.length === 1 && /[A-Za-z]/.test(`${all[0].lhs.text}${all[0].rhs.text}`.replace(/\\[A-Za-z]+/g, ''));
     for (const s of all) {
-      steps.push({ lhsStart: s.lhs.start, lhsEnd: s.lhs.end, rhsStart: s.rhs.start, rhsEnd: s.rhs.end, rel: s.rel, lhs: s.lhs.text, rhs: s.rhs.text, ignored: s.ignored, verdict: decide(s, s.equation) });
+      steps.push({ lhsStart: s.lhs.start, lhsEnd: s.lhs.end, rhsStart: s.rhs.start, rhsEnd: s.rhs.end, rel: s.rel, lhs: s.lhs.text, rhs: s.rhs.text, ignored: s.ignored, verdict: statement ? STATEMENT : decide(s, s.equation) });
     }
     identityRows(all, steps, decide);
     return { key: b.key, steps };

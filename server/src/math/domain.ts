@@ -33,11 +33,28 @@ function narrow(d: Domains, v: string, lo: number, hi: number): void {
   d.set(v, next.lo < next.hi ? next : CONFLICT);
 }
 
-/** Reads domain statements from text (annotation of the step, then prose before the display). */
+/**
+ * Reads domain statements from text (prose before the display, then the step's annotation).
+ * A statement holds until the text says something else of the same variable: "When $x > 0$,
+ * [display]. When $x < 0$, [display]" gives the second display x < 0. Statements of one
+ * sentence go together ("$0 < x$ and $x < 1$").
+ */
 export function readDomains(text: string): Domains {
-  const d: Domains = new Map();
-  if (!text) return d;
+  if (!text) return new Map();
   const t = text.replace(/\s+/g, ' ');
+  // sentences, from the last one back: the latest that speaks of a variable decides it
+  const sentences = t.split(/(?<=[.;:!?])\s+(?=[A-Z\\$])|\$\$|\\\]|\\end\{[a-z*]+\}/);
+  const d: Domains = new Map();
+  for (let k = sentences.length - 1; k >= 0; k--) {
+    for (const [v, r] of readSentence(sentences[k])) if (!d.has(v)) d.set(v, r);
+  }
+  // contradictory statements in one sentence belong to different cases: sample such a variable by default
+  for (const [v, r] of d) if (r === CONFLICT) d.delete(v);
+  return d;
+}
+
+function readSentence(t: string): Domains {
+  const d: Domains = new Map();
   let m: RegExpExecArray | null;
   const between = new RegExp(String.raw`${NUM}\s*${LT}\s*${V}\s*${LT}\s*${NUM}`, 'g');
   while ((m = between.exec(t))) narrow(d, varName(m[3]), numValue(m[1]), numValue(m[5]));
@@ -56,7 +73,5 @@ export function readDomains(text: string): Domains {
   // "x is negative", "$x$ is strictly positive"
   const is = /(?:^|[\s$(])([A-Za-z])\$? is (?:strictly )?(negative|positive)\b/g;
   while ((m = is.exec(t))) { if (m[2] === 'negative') narrow(d, m[1], -Infinity, 0); else narrow(d, m[1], 0, Infinity); }
-  // contradictory statements belong to different cases: sample such a variable by default
-  for (const [v, r] of d) if (r === CONFLICT) d.delete(v);
   return d;
 }

@@ -80,15 +80,19 @@ export function infixFractions(s: string): string {
   return s;
 }
 
-const FN_ARG = /\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp)(?![A-Za-z])(\s*\^\s*(\{[^{}]*\}|[0-9A-Za-z]))?\s*((?:\d+(?:\.\d+)?\s*)?(?:(?:[A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|phi|psi|omega|pi|tau|mu|lambda|sigma|varphi|xi|eta|zeta|rho|chi|epsilon|kappa|nu))(?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*){1,2}|\\frac\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)(?=\{|\\left\s*\(|\(|\\cdot|\\times|\\(?:sinh|cosh|tanh|coth|sech|csch|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|frac|map)\b)/g;
+const FN_ARG = /\\(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|lg|exp)(?![A-Za-z])(\s*\^\s*(\{[^{}]*\}|[0-9A-Za-z]))?\s*((?:\d+(?:\.\d+)?\s*)?(?:(?:[A-Za-z]|\\(?:alpha|beta|gamma|delta|theta|phi|psi|omega|pi|tau|mu|lambda|sigma|varphi|xi|eta|zeta|rho|chi|epsilon|kappa|nu))(?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?\s*){1,2}|\\frac\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)\s*)(?=\{|\\left\s*\(|\(|\\cdot|\\times|\/|\\(?:sinh|cosh|tanh|coth|sech|csch|sin|cos|tan|cot|sec|csc|ln|log|exp|sqrt|frac|map)\b)/g;
 
 /**
  * `\\cos c \\left(…\\right)` means (cos c)(…), but the parser reads cos(c(…)): group a
- * function with its unparenthesised argument when a parenthesis follows.
+ * function with its unparenthesised argument when a parenthesis follows; likewise before a
+ * slash (`\\ln 2 / 16` is (ln 2)/16, not ln(2/16)).
  */
 export function groupFunctionArgs(s: string): string {
-  return s.replace(FN_ARG, (m) => `{${m.trimEnd()}} `);
+  return s.replace(FN_ARG, (m) => `{${m.trimEnd()}} `).replace(FN_NUMBER_SLASH, (m) => `{${m.trimEnd()}} `);
 }
+
+/** `\\ln 2 / 16`: a function of a number before a slash. */
+const FN_NUMBER_SLASH = /\\(?:sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|ln|log|lg|exp)(?![A-Za-z])\s*\d+(?:\.\d+)?\s*(?=\/)/g;
 
 /**
  * Digit groups separated by a thin space (`46 \\, 080`, `46{,}080`, `46\\ 080`) and decimal
@@ -194,8 +198,19 @@ export function shortFunctionArgs(s: string, atoms: 1 | 2 = 1): string {
  */
 export type Reach = 'default' | 'short' | 'pair' | 'long';
 
+/**
+ * Quantities written as one symbol, the way a mathematician reads them: `D_n` (a term named D,
+ * not the derivative operator the parser takes a subscripted D for), `\\Delta x`, `\\delta y`
+ * (one increment: `\\Delta x^2` is (Δx)²).
+ */
+export function quantities(s: string): string {
+  return s
+    .replace(/(?<![A-Za-z\\])D(?=\s*_)/g, '{D}')
+    .replace(/\\(Delta|delta)\s*([A-Za-z])(?![A-Za-z])/g, (_m, g: string, v: string) => `{${g === 'Delta' ? 'Δ' : 'δ'}${v}}`);
+}
+
 export function normalizeLatex(s: string, reach: Reach = 'default'): string {
-  const t = plainNumbers(s).replace(/\\cdotp/g, '\\cdot').replace(/\\(dfrac|tfrac)/g, '\\frac')
+  const t = plainNumbers(quantities(s)).replace(/\\cdotp/g, '\\cdot').replace(/\\(dfrac|tfrac)/g, '\\frac')
     // \\lg is log base 2 (ProofWiki, CS) or base 10 (ISO): an unspecified base, tried both ways
     .replace(/\\lg(?![A-Za-z])/g, '\\log')
     .replace(/\\(frac|binom)\s*(\d)\s*(\d)/g, '\\$1{$2}{$3}').replace(/\\(frac|binom)\s*(\d)\s*(?=\\|[A-Za-z])/g, '\\$1{$2}');

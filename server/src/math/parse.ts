@@ -30,6 +30,8 @@ const VAR_NAME = new RegExp(`^([A-Za-z]|${GREEK})(_[A-Za-z0-9]+)?$`);
 /** Styled letters (\\mathcal, \\mathfrak, \\mathbf, …) name objects, not numbers. */
 const STYLED = /_(calligraphic|fraktur|bold|upright|script|blackboard|double|italic|sans|mono|bold_italic|tt)/;
 const INDEX_NAMES = /^[nmkijlpqrNMK](_.*)?$/;
+/** Letters that conventionally name functions. */
+const FUNCTION_LETTERS = /^[fghFGH](_.*)?$/;
 
 const UNARY: Record<string, string> = {
   Sin: 'sin', Cos: 'cos', Tan: 'tan', Cot: 'cot', Sec: 'sec', Csc: 'csc',
@@ -185,7 +187,9 @@ export function toExpr(j: Json, ctx: ParseContext, inExponent = false, intArg = 
           continue;
         }
         const head = headSymbol(a);
-        if (head !== undefined && isDelimiter(args[i + 1]) && (!ctx.standalone.has(head) || simpleDelimiter(args[i + 1]))) throw new Unsupported(`function ${head}(…)`);
+        // `f(…)`, `g(-x)`: the letters that name functions are applied, even where they also stand
+        // alone (`(f \\cdot g)(-x) = f(-x) g(-x)`)
+        if (head !== undefined && isDelimiter(args[i + 1]) && (!ctx.standalone.has(head) || simpleDelimiter(args[i + 1]) || FUNCTION_LETTERS.test(head))) throw new Unsupported(`function ${head}(…)`);
         if (isDelimiter(a) && simpleDelimiter(args[i + 1])) throw new Unsupported('(…)(x) application');
         if (typeof a === 'number' && typeof args[i + 1] === 'number') throw new Unsupported('juxtaposed numbers');
         // `\\paren {10 + 10} 2`, `x 2`: a number written after a factor is not how products are written

@@ -41,7 +41,15 @@ export interface MathBlockText {
   text: string;
   /** Row spans of the display-math environment, relative to `text`. */
   rows: Span[];
+  /**
+   * The environment's name. In `align`-like environments columns come in pairs: every second
+   * `&` of a row starts another equation beside the first (`\mu &= 1/p & \sigma^2 &= (1-p)/p^2`).
+   */
+  env?: string;
 }
+
+/** Environments whose `&` columns come in (right-aligned, left-aligned) pairs, one equation each. */
+const PAIRED_COLUMNS = /^(align|alignat|flalign|xalignat|xxalignat)\*?$/;
 
 export const IGNORE_MARK = 'mathsense-ignore-step';
 
@@ -97,6 +105,34 @@ interface Chain {
   mod?: string;
   annotations: Map<number, string>;
   rowEnds: Map<number, number>;
+}
+
+/**
+ * Where equations side by side begin: in each row, every second `&` at the row's own level
+ * (not inside braces or a nested environment such as an array).
+ */
+function columnStarts(raw: string, rows: readonly Span[]): Set<number> {
+  const s = blankComments(raw);
+  const out = new Set<number>();
+  for (const row of rows) {
+    let depth = 0;
+    let nested = 0;
+    let amps = 0;
+    for (let i = row.start; i < row.end; i++) {
+      const c = s[i];
+      if (c === '\\') {
+        const e = commandEnd(s, i + 1);
+        const name = s.slice(i + 1, e);
+        if (name === 'begin') nested++;
+        else if (name === 'end') nested = Math.max(0, nested - 1);
+        else if (name === '\\' && depth === 0 && nested === 0) amps = 0; // a `\\` left in the row (nested rows) starts a new row
+        i = e - 1;
+      } else if (c === '{') depth++;
+      else if (c === '}') depth = Math.max(0, depth - 1);
+      else if (c === '&' && depth === 0 && nested === 0 && ++amps % 2 === 0) out.add(i);
+    }
+  }
+  return out;
 }
 
 /** Prepares the block text: comments, labels, tags, spacing commands and `&` blanked. */
@@ -260,6 +296,8 @@ function scanRow(s: string, row: Span): RowScan {
         sawRel = true;
         exprStart = j; content = false; i = j; continue;
       }
+      // `37; 55` (sexagesimal) is one number, not a number and a remark
+      if (c === ';' && /\d\s*$/.test(s.slice(Math.max(row.start, i - 3), i)) && /^\s*\d/.test(s.slice(i + 1, i + 4))) { content = true; i++; continue; }
       if (c === ',' || c === ';') {
         if (sawRel) { annotation = s.slice(i, end).trim(); end = i; break; }
         // a list before any relation (`a, b = 0`): not a chain start
@@ -301,52 +339,69 @@ export function extractSteps(block: MathBlockText): Step[] {
     chains.push(c);
     return c;
   };
+  const starts = block.env && PAIRED_COLUMNS.test(block.env) ? columnStarts(raw, block.rows) : undefined;
+  // the chain each column pair continues (`&= …` in the next row continues its own column)
+  const byColumn: Array<Chain | undefined> = [];
   for (const row of block.rows) {
     for (const sub of subRows(s, row)) {
-      const scan = scanRow(s, sub);
-      let implied = false;
-      let first = true;
-      for (const p of scan.pieces) {
-        if (p.kind === 'imp') {
-          if (cur && cur.items.some((x) => x.kind === 'rel')) cur.premise = true;
-          cur = undefined; implied = true; first = false; continue;
+      // equations side by side: each column pair is a row of its own; a pair with no relation
+      // (`&& \text{by (3)}`) annotates the equation before it
+      const cuts = starts ? [...starts].filter((p) => p > sub.start && p < sub.end).sort((a, b) => a - b) : [];
+      const segments = cuts.length ? [sub.start, ...cuts].map((a, k) => ({ start: a, end: k < cuts.length ? cuts[k] : sub.end })) : [sub];
+      for (const [col, seg] of segments.entries()) {
+        if (segments.length > 1 || byColumn.length > 1) cur = byColumn[col];
+        const scan = scanRow(s, seg);
+        if (col > 0 && !scan.pieces.some((p) => p.kind === 'rel')) {
+          const prev = byColumn[col - 1];
+          const note = s.slice(seg.start, seg.end).trim();
+          if (prev && note) prev.annotations.set(prev.items.length - 1, `${prev.annotations.get(prev.items.length - 1) ?? ''} ${note}`.trim());
+          continue;
         }
-        if (p.kind === 'expr') {
-          const sp = trimSpan(s, p);
-          const text = s.slice(sp.start, sp.end);
-          const last = cur?.items[cur.items.length - 1];
-          if (text === '') {
-            if (first && last?.kind === 'expr') { first = false; continue; } // continuation row `&= …`
-            if (!cur || last?.kind !== 'rel') cur = newChain(implied);
+        let implied = false;
+        let first = true;
+        for (const p of scan.pieces) {
+          if (p.kind === 'imp') {
+            if (cur && cur.items.some((x) => x.kind === 'rel')) cur.premise = true;
+            cur = undefined; implied = true; first = false; continue;
+          }
+          if (p.kind === 'expr') {
+            const sp = trimSpan(s, p);
+            const text = s.slice(sp.start, sp.end);
+            const last = cur?.items[cur.items.length - 1];
+            if (text === '') {
+              if (first && last?.kind === 'expr') { first = false; continue; } // continuation row `&= …`
+              if (!cur || last?.kind !== 'rel') cur = newChain(implied);
+              first = false;
+              continue;
+            }
+            // a row starting with `-` continues the expression above only right of an alignment
+            // point (`& - c`); `-4 \cos a = 1` at the left edge is an equation of its own
+            const startsBinop = BINOP_START.test(text) && (!/^\s*-/.test(text) || raw.slice(seg.start, sp.start).includes('&'));
+            if (first && cur && last?.kind === 'expr' && (startsBinop || BINOP_END.test(spansText(s, last.spans)))) {
+              last.spans.push(sp); // an expression broken over rows
+            } else if (first && cur && last?.kind === 'rel') {
+              cur.items.push({ kind: 'expr', spans: [sp] }); // `a = \\ b`
+            } else if (cur && !first && last?.kind === 'rel') {
+              cur.items.push({ kind: 'expr', spans: [sp] });
+            } else {
+              cur = newChain(implied);
+              cur.ownRow = first;
+              cur.items.push({ kind: 'expr', spans: [sp] });
+            }
             first = false;
             continue;
           }
-          // a row starting with `-` continues the expression above only right of an alignment
-          // point (`& - c`); `-4 \cos a = 1` at the left edge is an equation of its own
-          const startsBinop = BINOP_START.test(text) && (!/^\s*-/.test(text) || raw.slice(sub.start, sp.start).includes('&'));
-          if (first && cur && last?.kind === 'expr' && (startsBinop || BINOP_END.test(spansText(s, last.spans)))) {
-            last.spans.push(sp); // an expression broken over rows
-          } else if (first && cur && last?.kind === 'rel') {
-            cur.items.push({ kind: 'expr', spans: [sp] }); // `a = \\ b`
-          } else if (cur && !first && last?.kind === 'rel') {
-            cur.items.push({ kind: 'expr', spans: [sp] });
-          } else {
-            cur = newChain(implied);
-            cur.ownRow = first;
-            cur.items.push({ kind: 'expr', spans: [sp] });
-          }
+          // relation
+          if (!cur) { cur = newChain(implied); }
+          const last = cur.items[cur.items.length - 1];
+          if (!last || last.kind !== 'expr') { cur = newChain(implied); cur.items.push({ kind: 'expr', spans: [] }); }
+          cur.items.push({ kind: 'rel', rel: p.rel, at: p.at, justified: p.justified });
+          if (scan.mod) cur.mod = scan.mod;
           first = false;
-          continue;
         }
-        // relation
-        if (!cur) { cur = newChain(implied); }
-        const last = cur.items[cur.items.length - 1];
-        if (!last || last.kind !== 'expr') { cur = newChain(implied); cur.items.push({ kind: 'expr', spans: [] }); }
-        cur.items.push({ kind: 'rel', rel: p.rel, at: p.at, justified: p.justified });
-        if (scan.mod) cur.mod = scan.mod;
-        first = false;
+        if (cur && scan.annotation) cur.annotations.set(cur.items.length - 1, scan.annotation);
+        byColumn[col] = cur;
       }
-      if (cur && scan.annotation) cur.annotations.set(cur.items.length - 1, scan.annotation);
     }
   }
   const equations = equationRows(s, chains);

@@ -15,6 +15,7 @@ import { hashText } from './latexText.js';
 import { normalizeLatex, type Reach } from './normalize.js';
 import { identifiers, type Relation } from './steps.js';
 import { seededRandom } from '../util/random.js';
+import { mergeSettings, NOT_ANALYTIC, readSetting, settingKey, type Setting } from './setting.js';
 
 export type VerdictKind = 'proven' | 'equal' | 'refuted' | 'unknown' | 'skipped';
 
@@ -35,8 +36,8 @@ export interface StepInput {
   annotation?: string;
   /** Prose before the display (domain statements). */
   context?: string;
-  /** The wider setting says the letters are not real numbers (blocks.ts#BlockInput.nonReal). */
-  nonReal?: boolean;
+  /** What the wider setting says of the letters (blocks.ts#BlockInput.setting, setting.ts). */
+  setting?: Setting;
   implied?: boolean;
   /** One of the equations being solved or substituted into (see `Step.equation`). */
   equation?: boolean;
@@ -52,15 +53,19 @@ export interface StepInput {
 
 const POINTS_PER_REGION = 10;
 const POSITIVE: Array<[number, number] | 'mixed'> = [[0.1, 0.9], [1.1, 3], [3, 10], 'mixed'];
+/**
+ * An inequality often holds only for large values (`46 |z|^3 < |z|^4` when |z| > 46, stated in
+ * the text as "|z| = 46 + ε"): it is refuted only if it fails far out on the axis too.
+ */
+const POSITIVE_INEQUALITY: Array<[number, number] | 'mixed'> = [...POSITIVE, [30, 300], [300, 30_000]];
 /** Only when too few positive points are defined: small values and negative reals. */
 const NEGATIVE: Array<[number, number] | 'mixed'> = [[0.005, 0.1], [-0.1, -0.005], [-0.9, -0.1], [-3, -1.1], [-10, -3], 'mixed'];
 const MORE_POINTS = 30;
 
-const HYPOTHESIS = /\\(eq)?ref|\\cite|\\overset|\b(by|since|hypothes|assum|using|use|given|from|substitut|definition|defin|where|if|when|for|as|put|set|let|choos|take|induct|lemma|theorem|proposition|corollary|equation|because|with|note|recall|apply|applying)/i;
 
 /** What the checker reads from the prose around a display: domains, hypotheses, constants. */
 export function contextSignature(context: string): string {
-  return JSON.stringify([...readDomains(context)]) + (NON_REAL_CONTEXT.test(context) ? 'N' : '') + (GOLDEN.test(context) ? 'G' : '') + hypotheses(context).join('\u0001');
+  return JSON.stringify([...readDomains(context)]) + settingKey(readSetting(context)) + (GOLDEN.test(context) ? 'G' : '') + hypotheses(context).join('\u0001');
 }
 
 const ROUNDING = /\b(significant (figures|digits)|decimal places|nearest|round(ed|ing)?|truncat|approximat)/i;
@@ -82,12 +87,12 @@ export function hypotheses(context: string): string[] {
   let m: RegExpExecArray | null;
   while ((m = re.exec(context)) && out.length < 40) {
     const math = (m[1] ?? m[2] ?? m[3] ?? m[4]).trim();
-    if (EQUALS.test(math)) out.push(math);
+    // an equals sign of the relation itself, not of an index (`\\{x_n\\}_{n=1}^\\infty`, `\\sum_{k=1}`)
+    if (EQUALS.test(math.replace(/[_^]\s*\{[^{}]*\}/g, ' '))) out.push(math);
   }
   return out;
 }
 
-export const NON_REAL_CONTEXT = /characteristic|\\pmod|\\bmod|\bmod(ulo)?\b|finite field|\\mathbb\s*\{?F|\\mathbf\s*\{?F|\bgroups?\b|\brings?\b|\bideals?\b|\bmodules?\b|sheaf|sheaves|scheme|morphism|functor|categor|intersection|divisor|permutation|ordinal|cardinal|boolean|lattice|operators?\b|\bmatri(x|ces)\b|quaternion|\bfield\b|semigroup|monoid|\bchar\b|homotop|complex|roots? of unity|abelian|commutative|eigen(?:values?|vectors?|spaces?)|orthonormal|self-adjoint|vector spaces?|linear (?:maps?|operators?|transformations?|functionals?)|inner products?|\\mathbb\s*\{?Z\}?\s*\//i;
 
 function rng(seed: string): () => number {
   return seededRandom(parseInt(hashText(seed).slice(0, 6), 36));
@@ -95,7 +100,11 @@ function rng(seed: string): () => number {
 
 type PointResult = 'ok' | 'bad' | 'unsure' | 'undefined';
 
-interface Sides { lhs: Expr; rhs: Expr; mod?: Expr; ctx: ParseContext }
+interface Sides {
+  lhs: Expr; rhs: Expr; mod?: Expr; ctx: ParseContext;
+  /** Both sides as parsed (macros expanded): a value printed by a macro (`\\loanSD{}` = 5.05) is rounded like one written out. */
+  texts: string[];
+}
 
 function prepare(tex: string, macros: MacroTable, reach: Reach): string | undefined {
   const s = expandMacros(tex, macros);
@@ -120,12 +129,14 @@ function parseSides(step: StepInput, macros: MacroTable, reading: Reading = {}):
   if (texts.some((t) => t === undefined || t === '')) return 'empty side or runaway macro';
   if (texts.some((t) => /\\(ldots|cdots|dots|vdots|ddots)\b|\.\.\./.test(t!))) return 'elided terms (…)';
   if (texts.some((t) => /\d\s+\d/.test(t!))) return 'juxtaposed numbers';
+  // `(x - 1)?` (a termial), `37; 55` (sexagesimal): notation the parser would misread
+  if (texts.some((t) => /\?|\d\s*;\s*\d/.test(t!))) return 'an operator or a number notation it does not read (?, ;)';
   if (texts.some((t) => /(?<!\^\s*)\*|\\ast\b|\\star\b|\\circ\b|\\oplus|\\otimes/.test(t!))) return 'a binary operation (∗, ∘, ⊕, ⊗)';
   if (texts.some((t) => [...t!.matchAll(CONDITION_SUM)].some((m) => !/=/.test(m[3])))) return 'a sum or product over a condition';
   const parsed = parseLatexSides(texts as string[], reading.constants, !!reading.ints);
   if (typeof parsed === 'string') return parsed;
   const [lhs, rhs, mod] = parsed.sides;
-  return { lhs, rhs, mod, ctx: parsed.ctx };
+  return { lhs, rhs, mod, ctx: parsed.ctx, texts: texts.slice(0, 2) as string[] };
 }
 
 /**
@@ -152,10 +163,14 @@ function compare(rel: Relation, a: number, b: number, noise: number, tol: number
   }
 }
 
-interface Sample { env: Env; res: PointResult; a: number; b: number }
+interface Sample {
+  env: Env; res: PointResult; a: number; b: number;
+  /** Drawn far out on the axis (inequalities): near-equal sides there say nothing either way. */
+  far?: boolean;
+}
 
 function sampleValue(r: () => number, region: [number, number] | 'mixed', dom: { lo: number; hi: number } | undefined, negative: boolean): number {
-  const k = region === 'mixed' ? -1 : (negative ? NEGATIVE : POSITIVE).indexOf(region);
+  const k = region === 'mixed' ? -1 : (negative ? NEGATIVE : POSITIVE_INEQUALITY).indexOf(region);
   let [lo, hi] = region === 'mixed' ? (negative ? [-10, 10] : [0.1, 10]) : region;
   if (dom) {
     let { lo: L, hi: H } = dom;
@@ -203,7 +218,9 @@ class Sampler {
   regions(ev: Evaluator, seed: string, negative: boolean): Sample[][] {
     const r = rng(seed + (negative ? '-' : '+'));
     const out: Sample[][] = [];
-    for (const region of negative ? NEGATIVE : POSITIVE) {
+    const inequality = this.rel === '<' || this.rel === '<=' || this.rel === '>' || this.rel === '>=';
+    for (const [index, region] of (negative ? NEGATIVE : inequality ? POSITIVE_INEQUALITY : POSITIVE).entries()) {
+      const far = !negative && index >= POSITIVE.length;
       const samples: Sample[] = [];
       // a narrow domain leaves few defined points: sample more before giving up on the region
       for (let p = 0; p < POINTS_PER_REGION || (p < POINTS_PER_REGION + MORE_POINTS && samples.filter((s) => s.res !== 'undefined').length < 4); p++) {
@@ -212,7 +229,9 @@ class Sampler {
           const dom = this.domains.get(v);
           env.set(v, this.sides.ctx.roles.get(v) === 'int' ? intValue(r, dom) : sampleValue(r, region, dom, negative));
         }
-        samples.push(this.at(env, ev));
+        const sample = this.at(env, ev);
+        if (far) sample.far = true;
+        samples.push(sample);
       }
       out.push(samples);
     }
@@ -233,14 +252,15 @@ function roundPoint(s: Sample, sampler: Sampler, ev: Evaluator, ints: Set<string
 
 /**
  * Relative tolerance for decimals in the step: a decimal may be rounded (`23.85 \\%`,
- * `= 0.9576`), so sides that agree to within ten times its rounding are not told apart.
+ * `= 0.9576`), so sides that agree to within a few times its rounding are not told apart.
  */
-function roundingTolerance(step: StepInput): number {
+function roundingTolerance(texts: readonly string[]): number {
   let tol = 0;
-  for (const t of [step.lhs, step.rhs]) {
+  for (const t of texts) {
     for (const m of t.matchAll(/(\d*)(?:\.|\s*\\cdotp\s*)(\d+)/g)) {
       const v = Number(`${m[1] || '0'}.${m[2]}`);
-      if (v > 0) tol = Math.max(tol, (10 * 0.5 * 10 ** -m[2].length) / v);
+      // a few roundings may add up: four times the half-unit of the last digit shown
+      if (v > 0) tol = Math.max(tol, (4 * 0.5 * 10 ** -m[2].length) / v);
     }
   }
   return Math.min(tol, 1);
@@ -249,9 +269,9 @@ function roundingTolerance(step: StepInput): number {
 function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptions, seed: string): Verdict {
   const vars = [...new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs), ...(sides.mod ? freeVars(sides.mod) : [])])].sort();
   const deriv = hasDerivative(sides.lhs) || hasDerivative(sides.rhs);
-  const rounding = roundingTolerance(step);
+  const rounding = roundingTolerance([step.lhs, step.rhs, ...sides.texts]);
   const tol = Math.max(deriv ? 1e-8 : 1e-11, rounding);
-  const margin = Math.max(deriv ? 1e-6 : 1e-8, 4 * rounding);
+  const margin = Math.max(deriv ? 1e-6 : 1e-8, 2 * rounding);
   const ev = new Evaluator(opts);
   const sampler = new Sampler(sides, step.rel, vars, domains, tol, margin);
   if (vars.length === 0) {
@@ -259,6 +279,7 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
     if (s.res === 'ok' && rounding > 1e-11 && s.a !== s.b) return { kind: 'equal', reason: 'equal up to the rounding of a decimal' };
     if (s.res === 'ok') return { kind: 'equal', reason: 'both sides evaluate to the same number' };
     if (s.res === 'bad') return { kind: 'refuted', reason: 'the sides evaluate to different numbers', point: [], left: s.a, right: s.b };
+    if (s.res === 'unsure') return { kind: 'unknown', reason: 'the sides differ by about the rounding of their decimals' };
     return { kind: 'unknown', reason: 'cannot evaluate' };
   }
   let regions = sampler.regions(ev, seed, false).map((r) => r.filter((s) => s.res !== 'undefined')).filter((r) => r.length >= 2);
@@ -268,8 +289,9 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
   const total = regions.reduce((n, r) => n + r.length, 0);
   if (total < 3) return { kind: 'unknown', reason: 'undefined at almost every sampled point' };
   if (regions.every((r) => r.every((s) => s.res === 'ok'))) return { kind: 'equal', reason: `holds at ${total} sampled points` };
-  // a region fails when no point satisfies the relation and most violate it clearly
-  const fails = (r: Sample[]): boolean => r.every((s) => s.res !== 'ok') && r.filter((s) => s.res === 'bad').length >= 0.7 * r.length;
+  // a region fails when no point satisfies the relation and most violate it clearly; far out,
+  // where a constant is lost in the rounding of large values, when no point satisfies it
+  const fails = (r: Sample[]): boolean => r.every((s) => s.res !== 'ok') && (r[0]?.far || r.filter((s) => s.res === 'bad').length >= 0.7 * r.length);
   if (regions.every(fails)) {
     const ints = new Set(vars.filter((v) => sides.ctx.roles.get(v) === 'int'));
     const s = roundPoint(regions[0].find((x) => x.res === 'bad')!, sampler, ev, ints);
@@ -288,10 +310,18 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
   const constants = new Map<string, number>(GOLDEN.test(prose) ? [['phi', PHI], ['varphi', PHI], ['Phi', PHI]] : []);
   const sides = parseSides(step, macros, { constants });
   if (typeof sides === 'string') return { kind: 'unknown', reason: sides };
+  // where the text says the letters are not real numbers, nothing is decided either way
+  const setting = mergeSettings(step.setting, readSetting(step.context ?? ''));
+  // in such a setting `e` is an identity element or an idempotent, not Euler's number
+  const inLetters = freeVars(sides.lhs).size + freeVars(sides.rhs).size > 0 || /(?<![\\A-Za-z])e(?![A-Za-z])/.test(`${step.lhs} ${step.rhs}`);
+  if (setting.modular) return { kind: 'unknown', reason: `the text around it is about modular arithmetic ("${setting.modular}")` };
+  if (setting.structure && inLetters) return { kind: 'unknown', reason: `the text around it says the letters are not real numbers ("${setting.structure}")` };
+  if (setting.complex && inLetters && NOT_ANALYTIC.test(`${step.lhs} ${step.rhs}`)) return { kind: 'unknown', reason: 'the letters may be complex numbers, and the step has a modulus, a root, a logarithm or a fractional power' };
   if (exprKey(sides.lhs) === exprKey(sides.rhs) && step.rel !== '!=' && step.rel !== '<' && step.rel !== '>') {
     return { kind: 'proven', reason: 'the same expression' };
   }
-  const domains = readDomains(`${step.annotation ?? ''} ${step.context ?? ''}`);
+  // the step's own annotation (`\\quad (x > 0)`) speaks last
+  const domains = readDomains(`${step.context ?? ''}. ${step.annotation ?? ''}`);
   const seed = `${step.lhs}\u0000${step.rel}\u0000${step.rhs}`;
   let v = decide(sides, step, domains, { logBase: Math.E, acot: 'continuous' }, seed);
   if (v.kind === 'refuted') {
@@ -323,21 +353,146 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
       for (const o of variants) if (decide(other, step, domains, o, seed).kind !== 'refuted') return { kind: 'unknown', reason };
     }
   }
-  if (v.kind === 'refuted') v = withdraw(v, sides, step, macros);
+  if (v.kind === 'refuted') v = withdraw(v, sides, step, macros, domains, seed);
   return v;
 }
 
 export const DIFFERENT_VARIABLES = 'sides in different variables: an equation or substitution, not an identity';
 
-/** Withdraws a numeric refutation where the step is probably not meant as an identity. */
-function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable): Verdict {
-  if (step.justified || (step.annotation && HYPOTHESIS.test(step.annotation))) {
-    return { kind: 'unknown', reason: 'justified by a hypothesis or reference' };
+/**
+ * What in an annotation cites a fact of this text rather than a general result: an equation
+ * number or label, a hypothesis or assumption, a case, an induction step, a substitution, a
+ * definition of a letter (`by definition of $q$`), "where"/"since"/"as" with a condition.
+ */
+const LOCAL_FACT = /\\(?:eq)?ref|\\cite|\(\s*[\dA-Za-z*†]{1,4}(?:\.\d+)*\s*\)|\[\s*\d+\s*\]|\b(?:hypothes|assum|given|induct|premise|condition|constraint|substitut|putting|setting|choos|case|lemma|claim|step|above|previous|earlier|below|eq(?:uation|n)?\.?\s*\d|line\s*\(?\d)|\b(?:where|since|as|if|when|with|let|for|because)\b[^.]*\$|\b(?:definition|def(?:\.|n)?)\s+of\s+(?:\$|[A-Za-z](?![A-Za-z]))/i;
+
+/** The math of a text: its `$…$` and `\\(…\\)` parts, or the text itself when it has none. */
+function mathOf(text: string): string[] {
+  const parts = hypotheses(text);
+  return parts.length ? parts : [text.replace(/\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\}|\\q?quad/g, ' ')];
+}
+
+/**
+ * Whether the step still fails once a stated relation `v = e` (or `e = v`) is used to replace
+ * the letter v: then that relation does not explain the failure. A relation of another shape
+ * (`x^3 = x`, `a^2 + b^2 = 1`) cannot be applied this way: the step is given the benefit of it.
+ */
+function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable, domains: Domains, seed: string, relations: readonly string[]): boolean {
+  for (const stated of relations) {
+    // `\\forall n \\in \\N: x_n = n`, `x_1 = 2 > 0`: the equation itself
+    const h = stated.replace(/^[^:=]*\\(?:forall|exists)[^:]*:/, '').split(/<|>|\\[lg]eq?\b|\\[lg]t\b|\\ne(?:q)?\b|\\in\b|,\s*(?:\\q?quad|\\text)/)[0];
+    const parts = h.split(/(?<![<>!\\:])=(?!:)/);
+    if (parts.length < 2) return false;
+    const [l, r] = [parts[0], parts[parts.length - 1]];
+    // a relation that holds whatever its letters are (an identity stated in the text) cannot
+    // make a false step true
+    const whole = parseSides({ ...step, lhs: l, rhs: r, mod: undefined }, macros);
+    if (typeof whole !== 'string' && freeVars(whole.lhs).size + freeVars(whole.rhs).size > 0) {
+      const holds = decide(whole, { ...step, lhs: l, rhs: r, rel: '=' }, new Map(), { logBase: Math.E, acot: 'continuous' }, seed);
+      if (holds.kind === 'equal' || holds.kind === 'proven') continue;
+    }
+    const parsed = sides;
+    // `\\AA = …` names something the step does not mention: not what the step uses
+    const named = /^\s*(\\?[A-Za-z]+(?:_\{?\w+\}?)?)\s*$/.exec(l);
+    if (named && !`${step.lhs} ${step.rhs}`.includes(named[1].trim())) continue;
+    const rel = parseSides({ ...step, lhs: l, rhs: r, mod: undefined }, macros);
+    if (typeof rel === 'string') {
+      const flat = (t: string) => t.replace(/\\(?:ds|displaystyle|left|right|mathop)\b|\s+/g, '');
+      const stepText = flat(`${step.lhs}${step.rhs}`);
+      if (![l, r].some((x) => flat(x).length > 0 && stepText.includes(flat(x)))) continue;
+      return false;
+    }
+    let name: string | undefined;
+    let value: Expr | undefined;
+    if (rel.lhs.k === 'var' && !freeVars(rel.rhs).has(rel.lhs.name)) { name = rel.lhs.name; value = rel.rhs; }
+    else if (rel.rhs.k === 'var' && !freeVars(rel.lhs).has(rel.rhs.name)) { name = rel.rhs.name; value = rel.lhs; }
+    if (!name || !value) {
+      // another shape (`x^3 = x`, `\\lim … = l`): used by writing one side for the other, so the
+      // step shows one of them; then the step at points where the relation holds decides
+      const flat = (t: string) => t.replace(/\\(?:ds|displaystyle|left|right|mathop)\b|\s+/g, '');
+      const stepText = flat(`${step.lhs}${step.rhs}`);
+      if (![l, r].some((x) => flat(x).length > 0 && stepText.includes(flat(x)))) continue;
+      if (failsWhereRelationHolds(sides, rel, step, seed)) continue;
+      return false;
+    }
+    if (!freeVars(parsed.lhs).has(name) && !freeVars(parsed.rhs).has(name)) continue;
+    const replaced: Sides = { ...parsed, lhs: substitute(parsed.lhs, name, value), rhs: substitute(parsed.rhs, name, value) };
+    const again = decide(replaced, step, domains, { logBase: Math.E, acot: 'continuous' }, seed);
+    if (again.kind !== 'refuted') return false;
   }
+  return v.kind === 'refuted';
+}
+
+/**
+ * Whether the step fails clearly at points where the relation `rel` holds: one letter shared
+ * with the step is solved for (a sign change of lhs − rhs on [−10, 10], then bisection) with
+ * the others drawn at random. False when no such points are found.
+ */
+function failsWhereRelationHolds(sides: Sides, rel: Sides, step: StepInput, seed: string): boolean {
+  const stepVars = new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs)]);
+  const relVars = [...new Set([...freeVars(rel.lhs), ...freeVars(rel.rhs)])].sort();
+  const solveFor = relVars.find((v) => stepVars.has(v));
+  if (!solveFor) return false;
+  const all = [...new Set([...stepVars, ...relVars])].sort();
+  const ev = new Evaluator();
+  const r = rng(`${seed}\u0000relation`);
+  const f = (env: Env) => ev.eval(rel.lhs, env) - ev.eval(rel.rhs, env);
+  let bad = 0;
+  let found = 0;
+  for (let trial = 0; trial < 12 && found < 6; trial++) {
+    const env: Env = new Map();
+    for (const v of all) env.set(v, sides.ctx.roles.get(v) === 'int' || rel.ctx.roles.get(v) === 'int' ? 1 + Math.floor(r() * 9) : 0.1 + r() * 3);
+    const at = (x: number) => { env.set(solveFor, x); return f(env); };
+    let prevX = -10;
+    let prev = at(prevX);
+    let root: number | undefined;
+    for (let k = 1; k <= 200 && root === undefined; k++) {
+      const x = -10 + k * 0.1;
+      const y = at(x);
+      if (Number.isFinite(prev) && Number.isFinite(y) && (prev === 0 || prev * y < 0)) {
+        let [a, b, fa] = [prevX, x, prev];
+        for (let i = 0; i < 60; i++) { const m = (a + b) / 2; const fm = at(m); if (!Number.isFinite(fm)) break; if (fa * fm <= 0) b = m; else { a = m; fa = fm; } }
+        root = (a + b) / 2;
+      }
+      prevX = x;
+      prev = y;
+    }
+    if (root === undefined) continue;
+    env.set(solveFor, root);
+    const a = ev.eval(sides.lhs, env);
+    const ea = ev.err;
+    const b = ev.eval(sides.rhs, env);
+    const res = compare(step.rel, a, b, ea + ev.err, 1e-9, 1e-6);
+    if (res === 'undefined') continue;
+    found++;
+    if (res === 'bad') bad++;
+  }
+  return found >= 3 && bad === found;
+}
+
+function substitute(e: Expr, name: string, value: Expr): Expr {
+  switch (e.k) {
+    case 'var': return e.name === name ? value : e;
+    case 'op': return { ...e, args: e.args.map((a) => substitute(a, name, value)) };
+    case 'D': return e.v === name ? e : { ...e, body: substitute(e.body, name, value) };
+    case 'sum': case 'prod': return { ...e, lo: substitute(e.lo, name, value), hi: substitute(e.hi, name, value), body: e.v === name ? e.body : substitute(e.body, name, value) };
+    default: return e;
+  }
+}
+
+/** Withdraws a numeric refutation where the step is probably not meant as an identity. */
+function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable, domains: Domains, seed: string): Verdict {
+  // a relation with its own justification (`\\overset{(3)}{=}`), or a step that cites a local
+  // fact (an equation number, a hypothesis, a definition of one of its letters): it may use what
+  // the text does not show. A general result it names ("by the binomial theorem", "Power of
+  // Power") is an identity: such a step is checked.
+  if (step.justified) return { kind: 'unknown', reason: 'justified by a hypothesis or reference' };
+  const local = step.annotation ? LOCAL_FACT.exec(step.annotation) : null;
+  if (local) return { kind: 'unknown', reason: `justified by a hypothesis or reference ("${local[0].trim()}")` };
   // "to 3 significant figures", "to the nearest integer": a rounding, not an equality
   if (step.annotation && ROUNDING.test(step.annotation)) return { kind: 'unknown', reason: 'a rounding, by its annotation' };
   // `\\quad a + b = 9`: the annotation states the relation the step uses
-  if (step.annotation && EQUALS.test(step.annotation)) {
+  if (step.annotation && EQUALS.test(step.annotation) && !substitutedStillFails(v, sides, step, macros, domains, seed, mathOf(step.annotation))) {
     return { kind: 'unknown', reason: 'uses a relation stated in its annotation' };
   }
   // `x = 4x - 93`: a letter equal to an expression in itself is an equation, not an identity
@@ -356,11 +511,12 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable)
   for (const h of hypotheses(`${step.context ?? ''} ${step.notes ?? ''}`)) {
     const expanded = expandMacros(h, macros) ?? h;
     const hv = [...identifiers(expanded.replace(/\\(text|mathrm|operatorname|map|paren|size)\b/g, ' '))].filter((l) => !sides.ctx.constants.has(l));
-    if (hv.length > 0 && hv.every((x) => letters.has(x))) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
+    if (hv.length > 0 && hv.every((x) => letters.has(x)) && !substitutedStillFails(v, sides, step, macros, domains, seed, [h])) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
   }
   if (freeVars(sides.lhs).has('C') && freeVars(sides.rhs).has('C')) return { kind: 'unknown', reason: 'C may be an arbitrary constant' };
   if (freeVars(sides.lhs).has('i') || freeVars(sides.rhs).has('i')) return { kind: 'unknown', reason: 'i may be the imaginary unit' };
-  if (step.nonReal || (step.context && NON_REAL_CONTEXT.test(step.context))) return { kind: 'unknown', reason: 'the surrounding text is not about real numbers (structure or modular arithmetic)' };
+  // sides in different letters: an equation (`x^2 + 1 = 5`), a substitution (`(x - μ)/σ = (x - 70)/3.3`)
+  // or a letter defined elsewhere (`\\cos a - \\cos y = \\sin(c)(y - a)` for some c)
   const l = [...freeVars(sides.lhs)].sort().join(',');
   const r = [...freeVars(sides.rhs)].sort().join(',');
   if (l !== r && !step.identity) return { kind: 'unknown', reason: DIFFERENT_VARIABLES };

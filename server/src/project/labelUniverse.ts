@@ -19,7 +19,16 @@ export interface LabelUniverse {
   patterns: RegExp[];
   /** xr prefixes whose external document is missing: a key with one of them is unknown. */
   unknownPrefixes: string[];
+  /**
+   * Other projects of the workspace this one is a variant of (they share labels with it: an
+   * old standalone chapter, a course's other version, slides cut from a book): a key they
+   * define is what the text refers to, though this compilation does not have it.
+   */
+  variants: ReadonlySet<Doc>;
 }
+
+/** Shared label names that make another project a variant of this one. */
+const VARIANT_OVERLAP = 3;
 
 /** Extensions of files a figure or data tool writes: they are input, but hold no labels. */
 const LABEL_FREE_EXTENSIONS = new Set(['.pgf', '.tikz', '.csv', '.dat', '.txt', '.table', '.cfg', '.def', '.clo', '.fd']);
@@ -95,16 +104,31 @@ export function labelUniverse(ws: Workspace, doc: Doc): LabelUniverse {
       else gaps.push(`the external document ${inc.path} is not here`);
     }
   }
-  const universe = { complete: gaps.length === 0, gaps, madeByMacros, patterns: [...patterns.values()], unknownPrefixes };
+  const universe = { complete: gaps.length === 0, gaps, madeByMacros, patterns: [...patterns.values()], unknownPrefixes, variants: variantsOf(ws, scope) };
   cache.set(scope, { key, universe });
   return universe;
 }
 
 /** Whether `key` may name a label of the project without being one of its literal labels. */
-export function mayBeDefined(u: LabelUniverse, key: string): boolean {
+export function mayBeDefined(u: LabelUniverse, key: string, ws?: Workspace): boolean {
   if (!u.complete || u.madeByMacros.has(key)) return true;
   if (u.unknownPrefixes.some((p) => key.startsWith(p))) return true;
-  return u.patterns.some((re) => re.test(key));
+  if (u.patterns.some((re) => re.test(key))) return true;
+  if (ws && u.variants.size) for (const d of ws.labelHolders(key)) if (u.variants.has(d)) return true;
+  return false;
+}
+
+/** Documents outside `scope` holding at least VARIANT_OVERLAP of its label names, with their projects. */
+function variantsOf(ws: Workspace, scope: ReadonlySet<Doc>): ReadonlySet<Doc> {
+  const shared = new Map<Doc, number>();
+  for (const d of scope) {
+    for (const name of d.labelMap().keys()) {
+      for (const other of ws.labelHolders(name)) if (!scope.has(other)) shared.set(other, (shared.get(other) ?? 0) + 1);
+    }
+  }
+  const out = new Set<Doc>();
+  for (const [d, n] of shared) if (n >= VARIANT_OVERLAP) for (const x of ws.scope(d)) if (!scope.has(x)) out.add(x);
+  return out;
 }
 
 /**

@@ -297,13 +297,27 @@ function inComment(text: string, at: number): boolean {
 
 // ---- per project ----------------------------------------------------------------------
 
-const projectCache = new WeakMap<ReadonlySet<Doc>, { keys: unknown[]; macros: UserMacro[] }>();
+const projectCache = new WeakMap<ReadonlySet<Doc>, { keys: string[]; macros: UserMacro[] }>();
+const docKeys = new WeakMap<Doc, { version: number; text: string; key: string }>();
 
-/** The effect-making macros of `doc`'s project (its scope: documents, packages, classes). */
+/** What a document defines, as a string that changes only when its definitions do (per version). */
+function definitionsKey(d: Doc): string {
+  const hit = docKeys.get(d);
+  if (hit && hit.version === d.version && hit.text === d.latexText) return hit.key;
+  const key = [...d.macros(), ...d.envDefs()].map((m) => `${m.name}\u0001${m.nargs}\u0001${m.optDefault ?? ''}\u0001${m.body}`).join('\u0002');
+  docKeys.set(d, { version: d.version, text: d.latexText, key });
+  return key;
+}
+
+/**
+ * The effect-making macros of `doc`'s project (its scope: documents, packages, classes). The
+ * same array while no definition changes, so what is cached on it (uses, the label universe)
+ * survives ordinary typing.
+ */
 export function projectMacros(ws: Workspace, doc: Doc): UserMacro[] {
   const scope = ws.scope(doc);
-  const keys: unknown[] = [];
-  for (const d of scope) { keys.push(d.macros(), d.envDefs()); }
+  const keys: string[] = [];
+  for (const d of scope) keys.push(definitionsKey(d));
   const hit = projectCache.get(scope);
   if (hit && hit.keys.length === keys.length && hit.keys.every((k, i) => k === keys[i])) return hit.macros;
   const macros = effectMacros(scope);

@@ -51,6 +51,8 @@ export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
 
+const EMPTY_DOCS: ReadonlySet<never> = new Set();
+
 /** A package or class file (`.sty`, `.cls`): read for its macros and theorem definitions, never checked as a document. */
 export function isMacroSource(doc: Doc): boolean {
   return /\.(sty|cls)$/i.test(doc.uri);
@@ -740,6 +742,11 @@ export class Workspace {
       c.defined.set(name, n);
     }
     return n;
+  }
+
+  /** Documents that define a label of this name, anywhere in the workspace. */
+  labelHolders(name: string): ReadonlySet<Doc> {
+    return this.labelIndex.get(name) ?? EMPTY_DOCS;
   }
 
   /** All labels visible from `from` without a prefix (its own project). */
