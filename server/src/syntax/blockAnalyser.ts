@@ -623,29 +623,31 @@ class BlockAnalyser {
   /** `\newenvironment{name}[n][default]{begin}{end}` / xparse `\NewDocumentEnvironment{name}{spec}{begin}{end}`. */
   private environmentDefinition(i: number, nameEnd: number, end: number, cmd: string): void {
     const { text } = this;
-    let p = this.star(nameEnd);
-    const nameG = this.group(p, MAX_NAME);
+    const nameG = this.group(this.star(nameEnd), MAX_NAME);
     if (!nameG) return;
     const name = text.slice(nameG.start, nameG.end).trim();
-    p = nameG.next;
+    const args = this.argumentSpec(nameG.next, cmd.endsWith('DocumentEnvironment'));
+    const g = args && this.longGroup(args.next);
+    if (!name || !args || !g) return;
+    const fact: MacroFact = { cmd, name, nargs: args.nargs, body: text.slice(g.start, g.end), start: i, end: Math.max(end, nameEnd) };
+    if (args.optDefault !== undefined) fact.optDefault = args.optDefault;
+    this.envDefs.push(fact);
+  }
+
+  /** What follows a definition's name: `[n][default]`, or an xparse argument spec `{m o …}`. */
+  private argumentSpec(p: number, xparse: boolean): { nargs: number; optDefault?: string; next: number } | null {
+    const { text } = this;
+    if (xparse) {
+      const spec = this.group(p, MAX_NAME);
+      return spec ? { nargs: (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length, next: spec.next } : null;
+    }
     let nargs = 0;
     let optDefault: string | undefined;
-    if (cmd.endsWith('DocumentEnvironment')) {
-      const spec = this.group(p, MAX_NAME);
-      if (!spec) return;
-      nargs = (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length;
-      p = spec.next;
-    } else {
-      const n = this.optional(p, 10);
-      if (n) { nargs = parseInt(text.slice(n.start, n.end), 10) || 0; p = n.next; }
-      const d = this.optional(p, MAX_TITLE);
-      if (d) { optDefault = text.slice(d.start, d.end); p = d.next; }
-    }
-    const g = this.longGroup(p);
-    if (!name || !g) return;
-    const fact: MacroFact = { cmd, name, nargs, body: text.slice(g.start, g.end), start: i, end: Math.max(end, nameEnd) };
-    if (optDefault !== undefined) fact.optDefault = optDefault;
-    this.envDefs.push(fact);
+    const n = this.optional(p, 10);
+    if (n) { nargs = parseInt(text.slice(n.start, n.end), 10) || 0; p = n.next; }
+    const d = this.optional(p, MAX_TITLE);
+    if (d) { optDefault = text.slice(d.start, d.end); p = d.next; }
+    return { nargs, optDefault, next: p };
   }
 
   private definition(i: number, nameEnd: number, cmd: string): number {
@@ -681,20 +683,14 @@ class BlockAnalyser {
         const g = this.braces.group(bodyStart, MAX_BODY);
         if (g) body = text.slice(g.start, g.end);
       }
-    } else if (cmd.endsWith('DocumentCommand')) {
-      const spec = this.group(p, MAX_NAME);
-      if (spec) {
-        nargs = (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length;
-        const g = this.longGroup(spec.next);
+    } else {
+      const args = this.argumentSpec(p, cmd.endsWith('DocumentCommand'));
+      if (args) {
+        nargs = args.nargs;
+        optDefault = args.optDefault;
+        const g = this.longGroup(args.next);
         if (g) body = text.slice(g.start, g.end);
       }
-    } else {
-      const n = this.optional(p, 10);
-      if (n) { nargs = parseInt(text.slice(n.start, n.end), 10) || 0; p = n.next; }
-      const d = this.optional(p, MAX_TITLE);
-      if (d) { optDefault = text.slice(d.start, d.end); p = d.next; }
-      const g = this.longGroup(p);
-      if (g) body = text.slice(g.start, g.end);
     }
     if (!name) return Math.max(end, nameEnd);
     const fact: MacroFact = { cmd, name, nargs, body, start: i, end: Math.max(end, nameEnd) };
