@@ -5,7 +5,7 @@
 // truth rests on; features/publishGate.ts decides what is published.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
-import { isComputedName, macroUses, projectMacros } from '../project/userMacros.js';
+import { isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
 import { labelUniverse } from '../project/labelUniverse.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
@@ -78,12 +78,16 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       needs: NEEDS_ALL, key: u.name,
     });
   }
+  // the bodies of the project's verbatim-like environments (listings, excluded comments) are not LaTeX
+  const verbatim = verbatimEnvironments(ws, doc);
+  const verbatimSpans = verbatim.size ? doc.envs().filter((e) => verbatim.has(e.name)).map((e) => ({ start: e.bodyStart, end: e.bodyEnd })) : [];
+  const inVerbatim = (at: number) => verbatimSpans.some((v) => at >= v.start && at < v.end);
   // Walk block facts directly (relative offsets + block start): the keystroke path then
   // allocates nothing for the thousands of references that resolve.
   const duplicates = new Set<string>();
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
-      if (isComputedName(ref.name) || defined(ref.name)) continue;
+      if (isComputedName(ref.name) || defined(ref.name) || inVerbatim(block.start + ref.start)) continue;
       out.push({
         diagnostic: {
           range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
@@ -155,6 +159,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       out.push({ diagnostic: { range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: issue.kind === 'cycle' ? 'include-cycle' : 'duplicate-include', message }, needs: issue.kind === 'cycle' ? [] : NEEDS_COMPILED });
     }
     for (const p of doc.problems()) {
+      if (inVerbatim(p.start) || verbatim.has(p.env)) continue;
       out.push({ diagnostic: { range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message }, needs: NEEDS_COMPILED });
     }
   }

@@ -222,3 +222,27 @@ See \\ref{sec:bool}, \\ref{thm:boxed} and \\ref{sec:nowhere}.
     `);
   } finally { fx.cleanup(); }
 });
+
+test('the bodies of the project\'s verbatim-like environments hold no references or structure', () => {
+  const fx = fixture(`
+%! main.tex
+\\documentclass{book}
+\\usepackage{listings}
+\\lstnewenvironment{coq}[2]{\\lstset{language=Coq}}{}
+\\newminted{python}{}
+\\begin{document}
+\\begin{coq}{name=x}{}
+Lemma a : \\begin{itemize} \\ref{not:a:label}.
+\\end{coq}
+\\begin{pythoncode}
+s = r"\\end{enumerate} \\label{x}"
+\\end{pythoncode}
+See \\ref{sec:none}.
+\\end{document}
+`);
+  try {
+    assertSnapshot(published(fx, 'main.tex'), `
+      main.tex:12 E undefined-ref: Undefined reference: no \\label{sec:none} in this project
+    `);
+  } finally { fx.cleanup(); }
+});

@@ -377,13 +377,15 @@ function mathOf(text: string): string[] {
  * the letter v: then that relation does not explain the failure. A relation of another shape
  * (`x^3 = x`, `a^2 + b^2 = 1`) cannot be applied this way: the step is given the benefit of it.
  */
-function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable, domains: Domains, seed: string, relations: readonly string[]): boolean {
+function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable, domains: Domains, seed: string, relations: readonly string[], cited = false): boolean {
   for (const stated of relations) {
     // `\\forall n \\in \\N: x_n = n`, `x_1 = 2 > 0`: the equation itself
     const h = stated.replace(/^[^:=]*\\(?:forall|exists)[^:]*:/, '').split(/<|>|\\[lg]eq?\b|\\[lg]t\b|\\ne(?:q)?\b|\\in\b|,\s*(?:\\q?quad|\\text)/)[0];
     const parts = h.split(/(?<![<>!\\:])=(?!:)/);
     if (parts.length < 2) return false;
     const [l, r] = [parts[0], parts[parts.length - 1]];
+    // `n = 1, 2, 3, \\ldots`: a range of values, not a relation to use
+    if (/\\[lc]?dots|\.\.\.|,/.test(r.replace(/\{[^{}]*\}/g, ''))) continue;
     // a relation that holds whatever its letters are (an identity stated in the text) cannot
     // make a false step true
     const whole = parseSides({ ...step, lhs: l, rhs: r, mod: undefined }, macros);
@@ -397,9 +399,7 @@ function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros
     if (named && !`${step.lhs} ${step.rhs}`.includes(named[1].trim())) continue;
     const rel = parseSides({ ...step, lhs: l, rhs: r, mod: undefined }, macros);
     if (typeof rel === 'string') {
-      const flat = (t: string) => t.replace(/\\(?:ds|displaystyle|left|right|mathop)\b|\s+/g, '');
-      const stepText = flat(`${step.lhs}${step.rhs}`);
-      if (![l, r].some((x) => flat(x).length > 0 && stepText.includes(flat(x)))) continue;
+      if (!cited && !showsSide(step, l, r)) continue;
       return false;
     }
     let name: string | undefined;
@@ -409,9 +409,8 @@ function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros
     if (!name || !value) {
       // another shape (`x^3 = x`, `\\lim … = l`): used by writing one side for the other, so the
       // step shows one of them; then the step at points where the relation holds decides
-      const flat = (t: string) => t.replace(/\\(?:ds|displaystyle|left|right|mathop)\b|\s+/g, '');
-      const stepText = flat(`${step.lhs}${step.rhs}`);
-      if (![l, r].some((x) => flat(x).length > 0 && stepText.includes(flat(x)))) continue;
+      // (a relation the step's own annotation cites is what it uses, shown or not)
+      if (!cited && !showsSide(step, l, r)) continue;
       if (failsWhereRelationHolds(sides, rel, step, seed)) continue;
       return false;
     }
@@ -470,6 +469,20 @@ function failsWhereRelationHolds(sides: Sides, rel: Sides, step: StepInput, seed
   return found >= 3 && bad === found;
 }
 
+/**
+ * Whether the step shows one side of the relation `l = r` as written (how a relation of
+ * another shape is used: one side written for the other). A number or a lone symbol shows up
+ * anywhere, so it does not count.
+ */
+function showsSide(step: StepInput, l: string, r: string): boolean {
+  const flat = (t: string) => t.replace(/\\(?:ds|displaystyle|left|right|mathop)\b|\s+/g, '');
+  const stepText = flat(`${step.lhs}${step.rhs}`);
+  return [l, r].some((x) => {
+    const f = flat(x);
+    return f.length >= 3 && !/^-?[\d.]+$/.test(f) && stepText.includes(f);
+  });
+}
+
 function substitute(e: Expr, name: string, value: Expr): Expr {
   switch (e.k) {
     case 'var': return e.name === name ? value : e;
@@ -492,7 +505,7 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable,
   // "to 3 significant figures", "to the nearest integer": a rounding, not an equality
   if (step.annotation && ROUNDING.test(step.annotation)) return { kind: 'unknown', reason: 'a rounding, by its annotation' };
   // `\\quad a + b = 9`: the annotation states the relation the step uses
-  if (step.annotation && EQUALS.test(step.annotation) && !substitutedStillFails(v, sides, step, macros, domains, seed, mathOf(step.annotation))) {
+  if (step.annotation && EQUALS.test(step.annotation) && !substitutedStillFails(v, sides, step, macros, domains, seed, mathOf(step.annotation), true)) {
     return { kind: 'unknown', reason: 'uses a relation stated in its annotation' };
   }
   // `x = 4x - 93`: a letter equal to an expression in itself is an equation, not an identity

@@ -295,6 +295,28 @@ function inComment(text: string, at: number): boolean {
   return false;
 }
 
+// ---- environments whose body is not LaTeX ------------------------------------------------
+
+/** Definitions that make an environment's body verbatim (source code, excluded comments). */
+const VERBATIM_DEFINERS = new Set(['lstnewenvironment', 'DefineVerbatimEnvironment', 'newtcblisting', 'NewTCBListing', 'DeclareTCBListing', 'excludecomment', 'newminted']);
+/** A `\newenvironment` whose begin code starts a verbatim reader. */
+const VERBATIM_BEGIN = /\\VerbatimEnvironment|\\begin\s*\{(?:Verbatim|BVerbatim|LVerbatim|verbatim|lstlisting|minted|comment)\}|\\lstlisting\b|\\comment\b|\\verbatim\b/;
+
+const verbatimCache = new WeakMap<ReadonlySet<Doc>, { keys: unknown[]; names: Set<string> }>();
+
+/** Names of the project's environments whose bodies are not LaTeX (their text holds no references or structure). */
+export function verbatimEnvironments(ws: Workspace, doc: Doc): ReadonlySet<string> {
+  const scope = ws.scope(doc);
+  const keys: unknown[] = [];
+  for (const d of scope) keys.push(d.envDefs());
+  const hit = verbatimCache.get(scope);
+  if (hit && hit.keys.length === keys.length && hit.keys.every((k, i) => k === keys[i])) return hit.names;
+  const names = new Set<string>();
+  for (const d of scope) for (const e of d.envDefs()) if (VERBATIM_DEFINERS.has(e.cmd) || VERBATIM_BEGIN.test(e.body)) names.add(e.name);
+  verbatimCache.set(scope, { keys, names });
+  return names;
+}
+
 // ---- per project ----------------------------------------------------------------------
 
 const projectCache = new WeakMap<ReadonlySet<Doc>, { keys: string[]; macros: UserMacro[] }>();

@@ -286,6 +286,8 @@ class BlockAnalyser {
         return text.charCodeAt(p) === BACKSLASH ? commandNameEnd(text, p + 1, limit) : nameEnd;
       }
       case 'IfFileExists': case 'InputIfFileExists': return this.ifFileExists(i, nameEnd, name);
+      case 'lstnewenvironment': case 'DefineVerbatimEnvironment': case 'newtcblisting': case 'NewTCBListing':
+      case 'DeclareTCBListing': case 'excludecomment': case 'newminted': return this.verbatimDefinition(i, nameEnd, name);
       case 'usepackage': case 'RequirePackage': case 'RequirePackageWithOptions':
         return this.packages(i, nameEnd, name, '.sty');
       case 'LoadClass': case 'LoadClassWithOptions':
@@ -530,6 +532,23 @@ class BlockAnalyser {
     const path = this.text.slice(file.start, file.end).trim();
     if (name === 'InputIfFileExists' && path) this.includes.push({ cmd: name, kind: 'input', path, start: file.start, end: file.end, guarded: true });
     return file.next;
+  }
+
+  /**
+   * An environment whose body is not LaTeX (`\lstnewenvironment{coq}`, `\DefineVerbatimEnvironment`,
+   * `\newminted{python}` = `pythoncode`, `\excludecomment{solution}`): recorded as an environment
+   * definition with an empty body, for the project to know (userMacros.ts#verbatimEnvironments).
+   */
+  private verbatimDefinition(i: number, nameEnd: number, cmd: string): number {
+    let p = this.star(nameEnd);
+    let named: string | undefined;
+    if (cmd === 'newminted') { const o = this.optional(p, MAX_NAME); if (o) { named = this.text.slice(o.start, o.end).trim(); p = o.next; } }
+    const g = this.group(p, MAX_NAME);
+    if (!g) return p;
+    const arg = this.text.slice(g.start, g.end).trim();
+    const name = cmd === 'newminted' ? named || `${arg}code` : arg;
+    if (name && !/[\\#{}]/.test(name)) this.envDefs.push({ cmd, name, nargs: 0, body: '', start: i, end: g.next });
+    return g.next;
   }
 
   /** `\usepackage[opts]{a,b}` and the like: each name, with the file extension TeX looks for. */
