@@ -1,5 +1,6 @@
 // Hover on a reference shows the referenced statement/equation; on a label, what it labels
-// and how often it is referenced.
+// and how often it is referenced. `documentHover` decides which answer a place gets: one
+// hover per place, the index's contributions only where they were asked for.
 import { MarkupKind, type Hover } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { targetAt } from './cursor.js';
@@ -7,7 +8,71 @@ import { labelHoverMarkdown } from './labelPreview.js';
 import { findReferences } from './navigation.js';
 import { derivationHover } from './derivation.js';
 import type { DocStep } from '../math/service.js';
+import { statements, type Statement } from '../analysis/structure.js';
 
+/** What a hover may add beyond the document's own facts (the index, citations); each may fail on its own. */
+export interface HoverSources {
+  steps: readonly DocStep[];
+  citation?: () => Hover | null;
+  term?: () => { md: string; range: Hover['range'] } | undefined;
+  proofs?: () => string | undefined;
+}
+
+/**
+ * The hover at `offset`, one per place:
+ * * a citation key: its bibliography entry;
+ * * a flagged derivation step: the step at its counterexample, and nothing else;
+ * * a reference or a label: what it points to (and, on the head of a statement, its candidate proofs);
+ * * a term: which indexed definition the context means;
+ * * the head of a statement (its `\begin` line, title or label), for statements proofs attach
+ *   to (theorems, lemmas, …; not exercises, examples, remarks): candidate proofs. Never the
+ *   words of its body.
+ */
+export function documentHover(ws: Workspace, doc: Doc, offset: number, src: HoverSources): Hover | null {
+  const cite = src.citation?.();
+  if (cite) return cite;
+  const step = derivationHover(doc, src.steps, offset);
+  if (step) return step;
+  const h = hover(ws, doc, offset);
+  const onRef = h && targetAt(doc, offset)?.type === 'ref';
+  if (!h) {
+    const term = src.term?.();
+    if (term) return { range: term.range, contents: { kind: MarkupKind.Markdown, value: term.md } };
+  }
+  const proofs = !onRef && statementHeadAt(ws, doc, offset) ? src.proofs?.() : undefined;
+  if (!proofs) return h;
+  if (h && typeof h.contents === 'object' && 'value' in h.contents) return { ...h, contents: { kind: MarkupKind.Markdown, value: `${h.contents.value}\n\n---\n\n${proofs}` } };
+  return h ?? { contents: { kind: MarkupKind.Markdown, value: proofs } };
+}
+
+/** Kinds no proof is written for, whatever their style (`\newtheorem{definition}{Definition}` in the plain style). */
+const NOT_PROVED = /definition|example|exercise|problem|question|remark|note|notation|solution|answer|hint|construction|convention/i;
+
+/** A statement proofs are written for: a theorem, lemma, proposition, … */
+function provedStatement(st: Statement): boolean {
+  return st.kind.style === 'plain' && !NOT_PROVED.test(st.kind.title) && !NOT_PROVED.test(st.env.name);
+}
+
+/** Characters after `\begin{…}[title]` within which a `\label` still belongs to the head. */
+const HEAD_LABEL_REACH = 120;
+
+/**
+ * The statement whose head holds `offset`: from `\begin` to the end of its line (title
+ * included), and a `\label` written right after it. Only statements proofs are written for
+ * (plain style: theorems, lemmas, propositions, …).
+ */
+export function statementHeadAt(ws: Workspace, doc: Doc, offset: number): Statement | undefined {
+  for (const st of statements(ws, doc)) {
+    if (st.env.start > offset || offset > st.env.end || !provedStatement(st)) continue;
+    const nl = doc.text.indexOf('\n', st.env.bodyStart);
+    let end = Math.max(st.env.bodyStart, nl < 0 ? st.env.end : Math.min(nl, st.env.end));
+    for (const l of st.labels) if (l.cmdStart <= st.env.bodyStart + HEAD_LABEL_REACH) end = Math.max(end, l.end + 1);
+    if (offset <= end) return st;
+  }
+  return undefined;
+}
+
+/** Hover on a reference or a label (or, given its steps, a flagged derivation step). */
 export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly DocStep[] = []): Hover | null {
   // a flagged derivation step: both sides at the counterexample
   const d = derivationHover(doc, steps, offset);

@@ -123,6 +123,11 @@ A \emph{${term}} is what the context says.
     const l = md(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, 'thm:main', 2) }));
     assert.match(l, /Theorem/);
     assert.match(l, /Candidate proofs/);
+    // never on the words of a statement's body, nor on a definition, an example or an exercise
+    const body = md(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, 'prime order', 2) }));
+    assert.doesNotMatch(body, /Candidate proofs/);
+    const def = md(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, '\\begin{definition}', 3) }));
+    assert.doesNotMatch(def, /Candidate proofs/);
   });
 
   it('hover on a defined term ranks its ProofWiki definitions', async () => {

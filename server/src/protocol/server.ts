@@ -3,14 +3,14 @@
 // handler is guarded: a failure in one feature is logged and answered with an empty result,
 // never allowed to take the server down.
 import {
-  createConnection, ProposedFeatures, TextDocumentSyncKind, CodeActionKind, MarkupKind, FileChangeType, ResponseError, ErrorCodes,
+  createConnection, ProposedFeatures, TextDocumentSyncKind, CodeActionKind, FileChangeType, ResponseError, ErrorCodes,
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import * as path from 'node:path';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToPath } from '../project/files.js';
 import { defaultDiagnosticSettings, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
-import { hover } from '../features/hover.js';
+import { documentHover } from '../features/hover.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
@@ -29,7 +29,6 @@ import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../
 import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
 import { bodyText, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, warmRefRanking, type ShowResultsArgs } from '../features/indexFeatures.js';
-import { targetAt } from '../features/cursor.js';
 import { EquationAnalyses } from '../features/equationAnalyses.js';
 import { workerAnalysis } from '../index/equationAnalysis.js';
 import { FormulaVectors } from '../features/formulaVectors.js';
@@ -304,18 +303,12 @@ export class MathSenseServer {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return null;
       const offset = doc.offsetAt(p.position);
-      // a citation key: the bibliography entry
-      const cite = this.guard('hover (citation)', null, () => citeHover(this.ws, doc, offset));
-      if (cite) return cite;
-      const h = hover(this.ws, doc, offset, this.stepsOf(doc));
-      // index contributions: term disambiguation, else candidate proofs of the statement
-      const term = h ? undefined : this.guard('hover (terms)', undefined, () => disambiguationMarkdown(this.ws, doc, offset, this.index));
-      if (term) return { range: term.range, contents: { kind: MarkupKind.Markdown, value: term.md } };
-      const onRef = h && targetAt(doc, offset)?.type === 'ref';
-      const proofs = onRef ? undefined : this.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(this.ws, doc, offset, this.index));
-      if (!proofs) return h;
-      if (h && typeof h.contents === 'object' && 'value' in h.contents) return { ...h, contents: { kind: MarkupKind.Markdown, value: `${h.contents.value}\n\n---\n\n${proofs}` } };
-      return h ?? { contents: { kind: MarkupKind.Markdown, value: proofs } };
+      return documentHover(this.ws, doc, offset, {
+        steps: this.stepsOf(doc),
+        citation: () => this.guard('hover (citation)', null, () => citeHover(this.ws, doc, offset)),
+        term: () => this.guard('hover (terms)', undefined, () => disambiguationMarkdown(this.ws, doc, offset, this.index)),
+        proofs: () => this.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(this.ws, doc, offset, this.index)),
+      });
     }));
     c.onCodeAction((p) => this.guard('codeAction', [], () => {
       const doc = this.docAt(p.textDocument.uri);
