@@ -14,6 +14,8 @@ const DROP_WITH_ARGS: Record<string, number> = {
   label: 1, footnote: 1, hspace: 1, vspace: 1, phantom: 1, hypertarget: 1, marginpar: 1,
   index: 1, indexdef: 1, indexfoot: 1, indexsee: 2, nomenclature: 2, glossary: 1,
   PMlinkescapeword: 1, PMlinkescapephrase: 1,
+  // Lean blueprint metadata: shown apart from the statement (features/labelPreview.ts#blueprintLine)
+  lean: 1, uses: 1, proves: 1, discussion: 1, leanok: 0, mathlibok: 0, notready: 0,
 };
 // two-argument commands whose first argument is the text (the second a target or a bookmark
 // string): `\texorpdfstring{$n$}{n}` is "$n$", `\PMlinkname{text}{Target}` is "text"

@@ -36,6 +36,9 @@ export function envTitle(doc: Doc, env: DocEnv): string | undefined {
   return t || undefined;
 }
 
+/** A caption before a label in an environment makes the label the caption's (`\captionof{figure}` too). */
+const CAPTION = /\\caption(?:of)?\s*[[{]/;
+
 export function labelTarget(ws: Workspace, doc: Doc, label: DocLabel): LabelTarget {
   const envs = doc.envs();
   if (label.mathEnv >= 0) {
@@ -52,6 +55,10 @@ export function labelTarget(ws: Workspace, doc: Doc, label: DocLabel): LabelTarg
     }
     if (/^(figure|wrapfigure|subfigure)\*?$/.test(env.name)) return { kind: 'figure', displayName: 'Figure', env, envIndex: i };
     if (/^(table|wraptable|subtable)\*?$/.test(env.name)) return { kind: 'table', displayName: 'Table', env, envIndex: i };
+    // a float of the project's own (`\begin{myfig}…\caption{…\label{…}}`): the label is the float's
+    if (CAPTION.test(doc.latexText.slice(env.bodyStart, Math.min(env.bodyEnd, label.start)))) {
+      return /tab/i.test(env.name) ? { kind: 'table', displayName: 'Table', env, envIndex: i } : { kind: 'figure', displayName: 'Figure', env, envIndex: i };
+    }
     if (env.name === 'proof') return { kind: 'proof', displayName: 'Proof', env, envIndex: i };
   }
   const section = doc.sectionAt(label.start);

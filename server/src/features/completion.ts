@@ -4,6 +4,7 @@ import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionLis
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
 import { labelTarget } from '../analysis/structure.js';
 import { labelBody, locationText, targetHeading } from './labelPreview.js';
+import { projectMacros } from '../project/userMacros.js';
 
 const REF_BEFORE_CURSOR = /\\(?:ref|eqref|pageref|autoref|Autoref|nameref|vref|Vref|vpageref|subref|cref|Cref|cpageref|Cpageref|labelcref|namecref|nameCref|lcnamecref|crefrange|Crefrange|zcref)\*?\s*\{([^{}\\%]*)$|\\hyperref\s*\[([^\]\\%]*)$/;
 
@@ -13,16 +14,38 @@ export interface RefContext {
   /** Offset where the name ends (replacement end). */
   end: number;
   typed: string;
+  /**
+   * Inside a macro of the project that writes more around its argument (`\\lemref{x}` =
+   * `\\ref{lem:x}`): what it adds; labels are offered without it.
+   */
+  around?: { before: string; after: string };
+  /** `\\eqref{`: equations first. */
+  equation?: boolean;
 }
 
-/** Whether `offset` is inside the argument of a reference command. */
-export function refContextAt(doc: Doc, offset: number): RefContext | undefined {
+/** Whether `offset` is inside the argument of a reference command (with `ws`, also of the project's reference macros). */
+export function refContextAt(doc: Doc, offset: number, ws?: Workspace): RefContext | undefined {
   const text = doc.text;
   const from = Math.max(0, offset - 300);
   const before = text.slice(from, offset);
   const m = REF_BEFORE_CURSOR.exec(before);
-  if (!m) return undefined;
-  return keySpan(text, offset, m[1] ?? m[2] ?? '', /[,}\]\s%\\{]/);
+  if (m) return { ...keySpan(text, offset, m[1] ?? m[2] ?? '', /[,}\]\s%\\{]/), ...(/^\\eqref/.test(m[0]) ? { equation: true } : {}) };
+  if (!ws) return undefined;
+  // `\thmref{…`, `\myref{Theorem}{…`: the argument a reference macro makes its key from
+  for (const macro of projectMacros(ws, doc)) {
+    if (macro.env) continue;
+    for (const e of macro.effects) {
+      const t = /^([^#{}\\]*)#(\d)([^#{}\\]*)$/.exec(e.template);
+      if (e.kind !== 'ref' || !t) continue;
+      const k = Number(t[2]) - (macro.optional ? 1 : 0);
+      if (k < 1) continue;
+      const name = macro.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const re = new RegExp(`\\\\${name}(?![A-Za-z@])\\*?\\s*(?:\\[[^\\]]*\\]\\s*)?(?:\\{[^{}]*\\}\\s*){${k - 1}}\\{([^{}\\\\%]*)$`);
+      const hit = re.exec(before);
+      if (hit) return { ...keySpan(text, offset, hit[1], /[,}\]\s%\\{]/), around: { before: t[1], after: t[3] } };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -47,13 +70,19 @@ const KIND_ICON: Record<string, CompletionItemKind> = {
 export type CompletionRanker = (ctx: RefContext, items: CompletionItem[]) => void;
 
 export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker): CompletionList | null {
-  const ctx = refContextAt(doc, offset);
+  const ctx = refContextAt(doc, offset, ws);
   if (!ctx) return null;
   const range = doc.range(ctx.start, ctx.end);
   const seen = new Set<string>();
   const items: CompletionItem[] = [];
   const add = (loc: LabelLocation): void => {
-    const name = loc.prefix + loc.label.name;
+    let name = loc.prefix + loc.label.name;
+    if (ctx.around) {
+      // through `\lemref{…}` = `\ref{lem:…}`: the labels it can make, without what it adds
+      const { before, after } = ctx.around;
+      if (!name.startsWith(before) || !name.endsWith(after) || name.length < before.length + after.length + 1) return;
+      name = name.slice(before.length, name.length - after.length);
+    }
     if (seen.has(name)) return;
     seen.add(name);
     const t = labelTarget(ws, loc.doc, loc.label);
@@ -63,7 +92,7 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
       detail: targetHeading(t),
       textEdit: { range, newText: name },
       filterText: name,
-      sortText: (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,
+      sortText: (ctx.equation && t.kind !== 'equation' ? '9' : '') + (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,
       data: { uri: loc.doc.uri, start: loc.label.start, prefix: loc.prefix, from: doc.uri },
     });
   };

@@ -34,7 +34,7 @@ export function documentHover(ws: Workspace, doc: Doc, offset: number, src: Hove
   const step = derivationHover(doc, src.steps, offset);
   if (step) return step;
   const h = hover(ws, doc, offset);
-  const onRef = h && targetAt(doc, offset)?.type === 'ref';
+  const onRef = h && targetAt(doc, offset, ws)?.type === 'ref';
   if (!h) {
     const term = src.term?.();
     if (term) return { range: term.range, contents: { kind: MarkupKind.Markdown, value: term.md } };
@@ -77,7 +77,7 @@ export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly D
   // a flagged derivation step: both sides at the counterexample
   const d = derivationHover(doc, steps, offset);
   if (d) return d;
-  const t = targetAt(doc, offset);
+  const t = targetAt(doc, offset, ws);
   if (!t || t.type === 'include') return null;
   const range = doc.range(t.start, t.end);
   if (t.type === 'ref') {

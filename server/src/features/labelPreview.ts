@@ -64,5 +64,22 @@ export function labelHoverMarkdown(ws: Workspace, loc: LabelLocation, fromUri?: 
   const title = t.title ? ` (${latexToMarkdown(t.title, { maxLength: 200 })})` : '';
   const header = `**${t.displayName}**${title} · \`${loc.prefix}${loc.label.name}\` · ${locationText(loc, fromUri)}`;
   const body = labelBody(ws, loc);
-  return body ? `${header}\n\n---\n\n${body}` : header;
+  const lean = t.env ? blueprintLine(loc.doc.latexText.slice(t.env.bodyStart, t.env.bodyEnd)) : '';
+  return [header, lean, body ? `---\n\n${body}` : ''].filter(Boolean).join('\n\n');
+}
+
+/**
+ * A Lean blueprint's metadata of a statement (`\lean{…}`, `\leanok`, `\mathlibok`,
+ * `\notready`, `\uses{…}`) as one line, apart from the statement's text.
+ */
+export function blueprintLine(body: string): string {
+  const names = [...body.matchAll(/\\lean\s*\{([^{}]*)\}/g)].flatMap((m) => m[1].split(',').map((x) => x.trim()).filter(Boolean));
+  const uses = [...body.matchAll(/\\uses\s*\{([^{}]*)\}/g)].flatMap((m) => m[1].split(',').map((x) => x.trim()).filter(Boolean));
+  const state = /\\mathlibok\b/.test(body) ? 'in Mathlib' : /\\leanok\b/.test(body) ? 'formalized' : /\\notready\b/.test(body) ? 'not ready' : '';
+  if (!names.length && !state && !uses.length) return '';
+  const parts: string[] = [];
+  if (names.length) parts.push(`Lean: ${names.map((n) => `\`${n}\``).join(', ')}`);
+  if (state) parts.push(state);
+  if (uses.length) parts.push(`uses ${uses.map((n) => `\`${n}\``).join(', ')}`);
+  return `*${parts.join(' · ')}*`;
 }

@@ -4,11 +4,12 @@ import { DocumentHighlightKind, type DocumentHighlight, type Location, type Rang
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
 import { pathToUri, uriToPath } from '../project/files.js';
 import { targetAt } from './cursor.js';
+import { macroRefs } from '../project/userMacros.js';
 
 interface Occurrence { doc: Doc; start: number; end: number; isDefinition: boolean; prefix: string }
 
 function definitionsAt(ws: Workspace, doc: Doc, offset: number): LabelLocation[] | undefined {
-  const t = targetAt(doc, offset);
+  const t = targetAt(doc, offset, ws);
   if (!t || t.type === 'include') return undefined;
   if (t.type === 'label') return [{ doc, label: t.label, prefix: '' }];
   return ws.findLabel(doc, t.name);
@@ -22,7 +23,7 @@ function occurrences(ws: Workspace, defs: LabelLocation[], only?: Doc): Occurren
   const names = new Set(defs.map((d) => d.label.name));
   for (const d of defs) if (!only || d.doc === only) out.push({ doc: d.doc, start: d.label.start, end: d.label.end, isDefinition: true, prefix: '' });
   for (const doc of only ? [only] : ws.all()) {
-    for (const ref of doc.refs()) {
+    for (const ref of [...doc.refs(), ...macroRefs(ws, doc)]) {
       let candidate = false;
       for (const n of names) if (ref.name.endsWith(n)) candidate = true;
       if (!candidate) continue;
@@ -38,7 +39,7 @@ function occurrences(ws: Workspace, defs: LabelLocation[], only?: Doc): Occurren
 }
 
 export function definition(ws: Workspace, doc: Doc, offset: number): Location[] {
-  const t = targetAt(doc, offset);
+  const t = targetAt(doc, offset, ws);
   if (t?.type === 'include') {
     const p = ws.resolveIncludePath(doc, t.include);
     const zero = { line: 0, character: 0 };
@@ -64,7 +65,7 @@ export function labelHighlights(ws: Workspace, doc: Doc, offset: number): Docume
 }
 
 export function prepareRename(ws: Workspace, doc: Doc, offset: number): { range: Range; placeholder: string } | null {
-  const t = targetAt(doc, offset);
+  const t = targetAt(doc, offset, ws);
   if (!t || t.type === 'include') return null;
   if (t.type === 'ref' && ws.findLabel(doc, t.name).length === 0) return null;
   return { range: doc.range(t.start, t.end), placeholder: t.name };
@@ -81,6 +82,9 @@ export function rename(ws: Workspace, doc: Doc, offset: number, newName: string)
   const occs = occurrences(ws, defs);
   const clash = existingLabel(ws, defs, occs, newName);
   if (clash) throw new RenameError(`a label '${newName}' already exists in this project (${clash}): renaming would duplicate it and merge its references`);
+  // a name made through a macro with more around its argument (`\\lemref{x}` = `\\ref{lem:x}`) is not the argument's text
+  const partial = occs.find((o) => o.doc.text.slice(o.start, o.end).trim() !== `${o.prefix}${defs[0].label.name}`);
+  if (partial) throw new RenameError(`'${defs[0].label.name}' is also written through a macro that adds to its argument (${partial.doc.uri.slice(partial.doc.uri.lastIndexOf('/') + 1)}:${partial.doc.positionAt(partial.start).line + 1}): rename it there by hand`);
   const changes: Record<string, TextEdit[]> = {};
   for (const o of occs) {
     (changes[o.doc.uri] ??= []).push({ range: o.doc.range(o.start, o.end), newText: o.prefix + newName });

@@ -2,7 +2,11 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
+import type { MarkupContent } from 'vscode-languageserver';
 import { computeDiagnostics } from '../features/diagnostics.js';
+import { hover } from '../features/hover.js';
+import { definition, findReferences } from '../features/navigation.js';
+import { completion } from '../features/completion.js';
 
 const SPEC = `
 %! main.tex
@@ -32,5 +36,55 @@ test('macros that wrap \\label and \\ref: their uses resolve, typos are reported
       '5:61 undefined-ref: Undefined reference: no \\label{lem:typo} in this project (through \\lemref)',
       '5:92 undefined-ref: Undefined reference: no \\label{eq:nope} in this project (through \\seeeq)',
     ]);
+  } finally { fx.cleanup(); }
+});
+
+const BOOK = `
+%! book.tex
+\\documentclass{book}
+\\usepackage{bookmacros}
+\\begin{document}
+\\begin{theorem}[Picard]\\label{thm:picard}
+Solutions exist.
+\\end{theorem}
+\\begin{example}\\label{ex:one}
+\\begin{myfig}
+\\caption{A slope field\\label{fig:slope}}
+\\end{myfig}
+\\begin{equation}\\label{eq:ode} y' = y \\end{equation}
+\\end{example}
+By \\thmref{thm:picard}, \\figurevref{fig:slope} and \\lemref{picard}, see \\eqref{}.
+\\lemlabel{picard} Also \\thmref{}.
+\\end{document}
+%! bookmacros.sty
+\\newcommand{\\myref}[2]{\\hyperref[#2]{#1~\\ref*{#2}}}
+\\newcommand{\\myvref}[2]{\\hyperref[{#2}]{#1~\\ref*{#2}}\\vpageref[\\unskip]{#2}}
+\\newcommand{\\thmref}[1]{\\myref{Theorem}{#1}}
+\\newcommand{\\figurevref}[1]{\\myvref{Figure}{#1}}
+\\newcommand{\\lemref}[1]{Lemma~\\ref{lem:#1}}
+\\newcommand{\\lemlabel}[1]{\\label{lem:#1}}
+\\newenvironment{myfig}{\\begin{center}}{\\end{center}}
+`;
+
+test('references and labels through the project\'s macros at any depth: hover, definition, references, completion; labels in the project\'s floats', () => {
+  const fx = fixture(BOOK);
+  try {
+    const doc = fx.doc('book.tex');
+    const at = (needle: string, delta = 1) => doc.text.indexOf(needle) + delta;
+    // hover through \thmref -> \myref -> \ref*, and through \figurevref -> \myvref -> \hyperref[{#2}]
+    const h1 = hover(fx.ws, doc, at('{thm:picard}', 2));
+    assert.match((h1?.contents as MarkupContent).value, /\*\*Theorem\*\* \(Picard\) · `thm:picard`/);
+    const h2 = hover(fx.ws, doc, at('{fig:slope}', 2));
+    assert.match((h2?.contents as MarkupContent).value, /\*\*Figure\*\* · `fig:slope`/, 'a label in the caption of the project\'s float is the figure\'s, not the example\'s');
+    // a label made by \lemlabel{picard} = \label{lem:picard}, referenced by \lemref{picard}
+    assert.equal(definition(fx.ws, doc, at('\\lemref{picard}', 9)).length, 1);
+    const label = hover(fx.ws, doc, at('\\lemlabel{picard}', 11));
+    assert.match((label?.contents as MarkupContent).value, /Referenced 1 time/);
+    assert.equal(findReferences(fx.ws, doc, at('\\label{thm:picard}', 8), false).length, 1);
+    // completion inside \thmref{ offers labels; \eqref{ puts equations first
+    const items = completion(fx.ws, doc, at('\\thmref{}.', 8))!.items.map((i) => i.label);
+    assert.ok(items.includes('thm:picard'), items.join(' '));
+    const eq = completion(fx.ws, doc, at('\\eqref{}', 7))!.items.sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1));
+    assert.equal(eq[0].label, 'eq:ode');
   } finally { fx.cleanup(); }
 });

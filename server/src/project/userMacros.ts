@@ -7,7 +7,7 @@
 // one is missing from the project. The per-block facts cannot see definitions made elsewhere,
 // so the uses are found here, per document, against the macros of the project.
 import type { Doc, Workspace } from './workspace.js';
-import type { Block } from '../model/documentView.js';
+import type { Block, DocLabel, DocRef } from '../model/documentView.js';
 import type { IncludeKind, MacroFact } from '../syntax/facts.js';
 import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
 import { MAX_DEFINITION, readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
@@ -46,6 +46,9 @@ export interface MacroUse {
   /** The argument that holds the name (the command itself when the name is not an argument). */
   start: number;
   end: number;
+  /** The use's command (`\\thmref`, or `\\begin{thm}`): where it starts and ends. */
+  cmdStart: number;
+  cmdEnd: number;
   macro: string;
   cmd: string;
   includeKind?: IncludeKind;
@@ -244,7 +247,7 @@ export function macroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
       cached = { sig: matcher.sig, uses: usesInBlock(text.slice(b.start, b.end), b.facts.definitions, matcher) };
       blockUses.set(b.facts, cached);
     }
-    for (const u of cached.uses) uses.push(b.start === 0 ? u : { ...u, start: u.start + b.start, end: u.end + b.start });
+    for (const u of cached.uses) uses.push(b.start === 0 ? u : { ...u, start: u.start + b.start, end: u.end + b.start, cmdStart: u.cmdStart + b.start, cmdEnd: u.cmdEnd + b.start });
   }
   docUses.set(doc, { version: doc.version, text, sig: matcher.sig, uses });
   return uses;
@@ -272,6 +275,7 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
       const span = a && a.start >= 0 ? trimSpan(text, a.start, a.end) : { start: at, end: at + m[0].length };
       out.push({
         kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name), start: span.start, end: span.end,
+        cmdStart: at, cmdEnd: at + m[0].length,
         macro: macro.env ? `begin{${macro.name}}` : macro.name, cmd: e.cmd, ...(e.includeKind ? { includeKind: e.includeKind } : {}),
       });
     }
@@ -345,4 +349,44 @@ export function projectMacros(ws: Workspace, doc: Doc): UserMacro[] {
   const macros = effectMacros(scope);
   projectCache.set(scope, { keys, macros });
   return macros;
+}
+
+// ---- references and labels made through macros, as the document's own -------------------
+
+const asFacts = new WeakMap<MacroUse[], { refs: DocRef[]; labels: DocLabel[]; labelMap: Map<string, DocLabel[]> }>();
+
+function factsOf(uses: MacroUse[]) {
+  let f = asFacts.get(uses);
+  if (!f) {
+    const refs: DocRef[] = [];
+    const labels: DocLabel[] = [];
+    for (const u of uses) {
+      if (u.computed) continue;
+      if (u.kind === 'ref') refs.push({ cmd: u.macro, name: u.name, start: u.start, end: u.end, cmdStart: u.cmdStart, cmdEnd: u.cmdEnd });
+      else if (u.kind === 'label') labels.push({ name: u.name, start: u.start, end: u.end, cmdStart: u.cmdStart, env: -1, mathEnv: -1, row: -1 });
+    }
+    const labelMap = new Map<string, DocLabel[]>();
+    for (const l of labels) { const list = labelMap.get(l.name); if (list) list.push(l); else labelMap.set(l.name, [l]); }
+    f = { refs, labels, labelMap };
+    asFacts.set(uses, f);
+  }
+  return f;
+}
+
+/** References `doc` makes through its project's macros (`\\thmref{x}`), shaped like its own `\\ref`s. */
+export function macroRefs(ws: Workspace, doc: Doc): DocRef[] {
+  const macros = projectMacros(ws, doc);
+  return macros.length ? factsOf(macroUses(doc, macros)).refs : [];
+}
+
+/** Labels `doc` defines through its project's macros (`\\theorem{thm:x}{…}{…}`), by name. */
+export function macroLabelMap(doc: Doc, macros: readonly UserMacro[]): Map<string, DocLabel[]> {
+  return macros.length ? factsOf(macroUses(doc, macros)).labelMap : EMPTY_MAP;
+}
+
+const EMPTY_MAP = new Map<string, DocLabel[]>();
+
+/** Whether any macro of the project makes a label. */
+export function makesLabels(macros: readonly UserMacro[]): boolean {
+  return macros.some((m) => m.effects.some((e) => e.kind === 'label'));
 }

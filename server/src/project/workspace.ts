@@ -12,7 +12,7 @@ import {
 } from './files.js';
 import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
-import { effectMacros, macroUses, type MacroUse, type UserMacro } from './userMacros.js';
+import { effectMacros, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
 
 export type Doc = LatexDocument | MarkdownDocument;
 
@@ -699,11 +699,13 @@ export class Workspace {
 
   // ---- labels -------------------------------------------------------------------------
 
-  /** Where `name` (as written in a reference in `from`) is defined. */
+  /** Where `name` (as written in a reference in `from`) is defined, by `\\label` or through the project's macros. */
   findLabel(from: Doc, name: string): LabelLocation[] {
     const out: LabelLocation[] = [];
     const scope = this.scope(from);
     this.collectLabel(name, scope, '', out);
+    const macros = projectMacros(this, from);
+    if (makesLabels(macros)) for (const d of scope) for (const label of macroLabelMap(d, macros).get(name) ?? []) out.push({ doc: d, label, prefix: '' });
     const ext = this.externals(from);
     if (ext.length) {
       const idx = this.prefixIndex(ext);

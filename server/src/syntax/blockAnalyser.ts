@@ -29,6 +29,8 @@ export const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
   cref: 'list', Cref: 'list', cpageref: 'list', Cpageref: 'list', labelcref: 'list',
   namecref: 'one', nameCref: 'one', lcnamecref: 'one', zcref: 'list', zref: 'one',
   crefrange: 'two', Crefrange: 'two', cpagerefrange: 'two', Cpagerefrange: 'two',
+  // Lean blueprints (leanblueprint): the results a statement or proof depends on, the statement a proof proves
+  uses: 'list', proves: 'list',
 };
 
 export const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
