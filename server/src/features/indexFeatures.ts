@@ -11,6 +11,7 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import type { DocLabel } from '../model/documentView.js';
 import { uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
+import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import type { ServerIndex } from '../index/serverIndex.js';
@@ -73,7 +74,7 @@ function excerptMd(text: string, max = 280): string {
 
 function entryLine(r: Result, src: string): string {
   const why = r.named ? 'the theorem\'s title names it' : `score ${r.score.toFixed(2)}`;
-  return `**[${r.entry.title.replace(/[[\]]/g, '')}](${r.entry.url})** · ${why} · ${src}, ${r.entry.licence.split(',')[0]}\n\n> ${excerptMd(r.entry.text)}`;
+  return `**[${r.entry.title.replace(/[[\]]/g, '')}](${r.entry.url})** · ${why} · ${src}, ${r.entry.licence.split(',')[0]}\n\n> ${excerptMd(expandProofWikiMacros(r.entry.text))}`;
 }
 
 /**
@@ -240,7 +241,7 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   const names = { tok: got.tok, name: statementName(ws, f) || undefined };
   for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources, names })) {
     const src = got.index.sourceOf(r.entry);
-    items.push({ title: r.entry.title, latex: r.entry.text, detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
+    items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }
   return items.length ? { heading: `Results to cite for: ${latexToPlain(f.text, 80)}`, items } : undefined;
 }

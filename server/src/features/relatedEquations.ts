@@ -7,6 +7,7 @@
 import type { CodeLens, Position, Range } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
+import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../math/macros.js';
 import type { EquationFeatures } from '../index/equationFeatures.js';
 import { rankEquations, type Scored, type Why } from '../index/equationRanking.js';
@@ -141,7 +142,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       const key = `${entry.url}#${eq.latex}`;
       if (seen.has(key)) continue; // the same equation in two proofs of one page
       seen.add(key);
-      results.push({ latex: eq.latex, display: displayLatex(eq.latex, []), score: h.s.score, why: h.s.why, source: 'index', title: entry.title, url: entry.url, licence: entry.licence });
+      results.push({ latex: eq.latex, display: expandProofWikiMacros(eq.latex), score: h.s.score, why: h.s.why, source: 'index', title: entry.title, url: entry.url, licence: entry.licence });
     }
   }
   const encoder = !!vec;

@@ -13,6 +13,7 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
+import { expandProofWikiMacros } from './proofwikiMacros.js';
 import { latexToPlain } from '../analysis/render.js';
 import { provable } from '../project/theorems.js';
 import { buildIndex } from './builder.js';
@@ -147,7 +148,7 @@ interface SearchRow { title: string; url: string | null; kind: EntryKind; score:
 
 function indexRow(index: LoadedIndex, r: Result): SearchRow {
   const s = index.sourceOf(r.entry);
-  return { title: r.entry.title, url: r.entry.url, kind: r.entry.kind, score: r.score, source: s.id, licence: r.entry.licence, excerpt: latexToPlain(r.entry.text, 240), ...(r.named ? { match: 'title' as const } : {}) };
+  return { title: r.entry.title, url: r.entry.url, kind: r.entry.kind, score: r.score, source: s.id, licence: r.entry.licence, excerpt: latexToPlain(expandProofWikiMacros(r.entry.text), 240), ...(r.named ? { match: 'title' as const } : {}) };
 }
 
 /**
