@@ -7,7 +7,7 @@ import { registerCommands } from './commands.js';
 import { createClient } from './languageClient.js';
 import { ProgressTracker } from './progress.js';
 import { ResultsPanel } from './resultsPanel.js';
-import type { ServerStatus } from './status.js';
+import { STATUS_CHANGED, type ServerStatus } from './status.js';
 import { StatusBar } from './statusBar.js';
 
 let client: LanguageClient | undefined;
@@ -46,6 +46,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<MathSe
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('mathsense')) statusBar.restart();
   }));
+  // the server says when its state changes (index loaded, semantic ranking decided): the item follows
+  context.subscriptions.push(c.onNotification(STATUS_CHANGED, () => void statusBar.refresh()));
 
   registerCommands(context, {
     client: () => client,

@@ -1,6 +1,9 @@
 // The `mathsense/status` response as the client reads it. Every field is optional: servers
 // from other issues add fields (embeddings provider, derivation checker, index) over time.
-// Pure (unit-tested in test/client/status.test.mjs).
+// Pure (unit-tested in test/client/client.test.mjs).
+
+/** The server's notification that `mathsense/status` has changed. */
+export const STATUS_CHANGED = 'mathsense/statusChanged';
 
 export interface ServerStatus {
   version?: string;
@@ -38,18 +41,21 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
   const lines = [`MathSense ${s.version ?? ''}`.trim()];
   if (s.documents !== undefined) lines.push(`${s.documents} documents indexed`);
   const ix = s.index;
-  if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ''}`);
+  if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ix.semantic === true ? ' (semantic ranking)' : ' (semantic ranking once the model has loaded)'}`);
   else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
+  else if (ix?.state === 'loading') lines.push('Loading the index…');
+  // final once the index, too, has settled: loaded with its ranking known, or unavailable
+  const indexSettled = !ix || ix.state === 'unavailable' || ix.state === 'idle' || (ix.state === 'ready' && ix.semantic !== undefined);
   const e = s.embeddings;
-  if (!e) return { text: '$(symbol-operator) MathSense', tooltip: lines.join('\n'), final: true, warning: false };
+  if (!e) return { text: '$(symbol-operator) MathSense', tooltip: lines.join('\n'), final: indexSettled, warning: false };
   if (e.state === 'ready' && e.provider) {
     lines.push(`Model ${e.modelVersion ?? ''} on ${providerName(e.provider)} (setting: ${e.accelerator ?? 'auto'})`.replace(/\s+/g, ' '));
     for (const f of e.fallbacks ?? []) lines.push(`${providerName(f.provider)} skipped: ${f.error}`);
-    return { text: `$(symbol-operator) MathSense: ${providerName(e.provider)}`, tooltip: lines.join('\n'), final: true, warning: false };
+    return { text: `$(symbol-operator) MathSense: ${providerName(e.provider)}`, tooltip: lines.join('\n'), final: indexSettled, warning: false };
   }
   if (e.state === 'unavailable') {
     lines.push(`Model unavailable: ${e.message ?? 'unknown reason'}`);
-    return { text: '$(warning) MathSense', tooltip: lines.join('\n'), final: true, warning: true };
+    return { text: '$(warning) MathSense', tooltip: lines.join('\n'), final: indexSettled, warning: true };
   }
   lines.push('Loading the model…');
   return { text: '$(loading~spin) MathSense', tooltip: lines.join('\n'), final: false, warning: false };

@@ -58,6 +58,23 @@ test('status bar: provider when the server reports one, MathSense and progress o
   assert.match(statusView({ index: { state: 'ready', entries: 45683 }, embeddings: { state: 'ready', provider: 'cpu' } }).tooltip, /Index: 45683 entries/);
 });
 
+test('status bar: the index line follows the server (loading, ranking not yet known, semantic, keyword only), polled until settled', () => {
+  const model = { state: 'ready', provider: 'cpu' };
+  const loading = statusView({ index: { state: 'loading' }, embeddings: model });
+  assert.match(loading.tooltip, /Loading the index/);
+  assert.equal(loading.final, false, 'polled again: the index has not settled');
+  const undecided = statusView({ index: { state: 'ready', entries: 10 }, embeddings: model });
+  assert.doesNotMatch(undecided.tooltip, /keyword search only/, 'not known yet is not keyword only');
+  assert.equal(undecided.final, false);
+  const semantic = statusView({ index: { state: 'ready', entries: 10, semantic: true }, embeddings: model });
+  assert.match(semantic.tooltip, /Index: 10 entries \(semantic ranking\)/);
+  assert.ok(semantic.final);
+  const keyword = statusView({ index: { state: 'ready', entries: 10, semantic: false }, embeddings: model });
+  assert.match(keyword.tooltip, /keyword search only/);
+  assert.ok(keyword.final);
+  assert.ok(statusView({ index: { state: 'unavailable', message: 'no index' }, embeddings: model }).final);
+});
+
 test('statements: the environment around a label, without scaffolding', () => {
   const text = [
     '\\begin{document}',

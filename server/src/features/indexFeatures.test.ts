@@ -20,11 +20,14 @@ import { buildSlice, hasData, serverBundle } from '../index/testing.js';
 class Client {
   readonly child: ChildProcessWithoutNullStreams;
   readonly conn: ProtocolConnection;
+  /** `mathsense/statusChanged` notifications received. */
+  statusChanges = 0;
   constructor(settings: unknown) {
     this.child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     this.conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
+    this.conn.onNotification('mathsense/statusChanged', () => { this.statusChanges++; });
     this.conn.listen();
   }
   /** `panel`: the client shows results in a panel, as the VS Code extension says at initialize. */
@@ -105,11 +108,15 @@ A \emph{${term}} is what the context says.
   });
   after(async () => { await client?.stop(); if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
 
-  it('status reports the loaded index', async () => {
-    const s = await client.conn.sendRequest('mathsense/status') as { index: { state: string; entries: number; path: string } };
+  it('status reports the loaded index, and semantic ranking as soon as the encoder has loaded (no query needed), telling the client', async () => {
+    type S = { index: { state: string; entries: number; path: string; semantic?: boolean } };
+    let s = await client.conn.sendRequest('mathsense/status') as S;
     assert.equal(s.index.state, 'ready');
     assert.ok(s.index.entries > 0);
     assert.equal(s.index.path, indexDir);
+    for (let i = 0; i < 300 && s.index.semantic === undefined; i++) { await new Promise((r) => setTimeout(r, 100)); s = await client.conn.sendRequest('mathsense/status') as S; }
+    assert.equal(s.index.semantic, true);
+    assert.ok(client.statusChanges >= 2, `loaded and decided were both notified (${client.statusChanges})`);
   });
 
   it('hover on a theorem shows candidate proofs with source URL and licence', async () => {

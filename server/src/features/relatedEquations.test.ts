@@ -98,6 +98,10 @@ describe('related equations', () => {
       assert.equal(r.pending, 0);
       assert.equal(r.results[0].label, 'eq:binomial');
       assert.equal(r.results[0].why.fingerprint, 'identity');
+      // a references peek shows the line a location starts on: the formula's, not `\begin{equation}`
+      const one0 = f.doc('one.tex');
+      assert.equal(one0.text.split('\n')[r.results[0].range!.start.line], '(a+b)^2 = a^2 + 2ab + b^2');
+      assert.equal(r.results[0].range!.start.character, 0);
       assert.ok(r.results.every((x) => !(x.uri === two.uri && x.line === square.line + 1)));
       assert.match(lensTitle(r), /^Find related equations \(\d+, closest [01]\.\d\d\) · same equation found$/);
       assert.match(r.message ?? '', /no bundled index/);
@@ -105,6 +109,7 @@ describe('related equations', () => {
       const note = f.doc('notes.md');
       const euler = await findRelatedEquations(ctx, { doc: note, site: documentEquations(note)[0] });
       assert.equal(euler.results[0].line, 20);
+      assert.match(f.doc('one.tex').text.slice(f.doc('one.tex').offsetAt(euler.results[0].range!.start)), /^e\^\{i\\theta\}/, 'after `$$ `');
       assert.equal(euler.results[0].why.fingerprint, 'identity');
       // a labelled row finds the same equation at another scale
       const one = f.doc('one.tex');

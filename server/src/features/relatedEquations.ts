@@ -134,7 +134,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       const latex = shownLatex(s);
       results.push({
         latex, display: displayLatex(latex, ctx.equations.macros.of(ctx.ws, s.doc).defs), score: h.s.score, why: h.s.why, source: 'workspace',
-        uri: s.doc.uri, file, line: s.line + 1, range: s.doc.range(s.start, s.end), ...(s.label ? { label: s.label } : {}),
+        uri: s.doc.uri, file, line: s.line + 1, range: s.doc.range(formulaStart(s.doc.text, s.start, s.end), s.end), ...(s.label ? { label: s.label } : {}),
       });
     } else {
       const eq = ctx.index!.equations.line(h.s.id);
@@ -204,4 +204,18 @@ export function parseFindArgs(args: readonly unknown[] | undefined): { uri: stri
 /** An empty answer saying why (bad arguments, no equation at the position, …). */
 export function emptyResponse(message: string, latex = ''): RelatedResponse {
   return { query: { latex, canonical: '' }, results: [], encoder: false, pending: 0, message };
+}
+
+/** A display's opener, labels and blank space before its formula. */
+const OPENER = /^(?:\s+|\\begin\s*\{[^{}]*\}(?:\s*\{\d+\})?|\\\[|\$\$|\\label\s*\{[^{}]*\}|\\(?:notag|nonumber)\b|%[^\n]*)+/;
+
+/**
+ * Where the formula of the display at [start, end) begins: after `\begin{…}`, `\[`, `$$` and
+ * labels. A location there makes an editor's references peek show the equation's own text, not
+ * its `\begin` line.
+ */
+export function formulaStart(text: string, start: number, end: number): number {
+  const m = OPENER.exec(text.slice(start, Math.min(end, start + 400)));
+  const at = start + (m?.[0].length ?? 0);
+  return at < end ? at : start;
 }

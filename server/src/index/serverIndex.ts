@@ -48,7 +48,7 @@ export interface IndexStatus {
   bytes?: number;
   loadMs?: number;
   modelVersion?: string;
-  /** Whether encoder scores are used (the embedding model matches the index's). */
+  /** Whether encoder scores are used (the embedding model matches the index's); absent until the encoder has loaded. */
   semantic?: boolean;
   /** Texts asked for (statements of open documents, queries) whose vectors are not in yet. */
   pendingVectors?: number;
@@ -73,6 +73,8 @@ export class ServerIndex {
     private readonly log: (m: string) => void,
     private readonly settings: () => IndexSettings & { modelsPath?: string },
     private readonly embeddings: () => Promise<EmbeddingService | undefined>,
+    /** Called when what `status()` reports changes (loaded, failed, semantic ranking decided). */
+    private readonly changed: () => void = () => {},
   ) {}
 
   /** Starts loading (once per index path); resolves when loaded or failed. */
@@ -84,6 +86,7 @@ export class ServerIndex {
     this.eqs = undefined;
     this.eqsLoading = undefined;
     this.failure = undefined;
+    this.semantic = undefined;
     this.loading = (async () => {
       try {
         const files = loadEncoderFiles(findModelsDir(this.settings().modelsPath), { verifyHash: false });
@@ -98,6 +101,9 @@ export class ServerIndex {
         const idle = () => this.idle();
         void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
         void prepareNames(idx, idle).catch((e: Error) => this.log(`index: result names not prepared: ${e.message}`));
+        // whether the encoder's vectors match the index's is known as soon as both are loaded,
+        // not at the first query: the status reports it from then on
+        void this.decideSemantic(idx);
         if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`mathsense index build\`)`);
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, tok, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
@@ -113,6 +119,7 @@ export class ServerIndex {
         this.failure = (e as Error).message;
         this.log(`index unavailable: ${this.failure}`);
       }
+      this.changed();
     })();
     return this.loading;
   }
@@ -255,13 +262,7 @@ export class ServerIndex {
       while (this.embedQueue.length) {
         const svc = await this.embeddings();
         const idx = this.index ?? (await this.loading, this.index);
-        if (!svc || !idx) { this.semantic = false; this.embedQueue = []; this.wanted.clear(); return; }
-        const version = svc.status().modelVersion;
-        if (version !== idx.header.modelVersion) {
-          if (this.semantic !== false) this.log(`index: encoder ${version} differs from the index's ${idx.header.modelVersion || '(none)'}: BM25 only (rebuild with \`mathsense index build\`)`);
-          this.semantic = false; this.embedQueue = []; this.wanted.clear(); return;
-        }
-        this.semantic = true;
+        if (!svc || !idx || !(await this.decideSemantic(idx))) { this.embedQueue = []; this.wanted.clear(); return; }
         // the encoder's batch would take a core from the keystrokes of someone typing
         if (performance.now() - this.lastEdit < TYPING_IDLE_MS) await this.idle(false);
         const batch = this.embedQueue.splice(0, 64);
@@ -282,11 +283,28 @@ export class ServerIndex {
     }
   }
 
+  /**
+   * Whether the encoder's vectors can be compared with `idx`'s (same model version): decided
+   * once per index, when both are loaded; false without an encoder.
+   */
+  private async decideSemantic(idx: LoadedIndex): Promise<boolean> {
+    const svc = await this.embeddings().catch(() => undefined);
+    if (this.index !== idx) return false;
+    const version = svc?.status().modelVersion;
+    const semantic = !!svc && version === idx.header.modelVersion;
+    if (this.semantic !== semantic) {
+      if (!semantic && svc) this.log(`index: encoder ${version} differs from the index's ${idx.header.modelVersion || '(none)'}: BM25 only (rebuild with \`mathsense index build\`)`);
+      this.semantic = semantic;
+      this.changed();
+    }
+    return semantic;
+  }
+
   status(): IndexStatus {
     const base = { path: this.dir || defaultIndexDir(this.settings().path) };
     if (this.failure) return { ...base, state: 'unavailable', message: this.failure };
     if (this.index) {
-      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic ?? false, pendingVectors: this.wanted.size };
+      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic, pendingVectors: this.wanted.size };
     }
     return { ...base, state: this.loading ? 'loading' : 'idle' };
   }

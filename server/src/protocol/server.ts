@@ -44,6 +44,8 @@ export interface EquationSettings { codeLens: boolean }
 export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings; equations: EquationSettings }
 
 const VERSION = '0.1.0';
+/** Notification (no params): what `mathsense/status` answers has changed. */
+export const STATUS_CHANGED = 'mathsense/statusChanged';
 /** A lens resolution waits this long for workspace equations still being analysed. */
 const LENS_WAIT_MS = 1500;
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
@@ -98,7 +100,7 @@ export class MathSenseServer {
   /** The encoder runs in its own worker, started on first use; absent/corrupt models switch its features off. */
   private embeddings = new ServerEmbeddings((m) => this.log(m), () => this.settings.embeddings);
   /** The bundled index (build/index): loaded asynchronously after initialization; features wait for nothing. */
-  private index = new ServerIndex((m) => this.log(m), () => ({ ...this.settings.index, modelsPath: this.settings.embeddings.modelsPath }), () => this.embeddings.get());
+  private index = new ServerIndex((m) => this.log(m), () => ({ ...this.settings.index, modelsPath: this.settings.embeddings.modelsPath }), () => this.embeddings.get(), () => this.statusChanged());
   private prefetchTimer: NodeJS.Timeout | undefined;
   /** Documents whose statements are prefetched when the timer fires (every one opened or edited meanwhile). */
   private readonly prefetchDocs = new Set<string>();
@@ -435,6 +437,12 @@ export class MathSenseServer {
         equations: await this.equationStatus(),
       };
     });
+  }
+
+  /** Tells the client `mathsense/status` has changed (the index loaded or failed, semantic ranking decided), so its status item follows. */
+  private statusChanged(): void {
+    if (this.shuttingDown) return;
+    void this.conn.sendNotification(STATUS_CHANGED).catch(() => undefined);
   }
 
   /** What a related-equations search uses: the workspace equations, the index's, the formula encoder. */
