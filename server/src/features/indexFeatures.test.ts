@@ -61,6 +61,7 @@ describe('index features over stdio', { skip: !hasData && 'shared data or models
   let uri: string;
   let text: string;
   let term: string;
+  let sense: { title: string; text: string };
 
   before(async () => {
     const r = await buildSlice(40);
@@ -68,7 +69,9 @@ describe('index features over stdio', { skip: !hasData && 'shared data or models
     const idx = LoadedIndex.load(indexDir);
     // a real ProofWiki statement (its proof is in the index) and an ambiguous term of the slice
     const st = idx.entry(idx.header.kinds.statement[0] + 1);
-    term = Object.keys(idx.header.terms).find((t) => /^[a-z]+$/.test(t) && t.length > 3) ?? Object.keys(idx.header.terms)[0];
+    term = Object.keys(idx.header.terms).find((t) => /^[a-z]+$/.test(t) && t.length > 3 && idx.header.terms[t].length >= 2) ?? Object.keys(idx.header.terms)[0];
+    // the context of the term: one of its definitions, in the author's words
+    sense = idx.entry(idx.header.terms[term][0]);
     text = String.raw`\documentclass{article}
 \usepackage{amsthm}
 \newtheorem{theorem}{Theorem}
@@ -91,7 +94,7 @@ We use \ref{} here.
 ${st.text.replace(/\n+/g, ' ')}
 \end{lemma}
 \begin{definition}
-A \emph{${term}} is what the context says.
+A \emph{${term}} is what follows. ${sense.text.replace(/\n+/g, ' ').replace(/\\(?:begin|end)\{[^}]*\}/g, '').slice(0, 600)}
 \end{definition}
 \end{document}
 `;
@@ -141,7 +144,8 @@ A \emph{${term}} is what the context says.
     const h = await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, `\\emph{${term}}`, 7) });
     const v = md(h);
     assert.match(v, /Which “/);
-    assert.match(v, /Best match for this context: \*\*\[Definition:/);
+    assert.match(v, /Best match for this context \(\d+%\): \*\*\[Definition:/);
+    assert.ok(v.includes(`[${sense.title}]`), `the sense the context gives: ${sense.title}\n${v}`);
     assert.match(v, /https:\/\/proofwiki\.org\/wiki\/Definition:/);
   });
 

@@ -14,7 +14,12 @@ import { labelTarget, proofTarget, statements, type Statement } from '../analysi
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
-import type { ServerIndex } from '../index/serverIndex.js';
+import { isPhrase, phraseStem } from '../index/termPhrases.js';
+import { termAt } from './termAt.js';
+import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
+import { nameKey } from '../index/namedResults.js';
+import type { LoadedIndex } from '../index/store.js';
+import type { IndexEntry } from '../index/format.js';
 import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
 import { refsIn, resultName } from '../index/resultNames.js';
@@ -116,61 +121,47 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
     parts.push(`**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
   }
   const got = si.get();
-  const c = got && si.candidateProofs(f.text, limit, false, f.st?.title);
-  if (got && c) for (const r of c.results) parts.push(entryLine(r, got.index.sourceOf(r.entry).name));
+  const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, f.st?.title);
+  if (got && c) for (const g of byResult(got.index, c.results).slice(0, limit)) parts.push(resultLine(got.index, g));
   if (parts.length === 0) return undefined;
   const how = c && !c.semantic ? ' *(lexical match; semantic ranking is being computed)*' : '';
   return `**Candidate proofs**${how}\n\n${parts.join('\n\n')}`;
 }
 
-const TERM_CMD = /\\(?:emph|textbf|textit|defn|term|index)\s*\{([^{}]{1,80})\}/g;
-
-/** The term under the cursor: a `\emph{…}`-like argument, or up to 4 words naming an ambiguous term. */
-export function termAt(doc: Doc, offset: number, isTerm: (t: string) => boolean): { term: string; start: number; end: number; marked: boolean } | undefined {
-  const text = doc.text;
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  let lineEnd = text.indexOf('\n', offset);
-  if (lineEnd < 0) lineEnd = text.length;
-  const line = text.slice(lineStart, lineEnd);
-  TERM_CMD.lastIndex = 0;
-  for (let m = TERM_CMD.exec(line); m; m = TERM_CMD.exec(line)) {
-    const s = lineStart + m.index, e = s + m[0].length;
-    if (offset >= s && offset <= e) return { term: m[1].replace(/\s+/g, ' ').trim(), start: s, end: e, marked: true };
-  }
-  const words: Array<{ w: string; s: number; e: number }> = [];
-  for (const m of line.matchAll(/[A-Za-z][A-Za-z'-]*/g)) words.push({ w: m[0], s: lineStart + m.index!, e: lineStart + m.index! + m[0].length });
-  const at = words.findIndex((w) => offset >= w.s && offset <= w.e);
-  if (at < 0) return undefined;
-  for (let n = 4; n >= 1; n--) {
-    for (let i = Math.max(0, at - n + 1); i <= at && i + n <= words.length; i++) {
-      const said = words.slice(i, i + n).map((w) => w.w).join(' ');
-      if (n === 1 && PROSE_WORDS.has(said.toLowerCase())) continue;
-      // "loops", "vertices", "families": the term is listed in the singular
-      const term = [said, ...singulars(said)].find(isTerm);
-      if (term) return { term, start: words[i].s, end: words[i + n - 1].e, marked: false };
-    }
-  }
-  return undefined;
-}
+/** Candidate proofs of one result: its statement (when the index links it) and its proofs, best first. */
+export interface ResultGroup { statement?: IndexEntry; proofs: Result[] }
 
 /**
- * Terms of the index that are, unmarked and alone, nearly always plain English in a paper
- * ("Lemma 3 above", "the left side", "like"): hovering them should not offer definitions.
- * Marked (`\emph{left}`) or within a longer term they are still looked up.
+ * Candidate proofs grouped by the result they prove, in the order of each result's best proof:
+ * one entry per result however many of its proofs ranked. Proofs the index does not link to a
+ * statement (PlanetMath's "proof of …") join the result their title names.
  */
-const PROSE_WORDS = new Set(['above', 'below', 'left', 'right', 'like', 'top', 'bottom', 'side', 'foot', 'table', 'age', 'bar', 'machine', 'small', 'couple', 'word', 'state', 'common', 'content', 'consequence', 'alternative', 'auxiliary', 'family', 'one-to-one']);
+export function byResult(index: LoadedIndex, results: readonly Result[]): ResultGroup[] {
+  const groups = new Map<string, ResultGroup>();
+  for (const r of results) {
+    const st = r.entry.statement !== undefined ? index.entry(r.entry.statement) : undefined;
+    const key = st ? `s${st.id}` : `t${nameKey(r.entry.title)}`;
+    const g = groups.get(key);
+    if (g) g.proofs.push(r); else groups.set(key, { statement: st, proofs: [r] });
+  }
+  return [...groups.values()];
+}
 
-/** Singular forms of a phrase's last word, most likely first. */
-function singulars(phrase: string): string[] {
-  const m = /^(.*?)([A-Za-z'-]+)$/.exec(phrase);
-  if (!m) return [];
-  const [, head, w] = m;
-  const out: string[] = [];
-  if (/ices$/i.test(w)) out.push(w.replace(/ices$/i, 'ex'), w.replace(/ices$/i, 'ix'));
-  if (/ies$/i.test(w)) out.push(w.replace(/ies$/i, 'y'));
-  if (/(ch|sh|x|ss)es$/i.test(w)) out.push(w.replace(/es$/i, ''));
-  if (/[^s]s$/i.test(w)) out.push(w.slice(0, -1));
-  return out.map((x) => head + x);
+/** "Proof 2" of "X (Proof 2)": where a proof sits on its page. */
+const proofNumber = (title: string) => /\(Proof (\d+)\)\s*$/.exec(title)?.[1];
+
+/** One result of the candidate proofs: its title and page, how many proofs it has (each linked), the best one's excerpt. */
+function resultLine(index: LoadedIndex, g: ResultGroup): string {
+  const best = g.proofs[0];
+  const title = (g.statement?.title ?? best.entry.title.replace(/\s*\(Proof \d+\)\s*$/, '')).replace(/[[\]]/g, '');
+  const url = g.statement?.url ?? best.entry.url;
+  const why = best.named ? 'the theorem\'s title names it' : `score ${best.score.toFixed(2)}`;
+  const all = g.statement?.proofs?.length ?? g.proofs.length;
+  const numbered = g.proofs.map((p) => proofNumber(p.entry.title)).filter((n): n is string => !!n);
+  const which = all > 1
+    ? ` · ${all} proofs${numbered.length ? ` (closest: ${numbered.map((n) => `[Proof ${n}](${best.entry.url}#Proof_${n})`).join(', ')})` : ''}`
+    : '';
+  return `**[${title}](${url})** · ${why} · ${index.sourceOf(best.entry).name}, ${best.entry.licence.split(',')[0]}${which}\n\n> ${excerptMd(expandProofWikiMacros(best.entry.text))}`;
 }
 
 /** The context a term is read in: the enclosing theorem-like environment, else its paragraph. */
@@ -185,36 +176,64 @@ function contextAround(ws: Workspace, doc: Doc, offset: number): string {
   return t.slice(a, b).trim();
 }
 
+/** The least probability the term ranker must give a reading of an unmarked term for the hover to show it. */
+export const TERM_CONFIDENCE = 0.5;
+/** The same for a term the author marked (`\emph{…}`): the mark says it is a term, not which one. */
+export const MARKED_TERM_CONFIDENCE = 0.35;
+
+/** The words of a title, stemmed as phrases are (termPhrases.ts). */
+const titleStems = (title: string) => new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z]+/).filter(Boolean).map(phraseStem));
+
+/**
+ * Which indexed definition a term under the cursor means here, or nothing: a term only in prose
+ * and as a whole phrase (termAt.ts); readings restricted to those naming the phrase around it;
+ * shown only when the best reading is likely enough (TERM_CONFIDENCE), so an everyday word or
+ * a context that says nothing about the term gets no hover.
+ */
 export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex): { md: string; range: Range } | undefined {
   const got = si.get();
   if (!got) return undefined;
-  const hit = termAt(doc, offset, (t) => termCandidates(got.index, t).length > 0);
+  const index = got.index;
+  const hit = termAt(doc, offset, { isTerm: (t) => termCandidates(index, t).length > 0, isPhrase: (a, b) => isPhrase(index, a, b) });
   if (!hit) return undefined;
   const q = si.query(contextAround(ws, doc, offset));
   if (!q) return undefined;
-  let ranked = disambiguate(got.index, got.tok, hit.term, q, { limit: 6 });
+  let ranked = disambiguate(index, got.tok, hit.term, q);
   let heading = `**Which “${hit.term}”?**`;
+  if (hit.phrase.length) {
+    // "measure space": only the readings that name the phrase
+    const need = hit.phrase.map(phraseStem);
+    ranked = ranked.filter((r) => { const t = titleStems(r.entry.title); return need.every((w) => t.has(w)); });
+    const sum = ranked.reduce((x, r) => x + (r.probability ?? 0), 0);
+    if (sum > 0) ranked = ranked.map((r) => ({ ...r, probability: (r.probability ?? 0) / sum }));
+    heading = `**Which “${doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ')}”?**`;
+  }
   if (ranked.length === 0) {
     // a term marked as defined here (\emph in a definition) with no disambiguation group:
     // the indexed definitions whose title names it
-    if (!hit.marked || !statementAt(ws, doc, offset)) return undefined;
+    if (!hit.marked || hit.phrase.length || !statementAt(ws, doc, offset)) return undefined;
     const tq = si.query(`${hit.term}: ${contextAround(ws, doc, offset)}`)!;
     const low = hit.term.toLowerCase();
-    ranked = search(got.index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => r.entry.title.toLowerCase().includes(low)).slice(0, 4);
+    ranked = search(index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => r.entry.title.toLowerCase().includes(low)).slice(0, 4);
     if (ranked.length === 0) return undefined;
     heading = `**Definitions of “${hit.term}” elsewhere**`;
+  } else {
+    const p = ranked[0].probability;
+    // without the ranker's probability (no term ranker in the index) nothing says how sure: silent
+    if (p === undefined || p < (hit.marked ? MARKED_TERM_CONFIDENCE : TERM_CONFIDENCE)) return undefined;
   }
-  const [best, ...rest] = ranked;
+  const [best, ...rest] = ranked.slice(0, 6);
+  const sure = best.probability !== undefined ? ` (${Math.round(best.probability * 100)}%)` : '';
   const lines = [
     heading, '',
-    `Best match for this context: ${entryLine(best, got.index.sourceOf(best.entry).name)}`,
+    `Best match for this context${sure}: ${entryLine(best, index.sourceOf(best.entry).name)}`,
   ];
   if (rest.length) {
     lines.push('', 'Alternatives:', '');
-    for (const r of rest) lines.push(`* [${r.entry.title}](${r.entry.url}) · score ${r.score.toFixed(2)}`);
+    for (const r of rest) lines.push(`* [${r.entry.title}](${r.entry.url})${r.probability !== undefined ? ` · ${Math.round(r.probability * 100)}%` : ''}`);
   }
   if (!q.vec) lines.push('', '*(lexical match; semantic ranking is being computed)*');
-  return { md: lines.join('\n'), range: doc.range(hit.start, hit.end) };
+  return { md: lines.join('\n'), range: doc.range(hit.phraseStart, hit.phraseEnd) };
 }
 
 export interface ShowResultsArgs {

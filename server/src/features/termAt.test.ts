@@ -1,28 +1,108 @@
-// Which words a hover looks up as an ambiguous term: the longest listed phrase under the
-// cursor, plural forms by their singular, and never a lone everyday word ("above", "left")
-// unless it is marked as a term.
+// Which words a hover looks up as an ambiguous term (termAt.ts) and what kind of text a position
+// is in (textPlace.ts): only prose, the longest listed phrase under the cursor, plurals by
+// their singular, a phrase the index knows around the word kept with it, never a lone everyday
+// word or an idiom, never math, comments, the preamble or a label.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { termAt } from './indexFeatures.js';
+import { termAt } from './termAt.js';
+import { textPlaceAt } from './textPlace.js';
 
-const TERMS = new Set(['loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal']);
-const isTerm = (t: string) => TERMS.has(t.toLowerCase());
+const TERMS = new Set(['loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure']);
+const PHRASES = new Set(['measure space', 'ordered field', 'normal subgroup', 'closed ball', 'lipschitz continuous', 'continuous function']);
+const lookup = { isTerm: (t: string) => TERMS.has(t.toLowerCase()), isPhrase: (a: string, b: string) => PHRASES.has(`${a} ${b}`.toLowerCase()) };
 
-function at(src: string): string | undefined {
+/** The term at `|` of a body put in a document: "term", "term (marked)", "term [phrase words]". */
+function at(body: string, preamble = ''): string | undefined {
+  const src = `\\documentclass{article}\n${preamble}\\begin{document}\n${body}\n\\end{document}\n`;
   const offset = src.indexOf('|');
   const doc = new LatexDocument('file:///t.tex', src.replace('|', ''), 1);
-  const hit = termAt(doc, offset, isTerm);
-  return hit && `${hit.term}${hit.marked ? ' (marked)' : ''}`;
+  const hit = termAt(doc, offset, lookup);
+  return hit && `${hit.term}${hit.marked ? ' (marked)' : ''}${hit.phrase.length ? ` [${hit.phrase.join(' ')}]` : ''}`;
+}
+
+function place(body: string): string {
+  const src = `\\documentclass{article}\n\\newcommand{\\R}{\\mathbb{R}} % a comment\n\\begin{document}\n${body}\n\\end{document}\n`;
+  const offset = src.indexOf('|');
+  return textPlaceAt(new LatexDocument('file:///t.tex', src.replace('|', ''), 1), offset);
 }
 
 test('term under the cursor: longest phrase, plurals, prose words skipped unless marked', () => {
   assert.equal(at('Both lo|ops are based at $x$.'), 'loop');
   assert.equal(at('the ver|tices of $G$'), 'vertex');
-  assert.equal(at('two famil|ies of sets'), 'family');
+  assert.equal(at('two famil|ies of sets'), undefined, 'an everyday word alone');
   assert.equal(at('By Lemma~\\ref{x} ab|ove, we have'), undefined);
   assert.equal(at('the le|ft side equals'), undefined);
   assert.equal(at('$F$ is a le|ft adjoint of $G$'), 'left adjoint');
   assert.equal(at('we call it \\emph{le|ft} here'), 'left (marked)');
-  assert.equal(at('a nor|mal subgroup'), 'normal');
+});
+
+test('a word inside a phrase the index knows is that phrase; a neighbour that makes none is a boundary', () => {
+  assert.equal(at('Let $(X,\\mathcal M,\\mu)$ be a measure sp|ace.'), 'space [measure]');
+  assert.equal(at('Let $F$ be an ordered fi|eld and $x \\in F$.'), 'field [ordered]');
+  assert.equal(at('a nor|mal subgroup of $G$'), 'normal [subgroup]');
+  assert.equal(at('Then show that the clo|sed ball is compact'), 'closed [ball]');
+  assert.equal(at('$f$ is Lipschitz contin|uous.'), 'continuous [Lipschitz]');
+  assert.equal(at('If the gr|aph of a function looks locally like a line'), 'graph');
+  assert.equal(at('The gr|aph looks like a line'), 'graph', 'a verb after it is no phrase');
+  assert.equal(at('Let $F$ be a fi|eld and $x \\in F$.'), 'field');
+  assert.equal(at('a fi|eld\n$F$'), 'field');
+  assert.equal(at('the Haar char|acter of $G$'), undefined, 'a modifier making a phrase the index does not know');
+  assert.equal(at('The Kullback-Leibler diverg|ence is'), undefined);
+  assert.equal(at('there are only two col|umns'), 'column', 'a number is no modifier');
+  assert.equal(at('two independent col|umns'), undefined);
+});
+
+test('capitals inside a sentence make a title or a name, not a term', () => {
+  assert.equal(at('landscapes in Linear Alge|bra.'), undefined);
+  assert.equal(at('versions of our Univ|erse with'), undefined);
+  assert.equal(at('Linear alge|bra is'), 'Linear algebra');
+  assert.equal(at('Done.\nCol|umns in $C$'), 'Column', 'at the start of a sentence');
+});
+
+test('idioms and everyday words are no terms', () => {
+  assert.equal(at('In other wo|rds, zeros are isolated.'), undefined);
+  assert.equal(at('Solve for $y$ in te|rms of $x$.'), undefined);
+  assert.equal(at('there is no simple form|ula for it'), undefined);
+  assert.equal(at('See the next sec|tion.'), undefined);
+  assert.equal(at('a \\emph{form|ula} of first-order logic'), 'formula (marked)');
+  assert.equal(at('This me|ans that $f$ is continuous'), undefined);
+  assert.equal(at('by me|ans of a limit'), undefined);
+  assert.equal(at('with a ringType struct|ure'), undefined);
+  assert.equal(at('the arithmetic me|an of the data'), undefined, 'an unknown modifier');
+  assert.equal(at('the me|an of the data'), 'mean');
+});
+
+test('terms only in prose: not in math, comments, the preamble, labels, references or other names', () => {
+  assert.equal(at('Let $\\mathrm{sp|ace}$ be'), undefined);
+  assert.equal(at('\\begin{equation}\n  \\text{a measure sp|ace } X\n\\end{equation}'), 'space [measure]', '\\text inside math is prose');
+  assert.equal(at('\\begin{equation}\n  sp|ace = 1\n\\end{equation}'), undefined);
+  assert.equal(at('% a measure sp|ace\nText.'), undefined);
+  assert.equal(at('Text.', '% a measure sp|ace\n'), undefined);
+  assert.equal(at('\\section{Graphs}\\label{sec:gr|aph}'), undefined);
+  assert.equal(at('see \\ref{dalemb:sect|ion}'), undefined);
+  assert.equal(at('\\begin{fi|eld}\\end{field}'), undefined);
+  assert.equal(at('\\section{The gr|aph of a map}'), 'graph', 'a section title is prose');
+  assert.equal(at('\\begin{theorem}[Gr|aphs of maps]\nText.\n\\end{theorem}'), 'Graph', 'a statement title is prose');
+});
+
+test('text place: prose, math (inline and display), comments, preamble, command arguments', () => {
+  assert.equal(place('Some pr|ose.'), 'prose');
+  assert.equal(place('Inline $x^|2$ math.'), 'math');
+  assert.equal(place('Inline \\(x^|2\\) math.'), 'math');
+  assert.equal(place('After $x$ and $y$ back in pr|ose.'), 'prose');
+  assert.equal(place('An escaped \\$5 is pr|ose.'), 'prose');
+  assert.equal(place('$$ a + b = c |$$'), 'math');
+  assert.equal(place('\\[ a \\text{ for all |x} \\]'), 'prose');
+  assert.equal(place('\\[ a \\text{ for all $|x$} \\]'), 'math');
+  assert.equal(place('Text % a com|ment'), 'comment');
+  assert.equal(place('\\label{a:|b}'), 'argument');
+  assert.equal(place('\\cite[p.~3]{ke|y}'), 'argument');
+  assert.equal(place('\\cite[p.~|3]{key}'), 'argument');
+  assert.equal(place('\\emph{an em|phasis}'), 'prose');
+  assert.equal(place('\\textcolor{r|ed}{text}'), 'argument');
+  assert.equal(place('\\textcolor{red}{te|xt}'), 'prose');
+  assert.equal(place('\\footnote{A {nested} no|te}'), 'prose');
+  assert.equal(place('\\includegraphics[width=3cm]{fig|ure}'), 'argument');
+  assert.equal(place('\\item[(a)] an it|em'), 'prose');
 });

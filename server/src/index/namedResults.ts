@@ -1,20 +1,48 @@
 // Results found by name. Mathematicians name the results they mean ("Fermat's little theorem",
 // `\begin{theorem}[Heine--Borel]`), and a name is the one query that text retrieval serves
 // badly: two or three words that every proof mentioning a theorem also contains. Indexed titles
-// are compared with the name after normalisation (case, apostrophes, dashes, "Definition:",
-// "(Proof 2)", "proof of …"), with and without a generic last word ("Theorem", "Lemma").
+// are compared with the name after normalisation (case, accents written either way, TeX escapes,
+// possessives, dashes, "Definition:", "(Proof 2)", "proof of …"), with and without a generic last
+// word ("Theorem", "Lemma"); a name that adds a description to a person's result ("Picard's
+// theorem on existence and uniqueness") finds the indexed title whose words it contains
+// ("Picard's Existence Theorem"), more weakly.
 import type { EntryKind } from './format.js';
 import { perIndex, tick, type Pause } from './perIndex.js';
 import type { LoadedIndex } from './store.js';
 
 const GENERIC_LAST = /\s(?:theorem|lemma|proposition|corollary)$/;
 
-/** How a name or title is compared: lower case, letters and digits, single spaces. */
-export function nameKey(s: string): string {
+/** TeX's accent commands (`\'e`, `\"{o}`, `\c{c}`, `\v s`): the letter they accent. */
+const TEX_ACCENT = /\\(?:['"`^~=.]|[uvHckrbd](?![a-zA-Z]))\s*(?:\{\s*(\\?[a-zA-Z])\s*\}|(\\?[a-zA-Z]))/g;
+/** TeX's special letters (`\ss`, `\o`, `\ae`), as ASCII. */
+const TEX_LETTERS: Record<string, string> = { ss: 'ss', o: 'o', O: 'O', ae: 'ae', AE: 'AE', oe: 'oe', OE: 'OE', aa: 'a', AA: 'A', l: 'l', L: 'L', i: 'i', j: 'j' };
+/** Letters NFD does not decompose. */
+const UNICODE_LETTERS: Record<string, string> = { ß: 'ss', ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', ı: 'i', đ: 'd', Đ: 'D' };
+
+/**
+ * A name as plain ASCII text: TeX accents and special letters and Unicode accents dropped
+ * (`Poincar\'e`, `Poincar\'{e}` and `Poincaré` alike), TeX dashes and quotes as plain ones,
+ * braces gone. Case and words are kept.
+ */
+export function plainName(s: string): string {
   return s
+    .replace(TEX_ACCENT, (_, a?: string, b?: string) => (a ?? b ?? '').replace(/^\\/, ''))
+    .replace(/\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![a-zA-Z])\s*(?:\{\})?/g, (_, l: string) => TEX_LETTERS[l])
+    .replace(/\\textquoteright\b\s*|[’‘`]/g, "'")
+    .replace(/---?|[–—]/g, '-')
+    .normalize('NFD').replace(/\p{M}+/gu, '')
+    .replace(/[ßøØæÆœŒłŁıđĐ]/g, (c) => UNICODE_LETTERS[c])
+    .replace(/(\\[A-Za-z]+)\s*\{/g, '$1 ') // `\myindex{Name}`: the command apart from its argument
+    .replace(/[{}]/g, '');
+}
+
+/** How a name or title is compared: lower case, letters and digits, single spaces, no possessive. */
+export function nameKey(s: string): string {
+  return plainName(s)
     .toLowerCase()
     .replace(/\\[a-z]+\s*/g, ' ') // LaTeX commands in a title (`\pi`, `\emph`) are not part of its name
-    .replace(/['’`]/g, '')
+    .replace(/(\w)'s\b/g, '$1') // Picard's, Stokes's: the person's name
+    .replace(/'/g, '') // Stokes'
     .replace(/[^a-z0-9/]+/g, ' ') // a sub-page ("/Corollary", "/Metric Space") is another result: "/" stays
     .replace(/ ?\/ ?/g, '/')
     .trim()
@@ -30,20 +58,53 @@ export function nameKeys(name: string): string[] {
   return short !== full && short.length >= 3 ? [full, short] : [full];
 }
 
-/** Per kind: title key → entry ids (each title under both of its keys, the exact one first). */
-type Names = Record<EntryKind, Map<string, number[]>>;
+/** Words that say what kind of result, not which: left out when a name's words are compared. */
+const NOT_DESCRIPTIVE = new Set(['theorem', 'theorems', 'lemma', 'proposition', 'corollary', 'result', 'the', 'a', 'an', 'of', 'on', 'for', 'in', 'and', 'to', 'with', 'about', 'concerning', 'its', 'their']);
+
+/** Words compared as the same: plural and singular. */
+const stem = (w: string) => (w.length > 4 && /[^s]s$/.test(w) ? w.slice(0, -1) : w);
+
+/** The descriptive words of a key (its name and what it is about), stemmed. */
+const contentWords = (key: string) => key.split(/[ /]/).filter((w) => w && !NOT_DESCRIPTIVE.has(w)).map(stem);
+
+/**
+ * A title is a person's result when its first word is a possessive or a hyphenated pair of
+ * capitalised names ("Picard's Existence Theorem", "Heine-Borel Theorem"): only such a name is
+ * recognisable inside a longer description.
+ */
+const PERSONAL = /^(?:\p{Lu}[\p{L}.]*(?:'s?|’s?)\s|\p{Lu}\p{L}+-\p{Lu}\p{L}+(?:-\p{Lu}\p{L}+)*\s)/u;
+
+/** A person's result as compared inside a longer name: its words and those of its qualifier ("(Group Theory)"). */
+interface Personal { id: number; words: string[]; qualifier: string[] }
+
+/**
+ * Per kind: title key → entry ids (each title under both of its keys; under the key without its
+ * generic last word as -(id + 1)); `personal`: the statements that are a person's result, by
+ * their first word.
+ */
+type Names = Record<EntryKind, Map<string, number[]>> & { personal: Map<string, Personal[]> };
 
 /** ~45k entry reads (~1 s for the ProofWiki index), 500 per slice. */
 const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
-  const out = { statement: new Map(), proof: new Map(), definition: new Map() } as Names;
+  const out = { statement: new Map(), proof: new Map(), definition: new Map(), personal: new Map() } as Names;
   let n = 0;
-  for (const kind of Object.keys(out) as EntryKind[]) {
+  for (const kind of ['statement', 'proof', 'definition'] as EntryKind[]) {
     const [a, b] = index.header.kinds[kind] ?? [0, 0];
     for (let id = a; id < b; id++) {
       if (++n % 500 === 0) yield;
-      for (const k of nameKeys(index.peek(id).title)) {
+      const title = index.peek(id).title;
+      nameKeys(title).forEach((k, i) => {
+        const v = i === 0 ? id : -(id + 1);
         const ids = out[kind].get(k);
-        if (ids) ids.push(id); else out[kind].set(k, [id]);
+        if (ids) ids.push(v); else out[kind].set(k, [v]);
+      });
+      if (kind === 'statement' && PERSONAL.test(plainName(title)) && !title.includes('/')) {
+        const m = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(title);
+        const words = contentWords(nameKey(m ? m[1] : title));
+        if (words.length === 0) continue;
+        const p: Personal = { id, words, qualifier: m ? contentWords(nameKey(m[2])) : [] };
+        const list = out.personal.get(words[0]);
+        if (list) list.push(p); else out.personal.set(words[0], [p]);
       }
     }
   }
@@ -54,8 +115,11 @@ const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
 export const prepareNames = (index: LoadedIndex, pause: Pause = tick): Promise<void> => names.prepare(pause, index);
 
 /**
- * Entries of `kind` whose title names `name`, with how exactly (2: the whole name, 1: without a
- * generic last word on one side). Statements named so bring their proofs when `kind` is proof.
+ * Entries of `kind` whose title names `name`, with how exactly (2: the whole name, or a name of
+ * several words without the title's generic last word, "Heine--Borel"; 1: otherwise without a
+ * generic last word, "Rolle" for "Rolle's Theorem", as a person has several; 0.5: a person's
+ * result whose words the name contains, see `described`). Statements named so bring their
+ * proofs when `kind` is proof.
  */
 export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map<number, number> {
   const out = new Map<number, number>();
@@ -63,10 +127,42 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
   if (keys.length === 0) return out;
   const byKind = names.get(index);
   const put = (id: number, strength: number) => { if ((out.get(id) ?? 0) < strength) out.set(id, strength); };
+  const several = keys[0].split(' ').length >= 2;
   keys.forEach((k, i) => {
-    const strength = i === 0 ? 2 : 1;
-    for (const id of byKind[kind].get(k) ?? []) put(id, strength);
-    if (kind === 'proof') for (const s of byKind.statement.get(k) ?? []) for (const p of index.entry(s).proofs ?? []) put(p, strength);
+    const strength = (v: number) => (i === 0 && (v >= 0 || several) ? 2 : 1);
+    const id = (v: number) => (v >= 0 ? v : -v - 1);
+    for (const v of byKind[kind].get(k) ?? []) put(id(v), strength(v));
+    if (kind === 'proof') for (const v of byKind.statement.get(k) ?? []) for (const p of index.entry(id(v)).proofs ?? []) put(p, strength(v));
   });
+  if (out.size === 0 && kind !== 'definition') {
+    for (const s of described(byKind.personal, name)) {
+      if (kind === 'statement') put(s, 0.5);
+      else for (const p of index.entry(s).proofs ?? []) put(p, 0.5);
+    }
+  }
+  // only the closest: "Euclid's Lemma" names Euclid's Lemma, not also Euclid's Theorem
+  const best = Math.max(0, ...out.values());
+  for (const [id, strength] of out) if (strength < best) out.delete(id);
+  return out;
+}
+
+/**
+ * The persons' results a longer name describes: "Picard's theorem on existence and uniqueness"
+ * holds every word of "Picard's Existence Theorem". The name must itself start with the person
+ * (a possessive or hyphenated names) and hold at least one word beyond the person's name, so
+ * "Euler's theorem on homogeneous functions" is not "Euler's Theorem"; a qualifier ("Cauchy's
+ * Lemma (Group Theory)") counts as that word when the name shares one of its words.
+ */
+export function described(personal: ReadonlyMap<string, readonly Personal[]>, name: string): number[] {
+  if (!PERSONAL.test(`${plainName(name).trim()} `)) return [];
+  const words = new Set(contentWords(nameKey(name)));
+  const first = contentWords(nameKey(name))[0];
+  const out: number[] = [];
+  for (const p of personal.get(first) ?? []) {
+    if (!p.words.every((w) => words.has(w))) continue;
+    const qualified = p.qualifier.length > 0 && p.qualifier.some((w) => words.has(w));
+    if (p.qualifier.length > 0 && !qualified) continue;
+    if (p.words.length >= 2 || qualified) out.push(p.id);
+  }
   return out;
 }

@@ -19,10 +19,14 @@ export interface Result extends Hit {
   entry: IndexEntry;
   /** Its title names the query's result (namedResults.ts): ranked before text matches. */
   named?: boolean;
+  /** Term readings: the term ranker's probability of this reading among the term's (softmax of its scores). */
+  probability?: number;
 }
 
 /** Candidates scored before the cut: a fixed pool, so a longer list only extends a shorter one. */
 const POOL = 50;
+/** The statements nearest a query among which what a name names must be (namedFirst). */
+const WIDE_POOL = 1000;
 
 export const QUERY_TOKENS = 512;
 
@@ -60,16 +64,50 @@ export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: Sear
 
 /**
  * The entries whose titles name `opts.name` (namedResults.ts) first, best named first and then
- * by score, followed by `hits` without them; `hits` alone without a name or a match.
+ * by score, followed by `hits` without them; `hits` alone without a name or a match. A name is
+ * trusted only where what it names says something like the query: the named statement (a
+ * proof's own) must be among the WIDE_POOL statements nearest the query's text. A name means
+ * different results in different fields: "Chain rule" in a paper on divergences is not the
+ * chain rule of calculus, "Cantor" in a chapter on the reals not Cantor's theorem on power sets.
  */
 function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'> = {}): Result[] {
   const named = opts.name ? namedIds(index, opts.name, kind) : undefined;
   for (const id of opts.exclude ?? []) named?.delete(id);
   if (!named || named.size === 0) return withEntries(index, hits);
-  const scored = index.search(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size });
+  const trusted = trustedNames(index, q, kind, named, opts, extra);
+  const scored = index.search(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size }).filter((h) => trusted(h.id));
   const first = scored.sort((a, b) => named.get(b.id)! - named.get(a.id)! || b.score - a.score || a.id - b.id);
   const seen = new Set(first.map((h) => h.id));
   return [...first.map((h) => ({ ...h, entry: index.entry(h.id), named: true })), ...withEntries(index, hits.filter((h) => !seen.has(h.id)))];
+}
+
+/**
+ * Which named entries of `kind` say something like the query (see namedFirst): among the
+ * WIDE_POOL nearest, or the POOL nearest for a person's name alone (strength 1: a person has
+ * several results).
+ */
+function trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: ReadonlyMap<number, number>, opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'>): (id: number) => boolean {
+  const ranks = (k: EntryKind, o: SearchOptions) => {
+    const ids = index.search(q, k, { ...o, limit: WIDE_POOL }).map((h) => h.id);
+    return ids.length < WIDE_POOL ? undefined : new Map(ids.map((id, i) => [id, i])); // undefined: every entry is near
+  };
+  const within = (r: Map<number, number> | undefined, id: number, strength: number) => !r || (r.get(id) ?? Infinity) < (strength === 1 ? POOL : WIDE_POOL);
+  const { exclude: _exclude, ...plain } = opts;
+  if (kind !== 'proof') {
+    const near = ranks(kind, plain);
+    return (id) => within(near, id, named.get(id)!);
+  }
+  const statementsNear = ranks('statement', plain);
+  const namedStatements = namedIds(index, opts.name!, 'statement');
+  let proofsNear: Map<number, number> | undefined | null = null; // read only for a proof of no statement, of no named one
+  return (id) => {
+    const strength = named.get(id)!;
+    const st = index.entry(id).statement;
+    if (st !== undefined) return within(statementsNear, st, strength);
+    if (namedStatements.size) return [...namedStatements.keys()].some((s) => within(statementsNear, s, strength));
+    if (proofsNear === null) proofsNear = ranks('proof', { ...plain, ...extra });
+    return within(proofsNear, id, strength);
+  };
 }
 
 /** What an indexed statement is known to cite: its PS-ProofWiki premises and its proofs' named results (`bulk`: a pass over all of them, entries not cached). */
@@ -215,6 +253,14 @@ export function termCandidates(index: LoadedIndex, term: string): number[] {
   return index.header.terms[termKeyOf(term)] ?? [];
 }
 
+function softmax(xs: ArrayLike<number>): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < xs.length; i++) max = Math.max(max, xs[i]);
+  const e = Array.from(xs, (x) => Math.exp(x - max));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
+}
+
 /** How header.terms spells a term. */
 const termKeyOf = (term: string) => term.trim().toLowerCase().replace(/\s+/g, ' ');
 
@@ -282,8 +328,11 @@ export function disambiguate(index: LoadedIndex, tok: MathTokenizer, term: strin
     score = fuseZ(title, ids.map((id) => at.get(id) ?? 0));
   }
   const textHit = new Map(byText.map((h) => [h.id, h]));
-  const hits: Hit[] = ids.map((id, i) => ({
+  // the ranker was fitted as a softmax over each term's readings: its probabilities say how sure it is
+  const p = model && q.text !== undefined ? softmax(title) : undefined;
+  const hits: Array<Hit & { probability?: number }> = ids.map((id, i) => ({
     id, score: Math.round(score[i] * 1000) / 1000, bm25: Math.round((textHit.get(id)?.bm25 ?? bm[i]) * 1000) / 1000, cosine: textHit.get(id)?.cosine,
+    ...(p ? { probability: p[i] } : {}),
   })).sort((a, b) => b.score - a.score || a.id - b.id);
   return withEntries(index, hits.slice(0, opts.limit ?? hits.length));
 }

@@ -4,6 +4,7 @@
 // the server thread: a query's vector is taken from a small cache filled by the embedding worker
 // (statements of open documents are prefetched); a hover that finds no vector yet is answered
 // with BM25 alone and asks the worker for the vector, so the next hover is hybrid.
+import { preparePhrases } from './termPhrases.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { findModelsDir, loadEncoderFiles } from '../embeddings/modelFiles.js';
 import type { EmbeddingService } from '../embeddings/embeddingService.js';
@@ -55,6 +56,9 @@ export interface IndexStatus {
   message?: string;
 }
 
+/** Candidate proofs a hover reads (grouped there by the result they prove): what the background precomputes. */
+export const HOVER_PROOFS = 10;
+
 export class ServerIndex {
   private index: LoadedIndex | undefined;
   private eqs: IndexEquations | undefined;
@@ -100,6 +104,7 @@ export class ServerIndex {
         // (both in slices that run only while requests pause)
         const idle = () => this.idle();
         void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+        void preparePhrases(idx, idle).catch((e: Error) => this.log(`index: title phrases not prepared: ${e.message}`));
         void prepareNames(idx, idle).catch((e: Error) => this.log(`index: result names not prepared: ${e.message}`));
         // whether the encoder's vectors match the index's is known as soon as both are loaded,
         // not at the first query: the status reports it from then on
@@ -211,7 +216,7 @@ export class ServerIndex {
    * there and then (off the request path), so hovers mostly read this cache.
    */
   /** `name`: the statement's title (`\begin{theorem}[Heine--Borel]`): indexed results it names come first. */
-  candidateProofs(text: string, limit = 3, background = false, name?: string): { results: Result[]; semantic: boolean } | undefined {
+  candidateProofs(text: string, limit = HOVER_PROOFS, background = false, name?: string): { results: Result[]; semantic: boolean } | undefined {
     const got = background ? this.current() : this.get();
     if (!got) return undefined;
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
@@ -274,7 +279,7 @@ export class ServerIndex {
         // burst of hovers never waits behind background work
         for (const t of batch) {
           await this.idle();
-          this.candidateProofs(t, 3, true);
+          this.candidateProofs(t, HOVER_PROOFS, true);
         }
         if (this.vectors.size > 20_000) this.vectors.clear();
       }

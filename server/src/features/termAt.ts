@@ -1,0 +1,143 @@
+// The term under the cursor, for the term hover: only in prose (textPlace.ts), only a whole
+// noun phrase. A term marked as one (`\emph{…}`, `\textbf{…}`, `\defn{…}`) is its argument. An
+// unmarked word is a term only where it is the whole phrase: "space" in "a measure space" is
+// the phrase "measure space", so only readings that name it are possible ("Measure Space"), or
+// none; "field" in "an ordered field" likewise. A phrase is known from the index's titles
+// (termPhrases.ts); a neighbour that makes none ("the graph looks", "a field $F$") is a
+// boundary. Everyday idioms ("in terms of", "in other words") and everyday words used alone
+// ("above", "left") are no terms.
+import type { Doc } from '../project/workspace.js';
+import { textPlaceAt } from './textPlace.js';
+
+export interface TermLookup {
+  /** Whether the index lists this phrase as an ambiguous term. */
+  isTerm(t: string): boolean;
+  /** Whether adjacent words `a b` make a phrase the index knows. */
+  isPhrase(a: string, b: string): boolean;
+}
+
+export interface TermHit {
+  term: string;
+  start: number;
+  end: number;
+  /** Marked as a term by the author (`\emph{…}`-like). */
+  marked: boolean;
+  /** Words around it that make one phrase with it: a reading must name them all. */
+  phrase: string[];
+  /** The phrase's span (the term's when `phrase` is empty). */
+  phraseStart: number;
+  phraseEnd: number;
+}
+
+const TERM_CMD = /\\(?:emph|textbf|textit|defn|define|term|index)\s*\{([^{}]{1,80})\}/g;
+
+/** How far around the cursor words are read. */
+const REACH = 200;
+
+/**
+ * Terms of the index that are, unmarked and alone, nearly always plain English in a paper
+ * ("Lemma 3 above", "the left side", "like"): hovering them should not offer definitions.
+ * Marked (`\emph{left}`) or within a longer term they are still looked up.
+ */
+const PROSE_WORDS = new Set(['above', 'below', 'left', 'right', 'like', 'top', 'bottom', 'side', 'foot', 'table', 'age', 'bar', 'machine', 'small', 'couple', 'word', 'state', 'common', 'content', 'consequence', 'alternative', 'auxiliary', 'family', 'one-to-one', 'term', 'sense', 'case', 'order', 'section', 'note', 'example', 'exercise', 'problem', 'result', 'statement', 'step', 'way', 'part', 'point', 'end', 'start', 'time', 'form', 'formula', 'expression', 'rule', 'value', 'number', 'notation', 'symbol', 'name', 'question', 'answer', 'figure', 'picture', 'diagram', 'argument', 'proof', 'method', 'reason', 'structure', 'pair', 'class', 'similar', 'difference', 'universe', 'object', 'version', 'level', 'degree of freedom']);
+
+/** Everyday phrases holding a word the index lists as a term. */
+const IDIOMS = /\b(?:in terms of|in other words|in a word|in order (?:to|that)|in (?:the|this|that|a|some|any) sense|in (?:this|that|any|either|each|which|the (?:first|second|latter|former|general|special)) cases?|in general|in particular|in fact|on the other hand|as a whole|up to (?:now|here|this point)|at (?:this|that|which) point|the point is|point of view|to this end|in the end|at the end|by the way|first of all|for the sake|a (?:great|good) deal|bear in mind|make sense|makes sense|in short|in turn|in practice|in principle|in theory|take place|takes place|the same way|in the same way|on (?:the )?one hand|set out|sets out|set up|sets up|similar to|(?:this|that|which|it|what) means?|means that|by means of|mean to)\b/gi;
+
+/**
+ * Words that end a noun phrase on either side: articles, determiners, pronouns, prepositions,
+ * conjunctions, auxiliaries and the commonest verbs and adverbs of mathematical prose.
+ */
+const BOUNDARY = new Set(`a an the this that these those each every any some no all both either neither its their our his her my your
+  of in on at to for from by with without within into onto over under between among about as than via per
+  and or but nor so yet if then else when whenever where wherever while whereas since because although though unless until
+  is are be been being was were am has have had having do does did can could may might must shall should will would
+  we it they he she one you i us them which who whom whose what there here also not only just even still thus hence
+  therefore however moreover furthermore indeed namely e.g i.e is called let suppose assume define denote consider
+  such very more most less least many much few several other another same different new given above below
+  one two three four five six seven eight nine ten first second third last next previous following only`.split(/\s+/).filter(Boolean));
+
+/** Singular forms of a phrase's last word, most likely first. */
+export function singulars(phrase: string): string[] {
+  const m = /^(.*?)([A-Za-z'-]+)$/.exec(phrase);
+  if (!m) return [];
+  const [, head, w] = m;
+  const out: string[] = [];
+  if (/ices$/i.test(w)) out.push(w.replace(/ices$/i, 'ex'), w.replace(/ices$/i, 'ix'));
+  if (/ies$/i.test(w)) out.push(w.replace(/ies$/i, 'y'));
+  if (/(ch|sh|x|ss)es$/i.test(w)) out.push(w.replace(/es$/i, ''));
+  if (/[^s]s$/i.test(w)) out.push(w.slice(0, -1));
+  return out.map((x) => head + x);
+}
+
+interface Word { w: string; s: number; e: number }
+
+/** The word right before `at` (spaces and a line break between), or undefined at anything else (math, punctuation, a command). */
+function wordBefore(text: string, at: number): Word | undefined {
+  const from = Math.max(0, at - 60);
+  const m = /(?<![\\A-Za-z])([A-Za-z][A-Za-z'-]*)[ \t]*\n?[ \t]*$/.exec(text.slice(from, at));
+  return m ? { w: m[1], s: from + m.index, e: from + m.index + m[1].length } : undefined;
+}
+
+/** The word right after `at`, or undefined at anything else. */
+function wordAfter(text: string, at: number): Word | undefined {
+  const m = /^([ \t]*\n?[ \t]*)([A-Za-z][A-Za-z'-]*)/.exec(text.slice(at, at + 60));
+  return m ? { w: m[2], s: at + m[1].length, e: at + m[1].length + m[2].length } : undefined;
+}
+
+/** Whether `at` starts a sentence: after a full stop, a blank line, a command or environment line, or at the start of an argument. */
+function sentenceStart(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 80), at);
+  return /(?:^|[.!?:]["')]?\s+|\n\s*\n\s*|[{[]\s*|\\item\s+|\\\\\s*)$/.test(before) || /^\s*$/.test(before);
+}
+
+/** The term under the cursor, or undefined where none is (see the file comment). */
+export function termAt(doc: Doc, offset: number, lookup: TermLookup): TermHit | undefined {
+  if (textPlaceAt(doc, offset) !== 'prose') return undefined;
+  const text = doc.text;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let lineEnd = text.indexOf('\n', offset);
+  if (lineEnd < 0) lineEnd = text.length;
+  const line = text.slice(lineStart, lineEnd);
+  TERM_CMD.lastIndex = 0;
+  for (let m = TERM_CMD.exec(line); m; m = TERM_CMD.exec(line)) {
+    const s = lineStart + m.index, e = s + m[0].length;
+    if (offset >= s && offset <= e) return { term: m[1].replace(/\s+/g, ' ').trim(), start: s, end: e, marked: true, phrase: [], phraseStart: s, phraseEnd: e };
+  }
+  const from = Math.max(lineStart, offset - REACH), to = Math.min(lineEnd, offset + REACH);
+  const span = text.slice(from, to);
+  for (const m of span.matchAll(IDIOMS)) {
+    if (offset >= from + m.index! && offset <= from + m.index! + m[0].length) return undefined;
+  }
+  const words: Word[] = [];
+  for (const m of span.matchAll(/[A-Za-z][A-Za-z'-]*/g)) {
+    const s = from + m.index!;
+    if (s > 0 && text[s - 1] === '\\') continue; // a command name
+    words.push({ w: m[0], s, e: s + m[0].length });
+  }
+  const at = words.findIndex((w) => offset >= w.s && offset <= w.e);
+  if (at < 0) return undefined;
+  for (let n = 4; n >= 1; n--) {
+    for (let i = Math.max(0, at - n + 1); i <= at && i + n <= words.length; i++) {
+      const said = words.slice(i, i + n).map((w) => w.w).join(' ');
+      // words of one phrase are written next to each other
+      if (!/^[A-Za-z' -]+$/.test(text.slice(words[i].s, words[i + n - 1].e).replace(/\s+/g, ' '))) continue;
+      // "loops", "vertices", "families": the term is listed in the singular
+      const term = [said, ...singulars(said)].find((t) => lookup.isTerm(t));
+      if (!term || (n === 1 && PROSE_WORDS.has(term.toLowerCase()))) continue;
+      const start = words[i].s, end = words[i + n - 1].e;
+      // "Linear Algebra for Everyone", "our Universe": capitals inside a sentence make a title or a name
+      if (words.slice(i, i + n).every((w) => /^[A-Z]/.test(w.w)) && !sentenceStart(text, start)) return undefined;
+      const hit: TermHit = { term, start, end, marked: false, phrase: [], phraseStart: start, phraseEnd: end };
+      const before = wordBefore(text, start), after = wordAfter(text, end);
+      if (before && !BOUNDARY.has(before.w.toLowerCase())) {
+        // a modifier: "measure space" is a phrase the index knows; "Haar character", "simple formula" one it does not
+        if (!lookup.isPhrase(before.w, words[i].w)) return undefined;
+        hit.phrase.push(before.w); hit.phraseStart = before.s;
+      }
+      if (after && !BOUNDARY.has(after.w.toLowerCase()) && lookup.isPhrase(words[i + n - 1].w, after.w)) { hit.phrase.push(after.w); hit.phraseEnd = after.e; }
+      return hit;
+    }
+  }
+  return undefined;
+}
