@@ -9,7 +9,11 @@
 //     reference text ranker over match, neighbour votes and times cited; the term ranker);
 //   * hover latency p50/p95 over real LSP stdio with the full index loaded;
 //   * index build time, size and load time.
-// Options: --slice N (first N queries per task), --index DIR.
+// Queries are held-out ProofWiki texts; against an index whose texts have ProofWiki's macros
+// written out (the default build) the queries are written out the same way, as an author
+// writing standard LaTeX would write them.
+// Options: --slice N (first N queries per task), --index DIR, --raw-queries (ProofWiki's macros
+// left in the queries), --expand-queries (written out whatever the index).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
@@ -38,6 +42,8 @@ const slice = opt('--slice') ? Number(opt('--slice')) : undefined;
 const indexDir = defaultIndexDir(opt('--index'));
 const dataDir = sharedDataDir();
 const cut = (xs) => (slice ? xs.slice(0, slice) : xs);
+const { expandProofWikiMacros } = await import(out('index/proofwikiMacros.js'));
+let qtext = (t) => t;
 const pct = (x) => Math.round(x * 1000) / 10;
 const rows = [];
 
@@ -52,6 +58,7 @@ try {
   process.exit(0);
 }
 const h = index.header;
+if (argv.includes('--expand-queries') || (h.proofwikiMacrosExpanded && !argv.includes('--raw-queries'))) qtext = expandProofWikiMacros;
 const enc = await EncoderSession.load(path.join(root, 'models'), { accelerator: 'cpu', threads: 2 });
 if (enc.info.version !== h.modelVersion) console.log(`warning: index built with encoder ${h.modelVersion}, model is ${enc.info.version}`);
 const cache = new EmbeddingCache(enc.info.version, enc.info.dim, path.join(root, '.cache', 'index-embeddings'));
@@ -66,12 +73,12 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
   const queries = [];
   for (let id = sa; id < sb; id++) { const e = index.entry(id); if (e.heldOut && h.sources[e.source].id === 'proofwiki' && e.proofs?.length) queries.push(e); }
   const qs = cut(queries);
-  const vecs = await embed(qs.map((e) => e.text));
+  const vecs = await embed(qs.map((e) => qtext(e.text)));
   const acc = { bm25: [0, 0], encoder: [0, 0], fused: [0, 0], shipped: [0, 0] };
   const ranker = indexProofRanker(index);
   if ('problem' in ranker) console.log(`proof ranker not used: ${ranker.problem}`);
   qs.forEach((e, i) => {
-    const bm = index.bm25Range(ids(e.text), 'proof', pa, pb);
+    const bm = index.bm25Range(ids(qtext(e.text)), 'proof', pa, pb);
     const cos = index.cosineRange(vecs[i], pa, pb);
     const gold = new Set(e.proofs.map((p) => p - pa));
     const fused = fuseZ(bm, cos);
@@ -94,10 +101,10 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
   const map = mapPsStatements(ps.texts, byKey);
   const all = ps.test.map((q) => ({ ...q, gold: q.premises.map((p) => map.get(p)).filter((x) => x !== undefined) })).filter((q) => q.gold.length > 0);
   const qs = cut(all);
-  const vecs = await embed(qs.map((q) => q.text));
+  const vecs = await embed(qs.map((q) => qtext(q.text)));
   const acc = { bm25: [0, 0], encoder: [0, 0], fused: [0, 0], shipped: [0, 0], untitled: [0, 0] };
   qs.forEach((q, i) => {
-    const qIds = ids(q.text);
+    const qIds = ids(qtext(q.text));
     const bm = index.bm25Range(qIds, 'statement', sa, sb);
     const cos = index.cosineRange(vecs[i], sa, sb);
     const self = map.get(q.id);

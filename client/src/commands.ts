@@ -123,6 +123,17 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   }
 }
 
+/** Candidate proofs of the statement at the action's place, else at the cursor, in the results panel. */
+async function showCandidateProofs(deps: CommandDeps, arg?: { uri?: string; position?: { line: number; character: number } }): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const uri = arg?.uri ?? editor?.document.uri.toString();
+  const position = arg?.position ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
+  if (!uri || !position) { void vscode.window.showInformationMessage('MathSense: put the cursor in a theorem, lemma, exercise or proof to find candidate proofs.'); return; }
+  const r = await vscode.commands.executeCommand<ShowResultsArgs | null>('mathsense.candidateProofs', { uri, position });
+  if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage('MathSense: no candidate proofs here (put the cursor in a theorem-like environment or its proof).'); return; }
+  deps.panel.show(r.heading ?? 'Candidate proofs', r.items.map(toResultItem));
+}
+
 async function showStatus(deps: CommandDeps): Promise<void> {
   const s = await deps.statusBar.refresh();
   if (!s) { void vscode.window.showWarningMessage('MathSense: the language server is not running.'); return; }
@@ -145,6 +156,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   // the code lens "Find related equations" carries the server's results; from the palette: at the cursor
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.showRelatedEquations', async (arg?: unknown) => {
     try { await showRelatedEquations(deps, arg); } catch (e) { deps.output.error(`mathsense.showRelatedEquations failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
+  }));
+  // "Find candidate proofs" (code action or palette): the server ranks them when asked
+  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showCandidateProofs', async (arg?: { uri?: string; position?: { line: number; character: number } }) => {
+    try { await showCandidateProofs(deps, arg); } catch (e) { deps.output.error(`mathsense.showCandidateProofs failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
   // server code actions ("Suggest results to cite") hand their results to this command
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.showResults', (args?: ShowResultsArgs) => {

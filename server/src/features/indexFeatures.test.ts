@@ -77,6 +77,8 @@ describe('index features over stdio', { skip: !hasData && 'shared data or models
 \newtheorem{theorem}{Theorem}
 \newtheorem{lemma}[theorem]{Lemma}
 \newtheorem{definition}[theorem]{Definition}
+\theoremstyle{definition}
+\newtheorem{exercise}[theorem]{Exercise}
 \begin{document}
 \begin{lemma}\label{lem:helper}
 ${st.text.replace(/\n+/g, ' ')}
@@ -96,6 +98,9 @@ ${st.text.replace(/\n+/g, ' ')}
 \begin{definition}
 A \emph{${term}} is what follows. ${sense.text.replace(/\n+/g, ' ').replace(/\\(?:begin|end)\{[^}]*\}/g, '').slice(0, 600)}
 \end{definition}
+\begin{exercise}
+Show that every finite group of prime order is cyclic.
+\end{exercise}
 \end{document}
 `;
     fs.mkdirSync(path.join(tmp, 'proj'));
@@ -161,6 +166,29 @@ A \emph{${term}} is what follows. ${sense.text.replace(/\n+/g, ' ').replace(/\\(
     for (const i of args.items.filter((x) => x.url)) assert.match(i.detail, /CC BY-SA|GNU FDL/);
   });
 
+  it('asked for, candidate proofs of any statement: the code action "Find candidate proofs" (an exercise too) and mathsense.candidateProofs', async () => {
+    // an exercise gets none on hover, but they are one action away
+    const hover = md(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, '\\begin{exercise}', 3) }));
+    assert.doesNotMatch(hover, /Candidate proofs/);
+    const p = posOf(text, 'Show that every');
+    const actions = await client.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
+    const a = actions.find((x) => x.title === 'Find candidate proofs');
+    assert.ok(a, actions.map((x) => x.title).join('; '));
+    assert.equal(a.command?.command, 'mathsense.showCandidateProofs');
+    assert.deepEqual(a.command?.arguments, [{ uri, position: p }]);
+    type R = { heading: string; items: Array<{ title: string; url?: string; uri?: string; detail: string }> } | null;
+    const r = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.candidateProofs', arguments: a.command!.arguments }) as R;
+    assert.match(r?.heading ?? '', /^Candidate proofs for: Show that every finite group/);
+    assert.ok(r!.items.length > 0 && r!.items.every((i) => i.url?.startsWith('https://')), JSON.stringify(r));
+    for (const i of r!.items) assert.match(i.detail, /CC BY-SA|GNU FDL/);
+    // inside a proof: the proved statement's, the project's own proof first
+    const inProof = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.candidateProofs', arguments: [{ uri, position: posOf(text, 'We use') }] }) as R;
+    assert.equal(inProof?.items[0].title, 'Proof in this project');
+    assert.equal(inProof?.items[0].uri, uri);
+    const none = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.candidateProofs', arguments: [{ uri, position: { line: 0, character: 0 } }] });
+    assert.equal(none, null);
+  });
+
   it('any other LSP client: an action per workspace result inserts its \\ref; mathsense.suggestCitations returns them all', async () => {
     const other = new Client({ index: { path: indexDir } });
     try {
@@ -170,7 +198,7 @@ A \emph{${term}} is what follows. ${sense.text.replace(/\n+/g, ' ').replace(/\\(
       const all = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: p }] }) as { items: Array<{ label?: string; url?: string }> } | null;
       assert.ok(all?.items.some((i) => i.label === 'lem:helper') && all.items.some((i) => i.url?.startsWith('https://')), JSON.stringify(all));
       const actions = await other.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
-      assert.ok(!actions.some((a) => a.command?.command === 'mathsense.showResults'), 'no client command the editor does not have');
+      assert.ok(!actions.some((a) => a.command?.command === 'mathsense.showResults' || a.command?.command === 'mathsense.showCandidateProofs'), 'no client command the editor does not have');
       const cite = actions.find((a) => a.title.startsWith('Cite \\ref{lem:helper}'));
       assert.ok(cite, actions.map((a) => a.title).join('; '));
       assert.deepEqual(cite.edit?.changes?.[uri], [{ range: { start: p, end: p }, newText: '\\ref{lem:helper}' }]);

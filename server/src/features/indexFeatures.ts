@@ -15,7 +15,7 @@ import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import { isPhrase, phraseStem } from '../index/termPhrases.js';
-import { termAt } from './termAt.js';
+import { namesCompound, termAt } from './termAt.js';
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
@@ -32,6 +32,11 @@ export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
 /** Server command: the results to cite for `{uri, position}` (ShowResultsArgs, or null outside a statement). */
 export const SUGGEST_CITATIONS_COMMAND = 'mathsense.suggestCitations';
+export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
+/** Server command: candidate proofs of the statement at `{uri, position}` (ShowResultsArgs, or null outside a statement). */
+export const CANDIDATE_PROOFS_COMMAND = 'mathsense.candidateProofs';
+/** Client command (VS Code) the code action runs: asks CANDIDATE_PROOFS_COMMAND and opens the results panel. */
+export const SHOW_CANDIDATE_PROOFS_COMMAND = 'mathsense.showCandidateProofs';
 
 /** A theorem-like statement and the text it says (body without labels). */
 interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
@@ -128,6 +133,53 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
   return `**Candidate proofs**${how}\n\n${parts.join('\n\n')}`;
 }
 
+/**
+ * Candidate proofs asked for (a command or the code action, not a hover): of any theorem-like
+ * environment around `offset`, exercises, examples and remarks included, or of the statement
+ * a proof proves; the project's own proofs first, then one item per indexed result.
+ */
+export function proofResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 8): ShowResultsArgs | undefined {
+  const f = enclosingStatement(ws, doc, offset);
+  if (!f || f.text.length < 10) return undefined;
+  const items: ShowResultsArgs['items'] = [];
+  for (const p of workspaceProofs(ws, f)) {
+    items.push({ title: 'Proof in this project', latex: bodyText(p.doc, p.env).slice(0, 600), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 });
+  }
+  const got = si.get();
+  const own = f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);
+  const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, own?.title);
+  if (got && c) {
+    for (const g of byResult(got.index, c.results).slice(0, limit)) {
+      const best = g.proofs[0];
+      const all = g.statement?.proofs?.length ?? g.proofs.length;
+      const src = got.index.sourceOf(best.entry);
+      items.push({
+        title: (g.statement?.title ?? best.entry.title.replace(/\s*\(Proof \d+\)\s*$/, '')).replace(/[[\]]/g, ''),
+        latex: expandProofWikiMacros(best.entry.text),
+        detail: [src.name, best.entry.licence, best.named ? 'the statement\'s title names it' : undefined, all > 1 ? `${all} proofs` : undefined].filter(Boolean).join(' · '),
+        url: best.entry.url,
+        score: best.score,
+      });
+    }
+  }
+  if (items.length === 0) return undefined;
+  const how = c && !c.semantic ? ' (lexical match; semantic ranking is being computed)' : '';
+  return { heading: `Candidate proofs for: ${latexToPlain(f.text, 80)}${how}`, items };
+}
+
+/**
+ * "Find candidate proofs" inside any theorem-like environment or proof, where a results panel
+ * can show them (VS Code); the proofs are computed when the action runs, not on every cursor
+ * move. Not without a loaded index. Other editors ask CANDIDATE_PROOFS_COMMAND.
+ */
+export function proofCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, panel: boolean): CodeAction[] {
+  if (!panel || !si.get()) return [];
+  const f = enclosingStatement(ws, doc, doc.offsetAt(range.start));
+  if (!f || f.text.length < 10) return [];
+  const args = { uri: doc.uri, position: range.start };
+  return [{ title: PROOFS_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: PROOFS_ACTION_TITLE, command: SHOW_CANDIDATE_PROOFS_COMMAND, arguments: [args] } }];
+}
+
 /** Candidate proofs of one result: its statement (when the index links it) and its proofs, best first. */
 export interface ResultGroup { statement?: IndexEntry; proofs: Result[] }
 
@@ -177,7 +229,7 @@ function contextAround(ws: Workspace, doc: Doc, offset: number): string {
 }
 
 /** The least probability the term ranker must give a reading of an unmarked term for the hover to show it. */
-export const TERM_CONFIDENCE = 0.5;
+export const TERM_CONFIDENCE = 0.6;
 /** The same for a term the author marked (`\emph{…}`): the mark says it is a term, not which one. */
 export const MARKED_TERM_CONFIDENCE = 0.35;
 
@@ -194,7 +246,11 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
   const got = si.get();
   if (!got) return undefined;
   const index = got.index;
-  const hit = termAt(doc, offset, { isTerm: (t) => termCandidates(index, t).length > 0, isPhrase: (a, b) => isPhrase(index, a, b) });
+  const hit = termAt(doc, offset, {
+    isTerm: (t) => termCandidates(index, t).length > 0,
+    isPhrase: (a, b) => isPhrase(index, a, b),
+    titles: (t) => termCandidates(index, t).map((id) => index.peek(id).title),
+  });
   if (!hit) return undefined;
   const q = si.query(contextAround(ws, doc, offset));
   if (!q) return undefined;
@@ -208,6 +264,9 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
     if (sum > 0) ranked = ranked.map((r) => ({ ...r, probability: (r.probability ?? 0) / sum }));
     heading = `**Which “${doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ')}”?**`;
   }
+  // the term alone: not a reading whose title makes it a modifier of another noun ("the mean"
+  // is no "Mean Deviation"); the others keep their probability, so the threshold still says how sure
+  else ranked = ranked.filter((r) => !namesCompound(hit.term, r.entry.title));
   if (ranked.length === 0) {
     // a term marked as defined here (\emph in a definition) with no disambiguation group:
     // the indexed definitions whose title names it

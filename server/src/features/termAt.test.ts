@@ -5,12 +5,17 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { termAt } from './termAt.js';
+import { modifierOnly, namesCompound, termAt } from './termAt.js';
 import { textPlaceAt } from './textPlace.js';
 
-const TERMS = new Set(['loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure']);
+const TERMS = new Set(['upper bound', 'rectangle', 'loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure', 'smooth', 'complex', 'algebra']);
 const PHRASES = new Set(['measure space', 'ordered field', 'normal subgroup', 'closed ball', 'lipschitz continuous', 'continuous function']);
-const lookup = { isTerm: (t: string) => TERMS.has(t.toLowerCase()), isPhrase: (a: string, b: string) => PHRASES.has(`${a} ${b}`.toLowerCase()) };
+const TITLES: Record<string, string[]> = { smooth: ['Definition:Smooth Manifold', 'Definition:Topological Manifold/Smooth Manifold', 'Definition:Smooth Real Function'], complex: ['Definition:Complex (Group Theory)', 'Definition:Complex Number'] };
+const lookup = {
+  isTerm: (t: string) => TERMS.has(t.toLowerCase()),
+  isPhrase: (a: string, b: string) => PHRASES.has(`${a} ${b}`.toLowerCase()),
+  titles: (t: string) => TITLES[t.toLowerCase()] ?? [`Definition:${t}`],
+};
 
 /** The term at `|` of a body put in a document: "term", "term (marked)", "term [phrase words]". */
 function at(body: string, preamble = ''): string | undefined {
@@ -51,6 +56,11 @@ test('a word inside a phrase the index knows is that phrase; a neighbour that ma
   assert.equal(at('The Kullback-Leibler diverg|ence is'), undefined);
   assert.equal(at('there are only two col|umns'), 'column', 'a number is no modifier');
   assert.equal(at('two independent col|umns'), undefined);
+  assert.equal(at('a real or comp|lex Lie group'), undefined, 'a capitalised name after it');
+  assert.equal(at('and smo|oth open embeddings'), undefined, 'a word the index only uses as a modifier, before a noun');
+  assert.equal(at('Let $f$ be smo|oth.'), 'smooth');
+  assert.equal(at('conditional $f$-diverg|ences'), undefined, 'a compound with math');
+  assert.equal(at('a $\\sigma$-alg|ebra on $X$'), undefined);
 });
 
 test('capitals inside a sentence make a title or a name, not a term', () => {
@@ -71,6 +81,8 @@ test('idioms and everyday words are no terms', () => {
   assert.equal(at('with a ringType struct|ure'), undefined);
   assert.equal(at('the arithmetic me|an of the data'), undefined, 'an unknown modifier');
   assert.equal(at('the me|an of the data'), 'mean');
+  assert.equal(at('has a least up|per bound,'), undefined, 'a superlative makes another term (the supremum)');
+  assert.equal(at('an up|per bound of $E$'), 'upper bound');
 });
 
 test('terms only in prose: not in math, comments, the preamble, labels, references or other names', () => {
@@ -105,4 +117,21 @@ test('text place: prose, math (inline and display), comments, preamble, command 
   assert.equal(place('\\footnote{A {nested} no|te}'), 'prose');
   assert.equal(place('\\includegraphics[width=3cm]{fig|ure}'), 'argument');
   assert.equal(place('\\item[(a)] an it|em'), 'prose');
+  assert.equal(place('a closed rectangle\\index{rect|angle}'), 'argument', 'an index entry is read in the index, not here');
+});
+
+test('a word the index only uses as a modifier', () => {
+  assert.ok(modifierOnly('smooth', ['Definition:Smooth Manifold', 'Definition:Topological Manifold/Smooth Manifold']));
+  assert.ok(!modifierOnly('complex', ['Definition:Complex (Group Theory)', 'Definition:Complex Number']));
+  assert.ok(!modifierOnly('closed', ['Definition:Closed Set', 'Definition:Closed (Topology)']));
+  assert.ok(!modifierOnly('x', []));
+});
+
+test('a title that makes a noun term the modifier of another noun names another thing', () => {
+  assert.ok(namesCompound('mean', 'Definition:Mean Deviation'));
+  assert.ok(!namesCompound('mean', 'Definition:Arithmetic Mean'));
+  assert.ok(!namesCompound('upper bound', 'Definition:Upper Bound of Set'));
+  assert.ok(!namesCompound('measure', 'Definition:Measure (Measure Theory)'));
+  assert.ok(!namesCompound('column', 'Definition:Matrix/Column'));
+  assert.ok(!namesCompound('bounded', 'Definition:Bounded Sequence'), 'an adjective modifies by nature');
 });

@@ -14,6 +14,8 @@ export interface TermLookup {
   isTerm(t: string): boolean;
   /** Whether adjacent words `a b` make a phrase the index knows. */
   isPhrase(a: string, b: string): boolean;
+  /** The titles of the term's readings. */
+  titles(t: string): readonly string[];
 }
 
 export interface TermHit {
@@ -54,7 +56,7 @@ const BOUNDARY = new Set(`a an the this that these those each every any some no 
   is are be been being was were am has have had having do does did can could may might must shall should will would
   we it they he she one you i us them which who whom whose what there here also not only just even still thus hence
   therefore however moreover furthermore indeed namely e.g i.e is called let suppose assume define denote consider
-  such very more most less least many much few several other another same different new given above below
+  such very more less many much few several other another same different new given above below
   one two three four five six seven eight nine ten first second third last next previous following only`.split(/\s+/).filter(Boolean));
 
 /** Singular forms of a phrase's last word, most likely first. */
@@ -83,6 +85,36 @@ function wordBefore(text: string, at: number): Word | undefined {
 function wordAfter(text: string, at: number): Word | undefined {
   const m = /^([ \t]*\n?[ \t]*)([A-Za-z][A-Za-z'-]*)/.exec(text.slice(at, at + 60));
   return m ? { w: m[2], s: at + m[1].length, e: at + m[1].length + m[2].length } : undefined;
+}
+
+/** Words of a title, lower case (qualifiers and sub-pages apart: "Definition:Topological Manifold/Smooth Manifold"). */
+const titleParts = (title: string) => title.replace(/^Definition:/, '').replace(/\([^)]*\)/g, '/').split('/').map((p) => p.toLowerCase().split(/[^a-z]+/).filter(Boolean));
+
+/** Whether every reading's title uses the term to modify a noun ("Smooth Manifold", "Universal Object"): then the term alone is an adjective. */
+export function modifierOnly(term: string, titles: readonly string[]): boolean {
+  const t = term.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  const last = t[t.length - 1];
+  if (!last || titles.length === 0) return false;
+  return titles.every((title) => {
+    const uses = titleParts(title).flatMap((ws) => ws.flatMap((w, i) => (w.startsWith(last.slice(0, 6)) ? [i < ws.length - 1] : [])));
+    return uses.length > 0 && uses.every(Boolean);
+  });
+}
+
+/** Adjectives by their form, or the commonest bare ones: "bounded", "integrable", "normal", "smooth". */
+const ADJECTIVE = /(?:ed|able|ible|al|ous|ive|ic|ent|ant|ar|ful|less|ary|ory|ile|ian)$|^(?:smooth|open|closed|dense|compact|simple|complete|finite|infinite|prime|free|exact|flat|proper|convex|odd|even|real|complex|positive|negative|injective|surjective|bijective)$/i;
+
+/**
+ * Whether a reading's title uses a noun term as a modifier of another noun ("Mean Deviation"
+ * for "mean", "Set Partition" for "set"): such a title names another thing than the term alone
+ * does. An adjective term ("bounded" for "Bounded Sequence") modifies by nature, so not then.
+ */
+export function namesCompound(term: string, title: string): boolean {
+  const t = term.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  const last = t[t.length - 1];
+  if (!last || ADJECTIVE.test(last)) return false;
+  const uses = titleParts(title).flatMap((ws) => ws.flatMap((w, i) => (w.startsWith(last.slice(0, 6)) ? [i < ws.length - 1 && !BOUNDARY.has(ws[i + 1])] : [])));
+  return uses.length > 0 && uses.every(Boolean);
 }
 
 /** Whether `at` starts a sentence: after a full stop, a blank line, a command or environment line, or at the start of an argument. */
@@ -128,6 +160,8 @@ export function termAt(doc: Doc, offset: number, lookup: TermLookup): TermHit | 
       const start = words[i].s, end = words[i + n - 1].e;
       // "Linear Algebra for Everyone", "our Universe": capitals inside a sentence make a title or a name
       if (words.slice(i, i + n).every((w) => /^[A-Z]/.test(w.w)) && !sentenceStart(text, start)) return undefined;
+      // "$f$-divergence", "$\sigma$-algebra": a compound the index does not know
+      if (text[start - 1] === '-') return undefined;
       const hit: TermHit = { term, start, end, marked: false, phrase: [], phraseStart: start, phraseEnd: end };
       const before = wordBefore(text, start), after = wordAfter(text, end);
       if (before && !BOUNDARY.has(before.w.toLowerCase())) {
@@ -135,7 +169,14 @@ export function termAt(doc: Doc, offset: number, lookup: TermLookup): TermHit | 
         if (!lookup.isPhrase(before.w, words[i].w)) return undefined;
         hit.phrase.push(before.w); hit.phraseStart = before.s;
       }
-      if (after && !BOUNDARY.has(after.w.toLowerCase()) && lookup.isPhrase(words[i + n - 1].w, after.w)) { hit.phrase.push(after.w); hit.phraseEnd = after.e; }
+      if (after && !BOUNDARY.has(after.w.toLowerCase())) {
+        if (lookup.isPhrase(words[i + n - 1].w, after.w)) { hit.phrase.push(after.w); hit.phraseEnd = after.e; }
+        // "complex Lie group", "universal constructions", "smooth open embeddings": the word
+        // modifies a noun the index does not know with it (a capitalised name, or a noun after
+        // a word the index only ever uses as a modifier); a verb after a noun ("the graph
+        // looks") is no such noun
+        else if (/^[A-Z]/.test(after.w) || modifierOnly(term, lookup.titles(term))) return undefined;
+      }
       return hit;
     }
   }

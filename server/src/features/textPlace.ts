@@ -7,12 +7,15 @@ import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
 
 export type TextPlace = 'prose' | 'math' | 'comment' | 'preamble' | 'argument';
 
-/** Commands whose brace arguments are text a reader reads (the rest take names, paths, sizes, code). */
+/**
+ * Commands whose brace arguments are text a reader reads there (the rest take names, paths,
+ * sizes, code; `\index{…}` too: its entry is read in the index, not where it is written).
+ */
 const TEXT_ARGUMENT = new Set([
   'emph', 'textbf', 'textit', 'textsl', 'textsc', 'textup', 'textrm', 'textsf', 'textnormal', 'textmd', 'underline', 'uline',
   'text', 'mbox', 'hbox', 'fbox', 'intertext', 'shortintertext', 'footnote', 'footnotetext', 'marginpar', 'marginnote', 'caption',
   'part', 'chapter', 'section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph', 'title', 'thanks',
-  'item', 'defn', 'define', 'term', 'index', 'textcolor', 'colorbox', 'mathrm', 'operatorname',
+  'item', 'defn', 'define', 'term', 'textcolor', 'colorbox', 'mathrm', 'operatorname',
   'noindent', 'centerline', 'parbox', 'minipage', 'framebox', 'makebox', 'em', 'bf', 'it',
 ]);
 /** Text commands whose argument is math-mode free text even inside math. */

@@ -34,6 +34,8 @@ export interface BuildOptions {
   noEquations?: boolean;
   /** Embedding cache folder; null disables it. */
   cacheDir?: string | null;
+  /** ProofWiki's notation macros written out in what the tokenizer reads (sources.ts#readProofWiki); default true. */
+  expandProofWikiMacros?: boolean;
   progress?: (phase: string, done: number, total: number) => void;
   log?: (msg: string) => void;
 }
@@ -63,7 +65,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   // ---- read the sources
   const raw: RawEntry[] = [];
   const readers: Record<SourceId, () => RawEntry[]> = {
-    proofwiki: () => readProofWiki(o.dataDir, o), mathd2: () => readMathD2(o.dataDir, o),
+    proofwiki: () => readProofWiki(o.dataDir, { ...o, expandProofWikiMacros: o.expandProofWikiMacros ?? true }), mathd2: () => readMathD2(o.dataDir, o),
     planetmath: () => readPlanetMath(o.dataDir, o), stacks: () => readStacks(o.dataDir, o),
   };
   for (const s of o.sources) {
@@ -137,7 +139,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   for (let i = 0; i < ordered.length; i++) {
     if (i % 2000 === 0) progress('tokenizing', i, ordered.length);
     const r = ordered[i];
-    ids[i] = tok.encode(r.text, { maxTokens: MAX_BM25_TOKENS, macros: r.macros });
+    ids[i] = tok.encode(r.tokenText ?? r.text, { maxTokens: MAX_BM25_TOKENS, macros: r.macros });
     lengths[i] = ids[i].length;
     avg[r.kind] += ids[i].length;
     for (const t of new Set(ids[i])) if (t >= FIRST_TERM_ID) df[t]++;
@@ -179,7 +181,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     dim = enc.info.dim;
     const cache = o.cacheDir === null ? undefined : new EmbeddingCache(modelVersion, dim, o.cacheDir);
     const max = files.config.maxTokens;
-    const vectors = await embedThroughCache(cache, ordered.map((r) => `${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.text}`), (part) => enc.embedIds(part.map((i) => {
+    const vectors = await embedThroughCache(cache, ordered.map((r) => `${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.tokenText ?? r.text}`), (part) => enc.embedIds(part.map((i) => {
       const r = ordered[i];
       const x = r.embedText !== undefined ? tok.encode(r.embedText, { maxTokens: max }) : ids[i].slice(0, max);
       return x.length ? x : enc.encode('');
@@ -223,7 +225,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
   let bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
   const header: IndexHeader = {
-    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, contentVersion: INDEX_CONTENT_VERSION, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
+    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, contentVersion: INDEX_CONTENT_VERSION, proofwikiMacrosExpanded: o.expandProofWikiMacros ?? true, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
     builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}), ...(referenceRankers ? { referenceRankers } : {}),

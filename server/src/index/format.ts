@@ -23,8 +23,9 @@ export const INDEX_FORMAT_VERSION = 1;
  * What the builder extracts (titles, equations, texts), bumped when that changes without the
  * format changing, so `npm run setup` rebuilds an index whose entries an older build wrote.
  * 2: PlanetMath titles completed, equation numbering prefixes stripped, accents as letters.
+ * 3: ProofWiki's notation macros written out in what BM25 and the encoder read.
  */
-export const INDEX_CONTENT_VERSION = 2;
+export const INDEX_CONTENT_VERSION = 3;
 
 export type EntryKind = 'statement' | 'proof' | 'definition';
 export const ENTRY_KINDS: EntryKind[] = ['statement', 'proof', 'definition'];
@@ -43,6 +44,11 @@ export interface IndexHeader {
   formatVersion: number;
   /** INDEX_CONTENT_VERSION of the build (absent before version 2). */
   contentVersion?: number;
+  /**
+   * ProofWiki's notation macros (`\map`, `\paren`, …) were written out in standard LaTeX in the
+   * text BM25 and the encoder read, so a query in the author's LaTeX meets them in the same words.
+   */
+  proofwikiMacrosExpanded?: boolean;
   /** Encoder version (hash of the .onnx) the vectors were made with; '' when built without vectors. */
   modelVersion: string;
   /** Vocabulary hash of the tokenizer the BM25 postings were made with. */

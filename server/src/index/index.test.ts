@@ -18,6 +18,7 @@ import { titleText } from '../embeddings/data/mathd2.js';
 import { recoverReferences, titleTable } from './references.js';
 import { buildSlice, dataDir, hasData, modelsDir } from './testing.js';
 import { indexProofRanker } from './indexHubs.js';
+import { expandProofWikiMacros } from './proofwikiMacros.js';
 
 describe('reference recovery', () => {
   const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);
@@ -56,6 +57,7 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     for (const s of h.sources) { assert.ok(s.licence && s.attribution, s.id); assert.ok(s.entries > 0, s.id); }
     assert.ok(index.loadMs < 1000, `loaded in ${index.loadMs} ms`);
     assert.ok(Object.keys(h.terms).length > 0);
+    assert.equal(h.proofwikiMacrosExpanded, true, 'BM25 and the encoder read ProofWiki\'s macros written out');
     for (const f of Object.values(FILES)) assert.ok(fs.existsSync(path.join(dir, f)), f);
   });
 
@@ -96,8 +98,10 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
   it('finds a statement from its own text, and its proofs as candidates', async () => {
     const [a] = index.header.kinds.statement;
     const st = index.entry(a + 3);
-    const [vec] = await enc.embedTexts([st.text]);
-    const q = { ids: tok.encode(st.text, { maxTokens: QUERY_TOKENS }), vec };
+    // the statement as an author writes it: standard LaTeX, not ProofWiki's macros
+    const text = expandProofWikiMacros(st.text);
+    const [vec] = await enc.embedTexts([text]);
+    const q = { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }), vec };
     const hits = search(index, q, 'statement', { limit: 3 });
     assert.equal(hits[0].id, st.id);
     assert.ok(hits[0].cosine! > 0.9);
@@ -119,8 +123,10 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     assert.ok([...r.bm, ...r.cos].some((x) => x !== 0));
     assert.ok(r.statements && [...r.statements.cos].some((x) => x !== 0), r.statementProblem);
     const st = index.entry(index.header.kinds.statement[0] + 3);
-    const [vec] = await enc.embedTexts([st.text]);
-    const q = { ids: tok.encode(st.text, { maxTokens: QUERY_TOKENS }), vec };
+    // the statement as an author writes it: standard LaTeX, not ProofWiki's macros
+    const text = expandProofWikiMacros(st.text);
+    const [vec] = await enc.embedTexts([text]);
+    const q = { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }), vec };
     const ranked = candidateProofs(index, q, { limit: 5, viaStatements: false });
     // a copy of the index whose hub file is cut short: a clear reason, and still candidate proofs
     const copy = path.join(tmp, 'cut-hubs');
@@ -199,7 +205,7 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
   it('suggests statements to cite, never the query\'s own entry', () => {
     const [a, b] = index.header.kinds.statement;
     const own = index.entry(a + 5);
-    const q = { ids: tok.encode(own.text, { maxTokens: QUERY_TOKENS }), text: own.text };
+    const q = { ids: tok.encode(expandProofWikiMacros(own.text), { maxTokens: QUERY_TOKENS }), text: expandProofWikiMacros(own.text) };
     assert.equal(suggestCitations(index, q, { limit: 3 })[0].id, own.id, 'without exclusion its own text matches first');
     const hits = suggestCitations(index, q, { limit: 10, exclude: new Set([own.id]) });
     assert.equal(hits.length, 10);

@@ -18,6 +18,16 @@ describe('ProofWiki index source on the real pages', { skip: !hasSharedData && '
     assert.ok(titles.includes('Euclid\'s Lemma'));
     assert.ok(titles.length > 30000, `${titles.length} statements and proofs`);
   });
+
+  test('BM25 and the encoder read ProofWiki\'s macros written out; the stored text keeps them (expanded when shown)', () => {
+    const raw = readProofWiki(sharedData, { slice: 400 });
+    const expanded = readProofWiki(sharedData, { slice: 400, expandProofWikiMacros: true });
+    assert.ok(raw.every((r) => r.tokenText === undefined));
+    const i = raw.findIndex((r) => /\\map\s*\{/.test(r.text));
+    assert.ok(i >= 0, 'a page of the slice uses \\map');
+    assert.equal(expanded[i].text, raw[i].text);
+    assert.doesNotMatch(expanded[i].tokenText!, /\\map\s*\{/);
+  });
 });
 
 test('PlanetMath titles cut at their first } are completed from the canonical name', () => {

@@ -1,6 +1,7 @@
 // Reading the shared data into index entries (before ids are assigned): ProofWiki theorems and
 // proofs (through the embeddings data loader), MathD2 definitions grouped by ambiguous term,
 // PlanetMath entries, optionally Stacks results. Each entry keeps its URL and licence line.
+import { expandProofWikiMacros } from './proofwikiMacros.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadProofWiki } from '../embeddings/data/proofwiki.js';
@@ -32,6 +33,8 @@ export interface RawEntry {
   /** Full text (BM25 and, unless embedText is given, the encoder). */
   text: string;
   embedText?: string;
+  /** The text the tokenizer reads (BM25 and the encoder) when it differs from `text` (ProofWiki's macros written out). */
+  tokenText?: string;
   macros?: MacroTable;
   statementKey?: string;
   /** Keys of the entries a proof \ref's (Stacks: its proofs' \ref graph is real reference data). */
@@ -46,7 +49,11 @@ export interface RawEntry {
   pageTitle?: string;
 }
 
-export interface SliceOptions { slice?: number }
+export interface SliceOptions {
+  slice?: number;
+  /** ProofWiki's notation macros written out in the text the tokenizer reads (index/proofwikiMacros.ts). */
+  expandProofWikiMacros?: boolean;
+}
 
 const cut = <T>(xs: T[], n?: number) => (n ? xs.slice(0, n) : xs);
 
@@ -68,10 +75,11 @@ export function readProofWiki(dataDir: string, o: SliceOptions = {}): RawEntry[]
     if (isProofWikiSitePage(t.base)) continue;
     const url = t.url.replace(/\/Proof_\d+$/, '');
     const key = `pw:${t.base}`;
-    out.push({ key, kind: 'statement', source: 'proofwiki', title: t.base, url, licence: lic, text: t.statement, heldOut: t.heldOut, pageTitle: t.base });
+    const tokens = (text: string) => (o.expandProofWikiMacros ? { tokenText: expandProofWikiMacros(text) } : {});
+    out.push({ key, kind: 'statement', source: 'proofwiki', title: t.base, url, licence: lic, text: t.statement, heldOut: t.heldOut, pageTitle: t.base, ...tokens(t.statement) });
     t.proofs.forEach((p, i) => out.push({
       key: `${key}#${i}`, kind: 'proof', source: 'proofwiki', title: t.proofs.length > 1 ? `${t.base} (Proof ${i + 1})` : t.base,
-      url, licence: lic, text: p, statementKey: key, heldOut: t.heldOut,
+      url, licence: lic, text: p, statementKey: key, heldOut: t.heldOut, ...tokens(p),
     }));
   }
   return out;

@@ -28,7 +28,7 @@ import { workerRunner } from '../math/workerRunner.js';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { indexSettings, ServerIndex, type IndexSettings } from '../index/serverIndex.js';
-import { bodyText, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, warmRefRanking, type ShowResultsArgs } from '../features/indexFeatures.js';
+import { bodyText, CANDIDATE_PROOFS_COMMAND, candidateProofsMarkdown, citeCodeActions, citeResults, disambiguationMarkdown, proofCodeActions, proofResults, rankRefCompletions, SUGGEST_CITATIONS_COMMAND, warmRefRanking, type ShowResultsArgs } from '../features/indexFeatures.js';
 import { EquationAnalyses } from '../features/equationAnalyses.js';
 import { workerAnalysis } from '../index/equationAnalysis.js';
 import { FormulaVectors } from '../features/formulaVectors.js';
@@ -183,7 +183,7 @@ export class MathSenseServer {
           foldingRangeProvider: true,
           documentLinkProvider: { resolveProvider: false },
           codeLensProvider: { resolveProvider: true },
-          executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND] },
+          executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         },
       };
@@ -319,6 +319,7 @@ export class MathSenseServer {
       // a typo in a \ref or \cite key: the nearest names first, before the index's suggestions
       actions.unshift(...this.guard('codeAction (typos)', [], () => typoFixes(this.ws, doc, p.range, p.context.diagnostics)));
       actions.push(...this.guard('codeAction (cite)', [], () => citeCodeActions(this.ws, doc, p.range, this.index, this.resultsPanel)));
+      actions.push(...this.guard('codeAction (proofs)', [], () => proofCodeActions(this.ws, doc, p.range, this.index, this.resultsPanel)));
       return actions;
     }));
     c.onDefinition((p) => this.guard('definition', [], () => {
@@ -404,12 +405,13 @@ export class MathSenseServer {
       return { ...lens, command: { title: lensTitle(r), command: r.results.length || r.pending ? SHOW_RELATED_COMMAND : '', arguments: [r] } };
     }));
     c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | ShowResultsArgs | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
-      if (p.command === SUGGEST_CITATIONS_COMMAND) {
+      if (p.command === SUGGEST_CITATIONS_COMMAND || p.command === CANDIDATE_PROOFS_COMMAND) {
         const a = parseFindArgs(p.arguments);
         const doc = 'uri' in a ? this.docAt(a.uri) : undefined;
-        if (!doc || !('position' in a)) throw new ResponseError(ErrorCodes.InvalidParams, `${SUGGEST_CITATIONS_COMMAND}: expected {uri, position} of an open document`);
+        if (!doc || !('position' in a)) throw new ResponseError(ErrorCodes.InvalidParams, `${p.command}: expected {uri, position} of an open document`);
         await this.index.load();
-        return citeResults(this.ws, doc, doc.offsetAt(a.position), this.index) ?? null;
+        const at = doc.offsetAt(a.position);
+        return (p.command === SUGGEST_CITATIONS_COMMAND ? citeResults(this.ws, doc, at, this.index) : proofResults(this.ws, doc, at, this.index)) ?? null;
       }
       if (p.command !== FIND_RELATED_COMMAND) return null;
       const a = parseFindArgs(p.arguments);
