@@ -115,8 +115,9 @@ class Server {
     }
     throw new Error('index not ready');
   }
+  /** The vectors asked for are computed (hover contexts go first; the opened files' statements follow), or 5 minutes passed. */
   async settled() {
-    for (let i = 0; i < 1200; i++) {
+    for (let i = 0; i < 3000; i++) {
       const s = await this.status();
       if (!s.index?.pendingVectors) return;
       await new Promise((r) => setTimeout(r, 100));

@@ -145,9 +145,14 @@ Show that every finite group of prime order is cyclic.
     assert.doesNotMatch(def, /Candidate proofs/);
   });
 
-  it('hover on a defined term ranks its ProofWiki definitions', async () => {
-    const h = await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, `\\emph{${term}}`, 7) });
-    const v = md(h);
+  it('hover on a defined term ranks its ProofWiki definitions, once the context\'s meaning is read', async () => {
+    // the first hover asks for the context's vector (ahead of the queued statements); until it
+    // has come nothing is shown rather than a reading from the words alone
+    let v = '';
+    for (let i = 0; i < 100 && !/Which “/.test(v); i++) {
+      v = md(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(text, `\\emph{${term}}`, 7) }));
+      if (!v) await new Promise((r) => setTimeout(r, 100));
+    }
     assert.match(v, /Which “/);
     assert.match(v, /Best match for this context \(\d+%\): \*\*\[Definition:/);
     assert.ok(v.includes(`[${sense.title}]`), `the sense the context gives: ${sense.title}\n${v}`);

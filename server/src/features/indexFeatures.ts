@@ -14,8 +14,8 @@ import { labelTarget, proofTarget, statements, type Statement } from '../analysi
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
-import { isPhrase, phraseStem } from '../index/termPhrases.js';
-import { namesCompound, termAt } from './termAt.js';
+import { isPhrase } from '../index/termPhrases.js';
+import { namesCompound, readingEvidence, termAt } from './termAt.js';
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
@@ -234,7 +234,20 @@ export const TERM_CONFIDENCE = 0.6;
 export const MARKED_TERM_CONFIDENCE = 0.35;
 
 /** The words of a title, stemmed as phrases are (termPhrases.ts). */
-const titleStems = (title: string) => new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z]+/).filter(Boolean).map(phraseStem));
+/**
+ * A word without its plural ending: the readings of a phrase must name its words as written
+ * ("differentiable function" is no "Differentiable Functional", "measure space" no "Measurable
+ * Space"), where finding the phrase (termPhrases.ts) may match on a prefix.
+ */
+const wordStem = (w: string) => {
+  const x = w.toLowerCase().replace(/'s?$/, '');
+  if (/ies$/.test(x)) return x.replace(/ies$/, 'y');
+  if (/(ch|sh|x|ss)es$/.test(x)) return x.replace(/es$/, '');
+  return /[^su]s$/.test(x) ? x.slice(0, -1) : x;
+};
+const titleStems = (title: string) => new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z']+/).filter(Boolean).map(wordStem));
+/** Whether a reading's title names every one of these words (plurals aside). */
+export const titleNames = (title: string, words: readonly string[]) => { const t = titleStems(title); return words.every((w) => t.has(wordStem(w))); };
 
 /**
  * Which indexed definition a term under the cursor means here, or nothing: a term only in prose
@@ -252,21 +265,24 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
     titles: (t) => termCandidates(index, t).map((id) => index.peek(id).title),
   });
   if (!hit) return undefined;
-  const q = si.query(contextAround(ws, doc, offset));
+  const context = contextAround(ws, doc, offset);
+  const q = si.query(context);
   if (!q) return undefined;
+  // which sense a context means is read from its meaning: until the context's vector has come
+  // (asked for just now, ahead of the queue) the words alone say too little, so nothing yet
+  if (!q.vec && si.expectsVectors) return undefined;
   let ranked = disambiguate(index, got.tok, hit.term, q);
   let heading = `**Which “${hit.term}”?**`;
   if (hit.phrase.length) {
     // "measure space": only the readings that name the phrase
-    const need = hit.phrase.map(phraseStem);
-    ranked = ranked.filter((r) => { const t = titleStems(r.entry.title); return need.every((w) => t.has(w)); });
+    ranked = ranked.filter((r) => titleNames(r.entry.title, hit.phrase));
     const sum = ranked.reduce((x, r) => x + (r.probability ?? 0), 0);
     if (sum > 0) ranked = ranked.map((r) => ({ ...r, probability: (r.probability ?? 0) / sum }));
     heading = `**Which “${doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ')}”?**`;
   }
   // the term alone: not a reading whose title makes it a modifier of another noun ("the mean"
   // is no "Mean Deviation"); the others keep their probability, so the threshold still says how sure
-  else ranked = ranked.filter((r) => !namesCompound(hit.term, r.entry.title));
+  else ranked = ranked.filter((r) => !namesCompound(hit.term, r.entry.title) && (hit.marked || readingEvidence(r.entry.title, hit.term, context)));
   if (ranked.length === 0) {
     // a term marked as defined here (\emph in a definition) with no disambiguation group:
     // the indexed definitions whose title names it
@@ -291,7 +307,7 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
     lines.push('', 'Alternatives:', '');
     for (const r of rest) lines.push(`* [${r.entry.title}](${r.entry.url})${r.probability !== undefined ? ` · ${Math.round(r.probability * 100)}%` : ''}`);
   }
-  if (!q.vec) lines.push('', '*(lexical match; semantic ranking is being computed)*');
+  if (!q.vec) lines.push('', '*(lexical match only: no encoder for this index)*');
   return { md: lines.join('\n'), range: doc.range(hit.phraseStart, hit.phraseEnd) };
 }
 

@@ -5,8 +5,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { modifierOnly, namesCompound, termAt } from './termAt.js';
+import { modifierOnly, namesCompound, readingEvidence, termAt } from './termAt.js';
 import { textPlaceAt } from './textPlace.js';
+import { titleNames } from './indexFeatures.js';
 
 const TERMS = new Set(['upper bound', 'rectangle', 'loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure', 'smooth', 'complex', 'algebra']);
 const PHRASES = new Set(['measure space', 'ordered field', 'normal subgroup', 'closed ball', 'lipschitz continuous', 'continuous function']);
@@ -134,4 +135,20 @@ test('a title that makes a noun term the modifier of another noun names another 
   assert.ok(!namesCompound('measure', 'Definition:Measure (Measure Theory)'));
   assert.ok(!namesCompound('column', 'Definition:Matrix/Column'));
   assert.ok(!namesCompound('bounded', 'Definition:Bounded Sequence'), 'an adjective modifies by nature');
+});
+
+test('the readings of a phrase name its words as written, plurals aside', () => {
+  assert.ok(titleNames('Definition:Differentiable Function', ['differentiable']));
+  assert.ok(!titleNames('Definition:Differentiable Functional', ['function']));
+  assert.ok(!titleNames('Definition:Measurable Space', ['measure']));
+  assert.ok(titleNames('Definition:Measure Space', ['measures']));
+});
+
+test('a reading is shown only where the context says something of its domain', () => {
+  assert.ok(readingEvidence('Definition:Matrix/Column', 'column', 'the first column of the matrix $A$'));
+  assert.ok(!readingEvidence('Definition:Product of Cardinals', 'product', 'The products fill the row space of $A$.'));
+  assert.ok(!readingEvidence('Definition:Integral (Calculus)', 'integral', 'the integrals of the two functions agree on all measurable sets'));
+  assert.ok(readingEvidence('Definition:Measure (Measure Theory)', 'measure', 'for a measure $\\xi$ on $\\{0,1\\}$'), 'no domain word beyond the term');
+  assert.ok(readingEvidence('Definition:Composition of Morphisms', 'composition', 'If you have three morphisms $f$, $g$, $h$'));
+  assert.ok(!readingEvidence('Definition:Height of Prime Ideal', 'height', 'verification of RH up to height $T$'));
 });

@@ -117,6 +117,25 @@ export function namesCompound(term: string, title: string): boolean {
   return uses.length > 0 && uses.every(Boolean);
 }
 
+/** Title words that name no domain ("Measure (Measure Theory)", "Algebra (Mathematical Branch)"). */
+const GENERIC_TITLE_WORDS = new Set(['definition', 'theory', 'mathematical', 'branch', 'general', 'of', 'and', 'the', 'in', 'on', 'for', 'with', 'to', 'by', 'a', 'an', 'as', 'at', 'or']);
+
+/**
+ * Whether the context says something of a reading's domain: the title words besides the term
+ * ("Matrix" of "Definition:Matrix/Column", "Cardinals" of "Product of Cardinals") must have one
+ * in the context (by their first six letters: "morphisms", "linear"), unless the title has
+ * none. A single word alone ("product", "integral", "height") is read in every sense the index
+ * lists; without a word of that sense around it, the sense meant may be none of them.
+ */
+export function readingEvidence(title: string, term: string, context: string): boolean {
+  const stem = (w: string) => w.slice(0, 6);
+  const own = new Set(term.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(stem));
+  const domain = title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1 && !GENERIC_TITLE_WORDS.has(w) && !own.has(stem(w)));
+  if (domain.length === 0) return true;
+  const said = new Set(context.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1).map(stem));
+  return domain.some((w) => said.has(stem(w)));
+}
+
 /** Whether `at` starts a sentence: after a full stop, a blank line, a command or environment line, or at the start of an argument. */
 function sentenceStart(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 80), at);

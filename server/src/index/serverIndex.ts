@@ -69,6 +69,10 @@ export class ServerIndex {
   private dir = '';
   private readonly vectors = new Map<string, Float32Array>();
   private readonly wanted = new Set<string>();
+  /** Embedded texts whose candidate proofs are computed when requests pause. */
+  private precompute: string[] = [];
+  /** Ends the pump's wait for a pause when a vector is asked for. */
+  private wake?: () => void;
   private semantic: boolean | undefined;
   private embedQueue: string[] = [];
   private embedRunning = false;
@@ -203,8 +207,17 @@ export class ServerIndex {
     if (!got) return undefined;
     const key = text.length > 4000 ? text.slice(0, 4000) : text;
     const vec = this.vectors.get(key);
-    if (!vec) this.want([key]);
+    // asked on the request path: ahead of the prefetched statements of opened files
+    if (!vec) this.want([key], true);
     return { ids: got.tok.encode(key, { maxTokens: QUERY_TOKENS }), vec, text: key };
+  }
+
+  /**
+   * Whether query vectors are coming: the encoder matches the index, or that is not decided yet
+   * (false without an encoder or with another model's index: BM25 is all there will be).
+   */
+  get expectsVectors(): boolean {
+    return this.semantic !== false;
   }
 
   private readonly tokenCache = new Map<string, number[]>();
@@ -248,15 +261,20 @@ export class ServerIndex {
     return this.vectors.get(text.length > 4000 ? text.slice(0, 4000) : text);
   }
 
-  /** Asks the embedding worker for these texts' vectors (in the background). */
-  want(texts: string[]): void {
+  /** Asks the embedding worker for these texts' vectors (in the background; `urgent`: before what is queued). */
+  want(texts: string[], urgent = false): void {
     if (this.semantic === false) return;
     for (const t of texts) {
       const key = t.length > 4000 ? t.slice(0, 4000) : t;
-      if (this.vectors.has(key) || this.wanted.has(key)) continue;
+      if (this.vectors.has(key)) continue;
+      if (this.wanted.has(key)) {
+        if (urgent) { const i = this.embedQueue.indexOf(key); if (i > 0) { this.embedQueue.splice(i, 1); this.embedQueue.unshift(key); } }
+        continue;
+      }
       this.wanted.add(key);
-      this.embedQueue.push(key);
+      if (urgent) this.embedQueue.unshift(key); else this.embedQueue.push(key);
     }
+    if (this.embedQueue.length) this.wake?.();
     void this.pump();
   }
 
@@ -264,23 +282,30 @@ export class ServerIndex {
     if (this.embedRunning) return;
     this.embedRunning = true;
     try {
-      while (this.embedQueue.length) {
+      while (this.embedQueue.length || this.precompute.length) {
+        if (!this.embedQueue.length) {
+          // precompute the hybrid candidate proofs of embedded texts (~20 ms each of synchronous
+          // work) only once requests pause for IDLE_MS, one at a time with the event loop idle
+          // in between (a timer, not setImmediate, which requests would queue behind): a hover
+          // in a burst of hovers never waits behind background work, and a vector asked for
+          // meanwhile (a hover's context) is embedded first
+          await Promise.race([this.idle(), new Promise<void>((r) => { this.wake = r; })]);
+          this.wake = undefined;
+          if (this.embedQueue.length) continue;
+          const t = this.precompute.shift();
+          if (t !== undefined && this.vectors.has(t)) this.candidateProofs(t, HOVER_PROOFS, true);
+          continue;
+        }
         const svc = await this.embeddings();
         const idx = this.index ?? (await this.loading, this.index);
-        if (!svc || !idx || !(await this.decideSemantic(idx))) { this.embedQueue = []; this.wanted.clear(); return; }
+        if (!svc || !idx || !(await this.decideSemantic(idx))) { this.embedQueue = []; this.precompute = []; this.wanted.clear(); return; }
         // the encoder's batch would take a core from the keystrokes of someone typing
         if (performance.now() - this.lastEdit < TYPING_IDLE_MS) await this.idle(false);
         const batch = this.embedQueue.splice(0, 64);
         const vs = await svc.embed(batch).catch(() => undefined);
         batch.forEach((t, i) => { this.wanted.delete(t); if (vs) this.vectors.set(t, vs[i]); });
-        // precompute the hybrid candidate proofs of these texts (~20 ms each of synchronous
-        // work) only once requests pause for IDLE_MS, one at a time with the event loop idle in
-        // between (a timer, not setImmediate, which requests would queue behind): a hover in a
-        // burst of hovers never waits behind background work
-        for (const t of batch) {
-          await this.idle();
-          this.candidateProofs(t, HOVER_PROOFS, true);
-        }
+        if (vs) this.precompute.push(...batch);
+        if (this.precompute.length > 5000) this.precompute.splice(0, this.precompute.length - 5000);
         if (this.vectors.size > 20_000) this.vectors.clear();
       }
     } finally {
