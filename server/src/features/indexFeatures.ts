@@ -15,7 +15,7 @@ import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import { isPhrase } from '../index/termPhrases.js';
-import { namesCompound, readingEvidence, termAt } from './termAt.js';
+import { namesCompound, readingEvidence, termAt, wordStem } from './termAt.js';
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
@@ -234,17 +234,7 @@ export const TERM_CONFIDENCE = 0.6;
 export const MARKED_TERM_CONFIDENCE = 0.35;
 
 /** The words of a title, stemmed as phrases are (termPhrases.ts). */
-/**
- * A word without its plural ending: the readings of a phrase must name its words as written
- * ("differentiable function" is no "Differentiable Functional", "measure space" no "Measurable
- * Space"), where finding the phrase (termPhrases.ts) may match on a prefix.
- */
-const wordStem = (w: string) => {
-  const x = w.toLowerCase().replace(/'s?$/, '');
-  if (/ies$/.test(x)) return x.replace(/ies$/, 'y');
-  if (/(ch|sh|x|ss)es$/.test(x)) return x.replace(/es$/, '');
-  return /[^su]s$/.test(x) ? x.slice(0, -1) : x;
-};
+/** A phrase's readings name its words as written ("differentiable function" is no "Differentiable Functional"), where finding the phrase (termPhrases.ts) may match on a prefix. */
 const titleStems = (title: string) => new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z']+/).filter(Boolean).map(wordStem));
 /** Whether a reading's title names every one of these words (plurals aside). */
 export const titleNames = (title: string, words: readonly string[]) => { const t = titleStems(title); return words.every((w) => t.has(wordStem(w))); };

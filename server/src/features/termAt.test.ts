@@ -150,5 +150,11 @@ test('a reading is shown only where the context says something of its domain', (
   assert.ok(!readingEvidence('Definition:Integral (Calculus)', 'integral', 'the integrals of the two functions agree on all measurable sets'));
   assert.ok(readingEvidence('Definition:Measure (Measure Theory)', 'measure', 'for a measure $\\xi$ on $\\{0,1\\}$'), 'no domain word beyond the term');
   assert.ok(readingEvidence('Definition:Composition of Morphisms', 'composition', 'If you have three morphisms $f$, $g$, $h$'));
-  assert.ok(!readingEvidence('Definition:Height of Prime Ideal', 'height', 'verification of RH up to height $T$'));
+  assert.ok(!readingEvidence('Definition:Height of Prime Ideal', 'height', 'verification of RH up to height $T$ for the prime number theorem'));
+  assert.ok(!readingEvidence('Definition:Integral Element of Ring Extension', 'integral', 'the integrals of measurable functions, by the extensionality theorem'));
+  assert.ok(!readingEvidence('Definition:Compactification', 'compact', 'and $K_1 \\times [0, 1]$ is compact'), 'another word than the term');
+  assert.ok(!readingEvidence('Definition:Differentiable Functional', 'differentiable', 'A function $f$ is differentiable if'));
+  assert.ok(readingEvidence('Definition:Matrix/Column', 'column', 'the columns of these matrices'));
+  assert.ok(readingEvidence('Definition:Completion (Normed Division Ring)', 'completion', 'the completions of $N$ at the infinite places; the ring of adeles'));
+  assert.ok(readingEvidence('Definition:Linearly Independent', 'independent', 'two independent columns'));
 });

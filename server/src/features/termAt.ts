@@ -118,22 +118,40 @@ export function namesCompound(term: string, title: string): boolean {
 }
 
 /** Title words that name no domain ("Measure (Measure Theory)", "Algebra (Mathematical Branch)"). */
-const GENERIC_TITLE_WORDS = new Set(['definition', 'theory', 'mathematical', 'branch', 'general', 'of', 'and', 'the', 'in', 'on', 'for', 'with', 'to', 'by', 'a', 'an', 'as', 'at', 'or']);
+const GENERIC_TITLE_WORDS = new Set(['definition', 'theory', 'mathematical', 'branch', 'general', 'and', 'the', 'to', 'by', 'a', 'an', 'as', 'at', 'or', 'with']);
+
+/** A word without its plural ending ("matrices" → "matrix", "families" → "family"). */
+export function wordStem(w: string): string {
+  const x = w.toLowerCase().replace(/'s?$/, '');
+  if (/ices$/.test(x)) return x.replace(/ices$/, 'ix');
+  if (/ies$/.test(x)) return x.replace(/ies$/, 'y');
+  if (/(ch|sh|x|ss)es$/.test(x)) return x.replace(/es$/, '');
+  return /[^su]s$/.test(x) ? x.slice(0, -1) : x;
+}
+/** The stems a word may stand for ("vertices": vertix or vertex). */
+const stems = (w: string) => { const s = wordStem(w); return s.endsWith('ix') && /ices$/i.test(w) ? [s, `${s.slice(0, -2)}ex`] : [s]; };
+const lowerWords = (t: string) => t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1);
 
 /**
- * Whether the context says something of a reading's domain: the title words besides the term
- * ("Matrix" of "Definition:Matrix/Column", "Cardinals" of "Product of Cardinals") must have one
- * in the context (by their first six letters: "morphisms", "linear"), unless the title has
- * none. A single word alone ("product", "integral", "height") is read in every sense the index
- * lists; without a word of that sense around it, the sense meant may be none of them.
+ * Whether a reading fits the context by its words. A single-word term's reading names that
+ * word ("compact" is no "Compactification", "transformation" no "Group Action"); and the
+ * context names the reading's domain: the head word of each other part of its title ("Matrix"
+ * of "Matrix/Column", "Ideal" of "Height of Prime Ideal", "Ring" of "Completion (Normed
+ * Division Ring)") appears in it, unless the title has none. A single word alone ("product",
+ * "integral", "height") is read in every sense the index lists; without a word of that sense
+ * around it, the sense meant may be none of them.
  */
 export function readingEvidence(title: string, term: string, context: string): boolean {
-  const stem = (w: string) => w.slice(0, 6);
-  const own = new Set(term.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(stem));
-  const domain = title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1 && !GENERIC_TITLE_WORDS.has(w) && !own.has(stem(w)));
-  if (domain.length === 0) return true;
-  const said = new Set(context.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1).map(stem));
-  return domain.some((w) => said.has(stem(w)));
+  const own = new Set(lowerWords(term).map(wordStem));
+  const t = title.replace(/^Definition:/, '');
+  const named = new Set(lowerWords(t).map(wordStem));
+  if (own.size === 1 && ![...own].every((w) => named.has(w))) return false;
+  const heads = t.split(/[/()]|\b(?:of|in|on|over|for|under)\b/i)
+    .map((part) => lowerWords(part).filter((w) => !GENERIC_TITLE_WORDS.has(w)).pop())
+    .filter((w): w is string => !!w && !own.has(wordStem(w)));
+  if (heads.length === 0) return true;
+  const said = new Set(lowerWords(context).flatMap(stems));
+  return heads.some((h) => said.has(wordStem(h)));
 }
 
 /** Whether `at` starts a sentence: after a full stop, a blank line, a command or environment line, or at the start of an argument. */
