@@ -7,15 +7,12 @@
 // precision = hovers judged about a mathematical term whose first reading is right / judged.
 //
 //   node scripts/eval-hovers.mjs [--per-project N] [--words N] [--seed S] [--out FILE] [--only NAME]
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { StdioServer } from './lib/lspServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const rpc = require('vscode-languageserver-protocol/node');
 
 const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
 const PER_PROJECT = Number(arg('per-project', 40));
@@ -90,22 +87,8 @@ function kindOf(md) {
   return 'reference';
 }
 
-class Server {
-  constructor(rootDir) {
-    this.child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    this.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.child.stdout), new rpc.StreamMessageWriter(this.child.stdin));
-    this.conn.onRequest(rpc.ConfigurationRequest.type, (p) => p.items.map(() => ({})));
-    this.conn.onRequest(rpc.WorkDoneProgressCreateRequest.method, () => null);
-    this.conn.onNotification(() => {});
-    this.conn.listen();
-    this.root = rootDir;
-  }
-  async start() {
-    const uri = pathToFileURL(this.root).href;
-    await this.conn.sendRequest(rpc.InitializeRequest.type, { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: path.basename(this.root) }], capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: {} });
-    await this.conn.sendNotification(rpc.InitializedNotification.type, {});
-  }
-  status() { return this.conn.sendRequest('mathsense/status'); }
+/** The server on one project, waiting for its index and the vectors the hovers asked for. */
+class Server extends StdioServer {
   async ready() {
     for (let i = 0; i < 1200; i++) {
       const s = await this.status();
@@ -122,16 +105,6 @@ class Server {
       if (!s.index?.pendingVectors) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-  }
-  open(file, text) { return this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(file).href, languageId: 'latex', version: 1, text } }); }
-  async hover(file, pos) {
-    const h = await this.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: pathToFileURL(file).href }, position: pos });
-    return h ? (typeof h.contents === 'string' ? h.contents : h.contents.value ?? '') : '';
-  }
-  async stop() {
-    try { await this.conn.sendRequest(rpc.ShutdownRequest.type); await this.conn.sendNotification(rpc.ExitNotification.type); } catch { /* gone */ }
-    setTimeout(() => { if (this.child.exitCode === null) this.child.kill('SIGKILL'); }, 2000).unref();
-    this.conn.dispose();
   }
 }
 
@@ -151,19 +124,19 @@ for (const [pi, name] of projects.entries()) {
     ...sample(files, texts, PER_PROJECT, rand, false).map((s) => ({ ...s, sample: 'anywhere' })),
     ...sample(files, texts, WORDS, rand, true).map((s) => ({ ...s, sample: 'word' })),
   ];
-  const server = new Server(dir);
+  const server = new Server(bundle, dir);
   await server.start();
   await server.ready();
   const opened = new Set();
-  for (const s of sites) if (!opened.has(s.file)) { opened.add(s.file); await server.open(s.file, texts[files.indexOf(s.file)]); }
+  for (const s of sites) if (!opened.has(s.file)) { opened.add(s.file); await server.open(pathToFileURL(s.file).href, texts[files.indexOf(s.file)]); }
   // first pass: every hover asks for what it needs (context vectors); the second reads it
-  for (const s of sites) await server.hover(s.file, position(texts[files.indexOf(s.file)], s.offset));
+  for (const s of sites) await server.hover(pathToFileURL(s.file).href, position(texts[files.indexOf(s.file)], s.offset));
   await server.settled();
   const counts = { anywhere: {}, word: {} };
   for (const s of sites) {
     const text = texts[files.indexOf(s.file)];
     const pos = position(text, s.offset);
-    const md = await server.hover(s.file, pos);
+    const md = await server.hover(pathToFileURL(s.file).href, pos);
     const kind = kindOf(md);
     counts[s.sample][kind] = (counts[s.sample][kind] ?? 0) + 1;
     const rel = path.relative(dir, s.file);

@@ -7,15 +7,12 @@
 // earlier commit) to measure it at the same positions.
 //
 //   node scripts/eval-macro-refs.mjs [--bundle path/to/mathsense.cjs] [--extra DIR]...
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { StdioServer } from './lib/lspServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const rpc = require('vscode-languageserver-protocol/node');
 const out = (m) => path.join(root, 'server', 'out', m);
 const { Workspace } = await import(out('project/workspace.js'));
 const { findDocumentFiles } = await import(out('project/files.js'));
@@ -32,27 +29,6 @@ if (!fs.existsSync(wild)) { console.log(`eval-macro-refs: ${wild} missing, skipp
 
 const projects = [...fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild, n)).isDirectory()).sort().map((n) => path.join(wild, n)), ...extras];
 
-async function serve(dir) {
-  const child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  conn.onRequest(rpc.ConfigurationRequest.type, (p) => p.items.map(() => ({})));
-  conn.onRequest(rpc.WorkDoneProgressCreateRequest.method, () => null);
-  conn.onNotification(() => {});
-  conn.listen();
-  const uri = pathToFileURL(dir).href;
-  await conn.sendRequest(rpc.InitializeRequest.type, { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: path.basename(dir) }], capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: {} });
-  await conn.sendNotification(rpc.InitializedNotification.type, {});
-  await conn.sendRequest('mathsense/status'); // answers once the workspace scan and includes are read
-  return {
-    conn,
-    async stop() {
-      try { await conn.sendRequest(rpc.ShutdownRequest.type); await conn.sendNotification(rpc.ExitNotification.type); } catch { /* gone */ }
-      setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 2000).unref();
-      conn.dispose();
-    },
-  };
-}
-
 const rows = [];
 for (const dir of projects) {
   const ws = new Workspace();
@@ -61,18 +37,19 @@ for (const dir of projects) {
   for (const doc of docs) for (const r of macroRefs(ws, doc)) sites.push({ doc, r, found: ws.findLabel(doc, r.name).length > 0 });
   const row = { project: path.basename(dir), refs: sites.length, labelled: sites.filter((s) => s.found).length, hover: 0, definition: 0, plain: docs.reduce((n, d) => n + d.refs().length, 0) };
   if (sites.length) {
-    const server = await serve(dir);
+    const server = new StdioServer(bundle, dir);
+    await server.start();
+    await server.status(); // answers once the workspace scan and includes are read
     const opened = new Set();
     for (const s of sites) {
-      if (!opened.has(s.doc)) { opened.add(s.doc); await server.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: s.doc.uri, languageId: 'latex', version: 1, text: s.doc.text } }); }
+      if (!opened.has(s.doc)) { opened.add(s.doc); await server.open(s.doc.uri, s.doc.text); }
     }
     for (const s of sites.filter((x) => x.found)) {
       const position = s.doc.positionAt(s.r.start + Math.min(1, s.r.end - s.r.start));
-      const h = await server.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: s.doc.uri }, position });
-      const md = h ? (typeof h.contents === 'string' ? h.contents : h.contents.value ?? '') : '';
+      const md = await server.hover(s.doc.uri, position);
       // the label's own preview: its name in the header (not another popup at that place)
       if (md.includes(`${s.r.name}\``) && !/Undefined reference/.test(md)) row.hover++;
-      const d = await server.conn.sendRequest(rpc.DefinitionRequest.type, { textDocument: { uri: s.doc.uri }, position });
+      const d = await server.definition(s.doc.uri, position);
       if (Array.isArray(d) ? d.length : d) row.definition++;
     }
     await server.stop();

@@ -15,7 +15,7 @@ import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import { isPhrase } from '../index/termPhrases.js';
-import { namesCompound, readingEvidence, termAt, wordStem } from './termAt.js';
+import { namesCompound, readingEvidence, termAt, titleNames } from './termAt.js';
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
@@ -68,9 +68,12 @@ export function enclosingStatement(ws: Workspace, doc: Doc, offset: number): Fou
 
 /** The statement's name for the results-to-cite rankers (resultNames.ts: its first label's words and its title), or ''. */
 function statementName(ws: Workspace, f: Found): string {
-  const own = f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);
+  const own = statementOf(ws, f);
   return resultName(own?.labels[0]?.name, own?.title);
 }
+
+/** The statement `f` is (found through a proof, it carries none of its own). */
+const statementOf = (ws: Workspace, f: Found): Statement | undefined => f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);
 
 const where = (d: Doc, offset: number, from: Doc) => {
   const file = uriToPath(d.uri) ?? d.uri;
@@ -118,19 +121,25 @@ function workspaceProofs(ws: Workspace, f: Found): Array<{ doc: Doc; env: DocEnv
   return out;
 }
 
+/** Candidate proofs of a statement: the project's own proofs, then the indexed ones grouped by result. */
+interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; groups: ResultGroup[]; index?: LoadedIndex; semantic: boolean }
+
+function candidateProofsOf(ws: Workspace, f: Found, si: ServerIndex, limit: number): CandidateProofs {
+  const got = si.get();
+  const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, statementOf(ws, f)?.title);
+  return { own: workspaceProofs(ws, f), groups: got && c ? byResult(got.index, c.results).slice(0, limit) : [], index: got?.index, semantic: !c || c.semantic };
+}
+
+const LEXICAL_NOTE = 'lexical match; semantic ranking is being computed';
+
 export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 3): string | undefined {
   const f = statementAt(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
-  const parts: string[] = [];
-  for (const p of workspaceProofs(ws, f)) {
-    parts.push(`**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
-  }
-  const got = si.get();
-  const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, f.st?.title);
-  if (got && c) for (const g of byResult(got.index, c.results).slice(0, limit)) parts.push(resultLine(got.index, g));
+  const c = candidateProofsOf(ws, f, si, limit);
+  const parts = c.own.map((p) => `**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
+  for (const g of c.groups) parts.push(resultLine(c.index!, g));
   if (parts.length === 0) return undefined;
-  const how = c && !c.semantic ? ' *(lexical match; semantic ranking is being computed)*' : '';
-  return `**Candidate proofs**${how}\n\n${parts.join('\n\n')}`;
+  return `**Candidate proofs**${c.semantic ? '' : ` *(${LEXICAL_NOTE})*`}\n\n${parts.join('\n\n')}`;
 }
 
 /**
@@ -141,30 +150,21 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
 export function proofResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 8): ShowResultsArgs | undefined {
   const f = enclosingStatement(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
-  const items: ShowResultsArgs['items'] = [];
-  for (const p of workspaceProofs(ws, f)) {
-    items.push({ title: 'Proof in this project', latex: bodyText(p.doc, p.env).slice(0, 600), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 });
-  }
-  const got = si.get();
-  const own = f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);
-  const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, own?.title);
-  if (got && c) {
-    for (const g of byResult(got.index, c.results).slice(0, limit)) {
-      const best = g.proofs[0];
-      const all = g.statement?.proofs?.length ?? g.proofs.length;
-      const src = got.index.sourceOf(best.entry);
-      items.push({
-        title: (g.statement?.title ?? best.entry.title.replace(/\s*\(Proof \d+\)\s*$/, '')).replace(/[[\]]/g, ''),
-        latex: expandProofWikiMacros(best.entry.text),
-        detail: [src.name, best.entry.licence, best.named ? 'the statement\'s title names it' : undefined, all > 1 ? `${all} proofs` : undefined].filter(Boolean).join(' · '),
-        url: best.entry.url,
-        score: best.score,
-      });
-    }
+  const c = candidateProofsOf(ws, f, si, limit);
+  const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: bodyText(p.doc, p.env).slice(0, 600), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
+  for (const g of c.groups) {
+    const best = g.proofs[0];
+    const all = proofCount(g);
+    items.push({
+      title: resultTitle(g),
+      latex: expandProofWikiMacros(best.entry.text),
+      detail: [c.index!.sourceOf(best.entry).name, best.entry.licence, best.named ? 'the statement\'s title names it' : undefined, all > 1 ? `${all} proofs` : undefined].filter(Boolean).join(' · '),
+      url: best.entry.url,
+      score: best.score,
+    });
   }
   if (items.length === 0) return undefined;
-  const how = c && !c.semantic ? ' (lexical match; semantic ranking is being computed)' : '';
-  return { heading: `Candidate proofs for: ${latexToPlain(f.text, 80)}${how}`, items };
+  return { heading: `Candidate proofs for: ${latexToPlain(f.text, 80)}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
 }
 
 /**
@@ -202,13 +202,18 @@ export function byResult(index: LoadedIndex, results: readonly Result[]): Result
 /** "Proof 2" of "X (Proof 2)": where a proof sits on its page. */
 const proofNumber = (title: string) => /\(Proof (\d+)\)\s*$/.exec(title)?.[1];
 
+/** A result's title: its statement's, else its best proof's without "(Proof 2)". */
+const resultTitle = (g: ResultGroup) => (g.statement?.title ?? g.proofs[0].entry.title.replace(/\s*\(Proof \d+\)\s*$/, '')).replace(/[[\]]/g, '');
+/** How many proofs the result has in the index (those ranked when the index links none). */
+const proofCount = (g: ResultGroup) => g.statement?.proofs?.length ?? g.proofs.length;
+
 /** One result of the candidate proofs: its title and page, how many proofs it has (each linked), the best one's excerpt. */
 function resultLine(index: LoadedIndex, g: ResultGroup): string {
   const best = g.proofs[0];
-  const title = (g.statement?.title ?? best.entry.title.replace(/\s*\(Proof \d+\)\s*$/, '')).replace(/[[\]]/g, '');
+  const title = resultTitle(g);
   const url = g.statement?.url ?? best.entry.url;
   const why = best.named ? 'the theorem\'s title names it' : `score ${best.score.toFixed(2)}`;
-  const all = g.statement?.proofs?.length ?? g.proofs.length;
+  const all = proofCount(g);
   const numbered = g.proofs.map((p) => proofNumber(p.entry.title)).filter((n): n is string => !!n);
   const which = all > 1
     ? ` · ${all} proofs${numbered.length ? ` (closest: ${numbered.map((n) => `[Proof ${n}](${best.entry.url}#Proof_${n})`).join(', ')})` : ''}`
@@ -233,11 +238,6 @@ export const TERM_CONFIDENCE = 0.6;
 /** The same for a term the author marked (`\emph{…}`): the mark says it is a term, not which one. */
 export const MARKED_TERM_CONFIDENCE = 0.35;
 
-/** The words of a title, stemmed as phrases are (termPhrases.ts). */
-/** A phrase's readings name its words as written ("differentiable function" is no "Differentiable Functional"), where finding the phrase (termPhrases.ts) may match on a prefix. */
-const titleStems = (title: string) => new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z']+/).filter(Boolean).map(wordStem));
-/** Whether a reading's title names every one of these words (plurals aside). */
-export const titleNames = (title: string, words: readonly string[]) => { const t = titleStems(title); return words.every((w) => t.has(wordStem(w))); };
 
 /**
  * Which indexed definition a term under the cursor means here, or nothing: a term only in prose
@@ -277,7 +277,7 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
     // a term marked as defined here (\emph in a definition) with no disambiguation group:
     // the indexed definitions whose title names it
     if (!hit.marked || hit.phrase.length || !statementAt(ws, doc, offset)) return undefined;
-    const tq = si.query(`${hit.term}: ${contextAround(ws, doc, offset)}`)!;
+    const tq = si.query(`${hit.term}: ${context}`)!;
     const low = hit.term.toLowerCase();
     ranked = search(index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => r.entry.title.toLowerCase().includes(low)).slice(0, 4);
     if (ranked.length === 0) return undefined;

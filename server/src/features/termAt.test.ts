@@ -5,9 +5,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { modifierOnly, namesCompound, readingEvidence, termAt } from './termAt.js';
+import { modifierOnly, namesCompound, readingEvidence, termAt, titleNames } from './termAt.js';
 import { textPlaceAt } from './textPlace.js';
-import { titleNames } from './indexFeatures.js';
 
 const TERMS = new Set(['upper bound', 'rectangle', 'loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure', 'smooth', 'complex', 'algebra']);
 const PHRASES = new Set(['measure space', 'ordered field', 'normal subgroup', 'closed ball', 'lipschitz continuous', 'continuous function']);

@@ -92,13 +92,21 @@ const titleParts = (title: string) => title.replace(/^Definition:/, '').replace(
 
 /** Whether every reading's title uses the term to modify a noun ("Smooth Manifold", "Universal Object"): then the term alone is an adjective. */
 export function modifierOnly(term: string, titles: readonly string[]): boolean {
-  const t = term.toLowerCase().split(/[^a-z]+/).filter(Boolean);
-  const last = t[t.length - 1];
+  const last = lastWord(term);
   if (!last || titles.length === 0) return false;
-  return titles.every((title) => {
-    const uses = titleParts(title).flatMap((ws) => ws.flatMap((w, i) => (w.startsWith(last.slice(0, 6)) ? [i < ws.length - 1] : [])));
-    return uses.length > 0 && uses.every(Boolean);
-  });
+  return titles.every((title) => onlyModifies(last, title, () => true));
+}
+
+/** The last word of a term, lower case. */
+const lastWord = (term: string): string | undefined => term.toLowerCase().split(/[^a-z]+/).filter(Boolean).pop();
+
+/**
+ * Whether the title uses the word (by its first six letters), and every use is followed in its
+ * part of the title by another word that `modifies` accepts (the word modifies that one).
+ */
+function onlyModifies(last: string, title: string, modifies: (next: string) => boolean): boolean {
+  const uses = titleParts(title).flatMap((ws) => ws.flatMap((w, i) => (w.startsWith(last.slice(0, 6)) ? [i < ws.length - 1 && modifies(ws[i + 1])] : [])));
+  return uses.length > 0 && uses.every(Boolean);
 }
 
 /** Adjectives by their form, or the commonest bare ones: "bounded", "integrable", "normal", "smooth". */
@@ -110,11 +118,9 @@ const ADJECTIVE = /(?:ed|able|ible|al|ous|ive|ic|ent|ant|ar|ful|less|ary|ory|ile
  * does. An adjective term ("bounded" for "Bounded Sequence") modifies by nature, so not then.
  */
 export function namesCompound(term: string, title: string): boolean {
-  const t = term.toLowerCase().split(/[^a-z]+/).filter(Boolean);
-  const last = t[t.length - 1];
+  const last = lastWord(term);
   if (!last || ADJECTIVE.test(last)) return false;
-  const uses = titleParts(title).flatMap((ws) => ws.flatMap((w, i) => (w.startsWith(last.slice(0, 6)) ? [i < ws.length - 1 && !BOUNDARY.has(ws[i + 1])] : [])));
-  return uses.length > 0 && uses.every(Boolean);
+  return onlyModifies(last, title, (next) => !BOUNDARY.has(next));
 }
 
 /** Title words that name no domain ("Measure (Measure Theory)", "Algebra (Mathematical Branch)"). */
@@ -127,6 +133,15 @@ export function wordStem(w: string): string {
   if (/ies$/.test(x)) return x.replace(/ies$/, 'y');
   if (/(ch|sh|x|ss)es$/.test(x)) return x.replace(/es$/, '');
   return /[^su]s$/.test(x) ? x.slice(0, -1) : x;
+}
+/**
+ * Whether a reading's title names every one of these words, plurals aside: a phrase's readings
+ * name its words as written ("differentiable function" is no "Differentiable Functional"),
+ * where finding the phrase (termPhrases.ts) may match on a prefix.
+ */
+export function titleNames(title: string, words: readonly string[]): boolean {
+  const named = new Set(title.replace(/^Definition:/, '').toLowerCase().split(/[^a-z']+/).filter(Boolean).map(wordStem));
+  return words.every((w) => named.has(wordStem(w)));
 }
 /** The stems a word may stand for ("vertices": vertix or vertex). */
 const stems = (w: string) => { const s = wordStem(w); return s.endsWith('ix') && /ices$/i.test(w) ? [s, `${s.slice(0, -2)}ex`] : [s]; };

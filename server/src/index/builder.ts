@@ -64,8 +64,9 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
 
   // ---- read the sources
   const raw: RawEntry[] = [];
+  const expandProofWikiMacros = o.expandProofWikiMacros ?? true;
   const readers: Record<SourceId, () => RawEntry[]> = {
-    proofwiki: () => readProofWiki(o.dataDir, { ...o, expandProofWikiMacros: o.expandProofWikiMacros ?? true }), mathd2: () => readMathD2(o.dataDir, o),
+    proofwiki: () => readProofWiki(o.dataDir, { ...o, expandProofWikiMacros }), mathd2: () => readMathD2(o.dataDir, o),
     planetmath: () => readPlanetMath(o.dataDir, o), stacks: () => readStacks(o.dataDir, o),
   };
   for (const s of o.sources) {
@@ -225,7 +226,7 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
   const sources: IndexSource[] = usedSources.map((s) => ({ ...SOURCES[s], entries: entries.filter((e) => usedSources[e.source] === s).length }));
   let bytes = Object.values(bufs).reduce((n, b) => n + b.length, 0) + Object.values(equations?.files ?? {}).reduce((n, f) => n + f.bytes, 0);
   const header: IndexHeader = {
-    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, contentVersion: INDEX_CONTENT_VERSION, proofwikiMacrosExpanded: o.expandProofWikiMacros ?? true, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
+    format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, contentVersion: INDEX_CONTENT_VERSION, proofwikiMacrosExpanded: expandProofWikiMacros, modelVersion, vocabHash: tok.vocab.hash, vocabSize: V, dim,
     count: entries.length, kinds, avgLength: avg, sources,
     licence: 'Entries keep their own licence and source URL. ProofWiki and PlanetMath content: CC BY-SA 3.0 (show the source URL wherever an entry is shown); Stacks project: GNU FDL 1.2. This index is a derived work of that content and is distributed under the same terms.',
     builtAt: new Date().toISOString(), buildMs: 0, terms, ...(equations ? { equations } : {}), ...(termRanker ? { termRanker } : {}), ...(referenceRankers ? { referenceRankers } : {}),

@@ -155,8 +155,9 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
  */
 export function described(personal: ReadonlyMap<string, readonly Personal[]>, name: string): number[] {
   if (!PERSONAL.test(`${plainName(name).trim()} `)) return [];
-  const words = new Set(contentWords(nameKey(name)));
-  const first = contentWords(nameKey(name))[0];
+  const said = contentWords(nameKey(name));
+  const words = new Set(said);
+  const first = said[0];
   const out: number[] = [];
   for (const p of personal.get(first) ?? []) {
     if (!p.words.every((w) => words.has(w))) continue;

@@ -59,6 +59,9 @@ export interface IndexStatus {
 /** Candidate proofs a hover reads (grouped there by the result they prove): what the background precomputes. */
 export const HOVER_PROOFS = 10;
 
+/** How a text is keyed for its vector and candidate proofs: its first 4000 characters (the encoder reads fewer tokens). */
+const queryKey = (text: string) => (text.length > 4000 ? text.slice(0, 4000) : text);
+
 export class ServerIndex {
   private index: LoadedIndex | undefined;
   private eqs: IndexEquations | undefined;
@@ -205,7 +208,7 @@ export class ServerIndex {
   query(text: string): Query | undefined {
     const got = this.current(); // callers on the request path have called get()
     if (!got) return undefined;
-    const key = text.length > 4000 ? text.slice(0, 4000) : text;
+    const key = queryKey(text);
     const vec = this.vectors.get(key);
     // asked on the request path: ahead of the prefetched statements of opened files
     if (!vec) this.want([key], true);
@@ -232,7 +235,7 @@ export class ServerIndex {
   candidateProofs(text: string, limit = HOVER_PROOFS, background = false, name?: string): { results: Result[]; semantic: boolean } | undefined {
     const got = background ? this.current() : this.get();
     if (!got) return undefined;
-    const key = text.length > 4000 ? text.slice(0, 4000) : text;
+    const key = queryKey(text);
     const vec = this.vectors.get(key);
     const memo = `${limit}\u0000${vec ? 1 : 0}\u0000${[...(got.sources ?? [])].join(',')}\u0000${name ?? ''}\u0000${key}`;
     let results = this.proofCache.get(memo);
@@ -258,14 +261,14 @@ export class ServerIndex {
 
   /** Peeks a vector without asking for it. */
   vector(text: string): Float32Array | undefined {
-    return this.vectors.get(text.length > 4000 ? text.slice(0, 4000) : text);
+    return this.vectors.get(queryKey(text));
   }
 
   /** Asks the embedding worker for these texts' vectors (in the background; `urgent`: before what is queued). */
   want(texts: string[], urgent = false): void {
     if (this.semantic === false) return;
     for (const t of texts) {
-      const key = t.length > 4000 ? t.slice(0, 4000) : t;
+      const key = queryKey(t);
       if (this.vectors.has(key)) continue;
       if (this.wanted.has(key)) {
         if (urgent) { const i = this.embedQueue.indexOf(key); if (i > 0) { this.embedQueue.splice(i, 1); this.embedQueue.unshift(key); } }

@@ -71,11 +71,11 @@ export const isProofWikiSitePage = (title: string): boolean =>
 export function readProofWiki(dataDir: string, o: SliceOptions = {}): RawEntry[] {
   const out: RawEntry[] = [];
   const lic = `${SOURCES.proofwiki.licence}, ProofWiki contributors`;
+  const tokens = (text: string) => (o.expandProofWikiMacros ? { tokenText: expandProofWikiMacros(text) } : {});
   for (const t of cut(loadProofWiki(dataDir), o.slice)) {
     if (isProofWikiSitePage(t.base)) continue;
     const url = t.url.replace(/\/Proof_\d+$/, '');
     const key = `pw:${t.base}`;
-    const tokens = (text: string) => (o.expandProofWikiMacros ? { tokenText: expandProofWikiMacros(text) } : {});
     out.push({ key, kind: 'statement', source: 'proofwiki', title: t.base, url, licence: lic, text: t.statement, heldOut: t.heldOut, pageTitle: t.base, ...tokens(t.statement) });
     t.proofs.forEach((p, i) => out.push({
       key: `${key}#${i}`, kind: 'proof', source: 'proofwiki', title: t.proofs.length > 1 ? `${t.base} (Proof ${i + 1})` : t.base,
