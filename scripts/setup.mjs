@@ -146,7 +146,9 @@ const STEPS = [
         const sameRankers = JSON.stringify(h.referenceRankers ?? null) === JSON.stringify(rankers);
         // entries written by an older extraction (titles, equations) are rebuilt too
         const { INDEX_CONTENT_VERSION } = await import('../server/out/index/format.js');
-        const sameContent = h.contentVersion === INDEX_CONTENT_VERSION;
+        // equations analysed by an older analyser (fingerprint keys, canonical text) are rebuilt too
+        const { FEATURES_VERSION } = await import('../server/out/index/equationFeatures.js');
+        const sameContent = h.contentVersion === INDEX_CONTENT_VERSION && (h.equations == null || h.equations.featuresVersion === FEATURES_VERSION);
         if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers && sameContent && usableTermRanker(h.termRanker)) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
       } catch { /* missing or unreadable: build */ }
       return undefined;

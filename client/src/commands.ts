@@ -99,7 +99,7 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   if (!r) {
     if (!editor) { void vscode.window.showInformationMessage('MathSense: put the cursor in a display equation to find related equations.'); return; }
     r = await findRelatedAt(editor.document.uri, editor.selection.active);
-  } else if (r.pending > 0 && r.query.uri && r.query.line) {
+  } else if ((r.pending > 0 || r.provisional) && r.query.uri && r.query.line) {
     r = (await findRelatedAt(vscode.Uri.parse(r.query.uri), new vscode.Position(r.query.line - 1, 0))) ?? r;
   }
   if (!r || r.results.length === 0) {

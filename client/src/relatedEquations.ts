@@ -11,6 +11,14 @@ export interface RelatedResult {
   score: number;
   why: RelatedWhy;
   source: 'workspace' | 'index';
+  /** Confirmed to say the same as the query (the server checked it, not only its fingerprint). */
+  same?: true;
+  /** The query's own display in a copy of its file. */
+  copy?: true;
+  /** The same display in copies of this hit's file. */
+  copies?: Array<{ uri: string; file?: string; line: number }>;
+  /** Subpages with the same equation. */
+  pages?: string[];
   uri?: string;
   line?: number;
   range?: { start: { line: number; character: number }; end: { line: number; character: number } };
@@ -25,6 +33,8 @@ export interface RelatedResponse {
   results: RelatedResult[];
   encoder: boolean;
   pending: number;
+  /** Computed for a lens title: ask the server again before showing. */
+  provisional?: true;
   message?: string;
 }
 
@@ -51,21 +61,25 @@ export function displayMath(latex: string): string {
   return /\\\\|(?<!\\)&/.test(body) ? `\\[\\begin{aligned}${body}\\end{aligned}\\]` : `\\[${body}\\]`;
 }
 
-export function whyText(w: RelatedWhy): string {
-  const f = w.fingerprint === 'equation' ? 'same equation' : w.fingerprint === 'identity' ? 'same identity' : w.fingerprint === 'side' ? 'equivalent side' : undefined;
+export function whyText(w: RelatedWhy, same?: boolean): string {
+  // "same" only where the server confirmed it; a fingerprint collision alone is evidence
+  const f = same ? (w.fingerprint === 'identity' ? 'same identity' : 'same equation') : w.fingerprint === 'side' ? 'equivalent side' : w.fingerprint ? 'equivalent form (unconfirmed)' : undefined;
   return [f, w.encoder !== undefined ? `encoder ${w.encoder.toFixed(2)}` : undefined, `structure ${w.structure.toFixed(2)}`].filter(Boolean).join(' · ');
 }
 
 /** Panel items, best first; `where` names a workspace file (relative to the workspace). */
 export function relatedItems(r: RelatedResponse, where: (uri: string, line: number) => string): RelatedItem[] {
   return r.results.map((x) => {
-    const score = `score ${x.score.toFixed(2)} · ${whyText(x.why)}`;
+    const score = `score ${x.score.toFixed(2)} · ${whyText(x.why, x.same)}`;
     if (x.source === 'workspace' && x.uri) {
       const at = where(x.uri, x.line ?? 1);
-      return { title: x.label ? `${at} · ${x.label}` : at, latex: displayMath(x.display ?? x.latex), detail: score, uri: x.uri, range: x.range, score: x.score };
+      const copies = x.copies?.length ? ` · also in ${x.copies.map((c) => where(c.uri, c.line)).join(', ')}` : '';
+      const title = `${x.copy ? 'copy: ' : ''}${x.label ? `${at} · ${x.label}` : at}`;
+      return { title, latex: displayMath(x.display ?? x.latex), detail: score + copies, uri: x.uri, range: x.range, score: x.score };
     }
     // index entries are CC BY-SA: the page and its licence are always shown
-    return { title: x.title ?? 'Index entry', latex: displayMath(x.display ?? x.latex), detail: `${score} · ${x.licence ?? ''}`.replace(/ · $/, ''), url: x.url, score: x.score };
+    const pages = x.pages?.length ? ` · also on ${x.pages.join(', ')}` : '';
+    return { title: x.title ?? 'Index entry', latex: displayMath(x.display ?? x.latex), detail: `${score}${pages} · ${x.licence ?? ''}`.replace(/ · $/, ''), url: x.url, score: x.score };
   });
 }
 

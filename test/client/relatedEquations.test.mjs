@@ -13,9 +13,11 @@ const { relatedItems, relatedHeading, displayMath, isRelatedResponse } = require
 const response = {
   query: { latex: '(a+b)^2 = a^2 + 2ab + b^2', uri: 'file:///w/chapters/algebra.tex', line: 3, label: 'eq:binomial-square' },
   results: [
-    { latex: '(x+y)^2 = x^2 + 2xy + y^2', display: '(x+y)^2 = x^2 + 2xy + y^2', score: 0.964, why: { fingerprint: 'identity', structure: 0.92 }, source: 'workspace', uri: 'file:///w/chapters/analysis.tex', line: 3, label: 'eq:square-of-sum', range: { start: { line: 2, character: 0 }, end: { line: 4, character: 14 } } },
+    { latex: '(x+y)^2 = x^2 + 2xy + y^2', display: '(x+y)^2 = x^2 + 2xy + y^2', score: 0.964, why: { fingerprint: 'identity', structure: 0.92 }, source: 'workspace', same: true, uri: 'file:///w/chapters/analysis.tex', line: 3, label: 'eq:square-of-sum', range: { start: { line: 2, character: 0 }, end: { line: 4, character: 14 } } },
     { latex: '\\paren {a + b}^2 = a^2 + 2 a b + b^2', display: '{\\left(a + b\\right)}^2 = a^2 + 2 a b + b^2', score: 0.93, why: { fingerprint: 'identity', encoder: 0.97, structure: 0.8 }, source: 'index', title: 'Square of Sum', url: 'https://proofwiki.org/wiki/Square_of_Sum', licence: 'CC BY-SA 3.0, ProofWiki contributors' },
     { latex: 'a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1', score: 0.2, why: { structure: 0.44 }, source: 'workspace', uri: 'file:///w/a.tex', line: 7 },
+    { latex: 'x_a^2 = (x_b + x_a)x_a + c', score: 0.82, why: { fingerprint: 'equation', structure: 0.3 }, source: 'workspace', uri: 'file:///w/b.tex', line: 9, copies: [{ uri: 'file:///w/old/b.tex', line: 9 }] },
+    { latex: '(a+b)^2 = a^2 + 2ab + b^2', score: 1, why: { fingerprint: 'identity', structure: 1 }, source: 'workspace', same: true, copy: true, uri: 'file:///w/slides/algebra.tex', line: 5 },
   ],
   encoder: true,
   pending: 0,
@@ -24,7 +26,7 @@ const response = {
 test('related equations: panel items show where, the rendered equation, score and why', () => {
   assert.ok(isRelatedResponse(response) && !isRelatedResponse({ results: [] }) && !isRelatedResponse(undefined));
   const items = relatedItems(response, (uri, line) => `${uri.replace('file:///w/', '')}:${line}`);
-  assert.equal(items.length, 3);
+  assert.equal(items.length, 5);
   assert.deepEqual(items[0], {
     title: 'chapters/analysis.tex:3 · eq:square-of-sum', latex: '\\[(x+y)^2 = x^2 + 2xy + y^2\\]',
     detail: 'score 0.96 · same identity · structure 0.92', uri: 'file:///w/chapters/analysis.tex', range: response.results[0].range, score: 0.964,
@@ -33,7 +35,11 @@ test('related equations: panel items show where, the rendered equation, score an
   assert.equal(items[1].title, 'Square of Sum');
   assert.equal(items[1].url, 'https://proofwiki.org/wiki/Square_of_Sum');
   assert.equal(items[1].latex, '\\[{\\left(a + b\\right)}^2 = a^2 + 2 a b + b^2\\]');
-  assert.equal(items[1].detail, 'score 0.93 · same identity · encoder 0.97 · structure 0.80 · CC BY-SA 3.0, ProofWiki contributors');
+  // an index hit with the same fingerprint that the server did not confirm is not "the same"
+  assert.equal(items[1].detail, 'score 0.93 · equivalent form (unconfirmed) · encoder 0.97 · structure 0.80 · CC BY-SA 3.0, ProofWiki contributors');
+  // identical displays in copies of a file: once, the copies named; the query's own copy labelled
+  assert.equal(items[3].detail, 'score 0.82 · equivalent form (unconfirmed) · structure 0.30 · also in old/b.tex:9');
+  assert.equal(items[4].title, 'copy: slides/algebra.tex:5');
   // rows and alignment marks render as an aligned block
   assert.equal(items[2].latex, '\\[\\begin{aligned}a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1\\end{aligned}\\]');
   assert.equal(relatedHeading(response), 'Related equations: eq:binomial-square');

@@ -38,7 +38,7 @@ describe('CLI: search --kind equation', { timeout: 600_000 }, () => {
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     assert.ok(rows.length >= 2 && rows.length <= 20);
     for (const x of rows) {
-      assert.deepEqual(Object.keys(x), ['latex', 'score', 'file', 'line', 'label', 'source', 'why']);
+      assert.deepEqual(Object.keys(x), ['latex', 'score', 'file', 'line', 'label', 'source', 'why', 'same']);
       assert.equal(typeof x.latex, 'string');
       assert.equal(typeof x.score, 'number');
       assert.ok(path.isAbsolute(x.file as string) && fs.existsSync(x.file as string));
@@ -46,9 +46,11 @@ describe('CLI: search --kind equation', { timeout: 600_000 }, () => {
       assert.ok(x.label === null || typeof x.label === 'string');
       assert.equal(x.source, 'workspace');
     }
-    for (let i = 1; i < rows.length; i++) assert.ok((rows[i - 1].score as number) >= (rows[i].score as number));
+    // confirmed equivalents first, then by score
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].same === rows[i].same ? (rows[i - 1].score as number) >= (rows[i].score as number) : rows[i - 1].same === true);
     assert.deepEqual(rows.slice(0, 2).map((x) => x.label).sort(), ['eq:binomial-square', 'eq:square-of-sum']);
     assert.deepEqual(rows.slice(0, 2).map((x) => (x.why as { fingerprint?: string }).fingerprint), ['identity', 'identity']);
+    assert.deepEqual(rows.slice(0, 2).map((x) => x.same), [true, true]);
     const top = rows.find((x) => x.label === 'eq:square-of-sum')!;
     assert.equal(top.file, path.join(fixture, 'chapters', 'analysis.tex'));
     assert.equal(top.line, 3);
@@ -91,7 +93,7 @@ describe('CLI: search --kind equation', { timeout: 600_000 }, () => {
     const hits = rows.filter((x) => x.source === 'index');
     assert.ok(hits.length > 0);
     for (const x of hits) {
-      assert.deepEqual(Object.keys(x), ['latex', 'score', 'title', 'url', 'licence', 'source', 'why']);
+      assert.deepEqual(Object.keys(x), ['latex', 'score', 'title', 'url', 'licence', 'source', 'why', 'same']);
       assert.match(x.url as string, /^https:\/\/proofwiki\.org\/wiki\//);
       assert.match(x.licence as string, /^CC BY-SA 3\.0/);
     }

@@ -2,8 +2,10 @@
 // the related-equations search of the language server from the command line. DIR is scanned
 // as `mathsense check` scans it (includes followed, document macros expanded); the bundled
 // index's equations are searched alongside. JSON shape (kept stable for checks), best first:
-//   workspace hits  {latex, score, file, line, label, source: "workspace", why}
-//   index hits      {latex, score, title, url, licence, source: "index", why}
+//   workspace hits  {latex, score, file, line, label, source: "workspace", why, same}
+//   index hits      {latex, score, title, url, licence, source: "index", why, same}
+// `same` is true only where the two were confirmed to say the same (features/equationClaims.ts);
+// those come first, then the rest by score.
 // `label` is null when the equation or row has none; `line` is 1-based.
 // Exit codes as `mathsense search`: 0 results printed (possibly none), 1 the search cannot run
 // (no index and no --in), 2 usage.
@@ -41,16 +43,20 @@ export interface EquationRow {
   url?: string;
   licence?: string;
   why: RelatedEquation['why'];
+  /** Confirmed to say the same as the query (such hits come first). */
+  same: boolean;
 }
 
 export function toRow(r: RelatedEquation): EquationRow {
   return r.source === 'workspace'
-    ? { latex: r.latex, score: r.score, file: r.file, line: r.line, label: r.label ?? null, source: 'workspace', why: r.why }
-    : { latex: r.latex, score: r.score, title: r.title, url: r.url, licence: r.licence, source: 'index', why: r.why };
+    ? { latex: r.latex, score: r.score, file: r.file, line: r.line, label: r.label ?? null, source: 'workspace', why: r.why, same: !!r.same }
+    : { latex: r.latex, score: r.score, title: r.title, url: r.url, licence: r.licence, source: 'index', why: r.why, same: !!r.same };
 }
 
-function whyText(w: RelatedEquation['why']): string {
-  const f = w.fingerprint === 'equation' ? 'same equation' : w.fingerprint === 'identity' ? 'same identity' : w.fingerprint === 'side' ? 'equivalent side' : '';
+function whyText(r: EquationRow): string {
+  const w = r.why;
+  // "same" only where confirmed; an unconfirmed fingerprint collision is only evidence
+  const f = r.same ? (w.fingerprint === 'identity' ? 'same identity' : 'same equation') : w.fingerprint === 'side' ? 'equivalent side' : w.fingerprint ? 'equivalent form (unconfirmed)' : '';
   return [f, w.encoder !== undefined ? `encoder ${w.encoder.toFixed(2)}` : '', `structure ${w.structure.toFixed(2)}`].filter(Boolean).join(', ');
 }
 
@@ -107,8 +113,12 @@ export async function equationSearch(args: readonly string[], io: Io): Promise<n
   return equationSearchCommand(o, io);
 }
 
-export async function equationSearchCommand(opts: { text: string; in?: string; index?: string; models?: string; limit: number; json: boolean }, io: Io): Promise<number> {
-  if (opts.in && !fs.existsSync(opts.in)) { io.err(`mathsense search: no such folder: ${opts.in}\n`); return 2; }
+/**
+ * The related-equations context the CLI searches with: DIR's documents as `mathsense check`
+ * reads them (analysed, with formula-encoder vectors when the model is there) and the index's
+ * equations. Undefined (after a message) when there is nothing to search. `close` releases the encoder.
+ */
+export async function openRelatedContext(opts: { in?: string; index?: string; models?: string }, io: Io): Promise<{ ctx: RelatedContext; close: () => Promise<void> } | undefined> {
   // the index and its equations
   let index: RelatedContext['index'];
   try {
@@ -116,7 +126,7 @@ export async function equationSearchCommand(opts: { text: string; in?: string; i
     if (!li.header.equations) throw new Error(`the index at ${li.dir} has no equations: rebuild it with \`mathsense index build\``);
     index = { index: li, equations: IndexEquations.load(li.dir, li.header.equations) };
   } catch (e) {
-    if (!opts.in) { io.err(`mathsense search: ${(e as Error).message}\n`); return 1; }
+    if (!opts.in) { io.err(`mathsense search: ${(e as Error).message}\n`); return undefined; }
     io.err(`mathsense search: ${(e as Error).message}: searching ${opts.in} only\n`);
   }
   // the workspace, as `mathsense check` reads it
@@ -134,18 +144,26 @@ export async function equationSearchCommand(opts: { text: string; in?: string; i
   equations.snapshot(ws);
   await analyses.whenIdle();
   const enc = await formulaEncoder(io, opts.models);
+  const ctx: RelatedContext = { ws, equations, index, encoderMessage: () => (enc ? undefined : 'formula encoder unavailable') };
+  if (enc) {
+    // workspace vectors: all at once here (the server fills them in the background)
+    const snap = equations.snapshot(ws);
+    const texts = [...new Set(snap.features.flatMap((f) => (f ? [f.canonical] : [])))];
+    const vs = await enc.embed(texts);
+    texts.forEach((t, i) => byText.set(t, vs[i]));
+    vectors.generation++;
+    ctx.queryVector = async (t) => (await enc.embed([t]))[0];
+    ctx.indexVectorsMatch = () => !!index && index.equations.header.modelVersion === enc.version;
+  }
+  return { ctx, close: async () => { await enc?.close(); } };
+}
+
+export async function equationSearchCommand(opts: { text: string; in?: string; index?: string; models?: string; limit: number; json: boolean }, io: Io): Promise<number> {
+  if (opts.in && !fs.existsSync(opts.in)) { io.err(`mathsense search: no such folder: ${opts.in}\n`); return 2; }
+  const opened = await openRelatedContext(opts, io);
+  if (!opened) return 1;
+  const { ctx } = opened;
   try {
-    const ctx: RelatedContext = { ws, equations, index, encoderMessage: () => (enc ? undefined : 'formula encoder unavailable') };
-    if (enc) {
-      // workspace vectors: all at once here (the server fills them in the background)
-      const snap = equations.snapshot(ws);
-      const texts = [...new Set(snap.features.flatMap((f) => (f ? [f.canonical] : [])))];
-      const vs = await enc.embed(texts);
-      texts.forEach((t, i) => byText.set(t, vs[i]));
-      vectors.generation++;
-      ctx.queryVector = async (t) => (await enc.embed([t]))[0];
-      ctx.indexVectorsMatch = () => !!index && index.equations.header.modelVersion === enc.version;
-    }
     const r = await findRelatedEquations(ctx, { latex: opts.text }, { limit: opts.limit });
     const rows = r.results.map(toRow);
     if (opts.json) io.out(JSON.stringify(rows, null, 2) + '\n');
@@ -153,12 +171,12 @@ export async function equationSearchCommand(opts: { text: string; in?: string; i
     else {
       for (const [i, x] of rows.entries()) {
         const where = x.source === 'workspace' ? `${displayPath(x.file!)}:${x.line}${x.label ? ` \\label{${x.label}}` : ''}` : `${x.title} <${x.url}> (${x.licence?.split(',')[0]})`;
-        io.out(`${String(i + 1).padStart(2)}. ${x.score.toFixed(3)}  ${where}  ${oneLine(x.latex)}  [${whyText(x.why)}]\n`);
+        io.out(`${String(i + 1).padStart(2)}. ${x.score.toFixed(3)}  ${where}  ${oneLine(x.latex)}  [${whyText(x)}]\n`);
       }
     }
     if (r.message && !opts.json) io.err(`note: ${r.message}\n`);
     return 0;
   } finally {
-    await enc?.close();
+    await opened.close();
   }
 }

@@ -3,7 +3,7 @@
 // batches off the request path; the CLI analyses in-process. A query equation is analysed
 // synchronously (one equation: about a millisecond).
 import { createHash } from 'node:crypto';
-import type { MacroDef } from '../math/macros.js';
+import type { MacroDef, MacroTable } from '../math/macros.js';
 import { equationFeatures, type EquationFeatures } from '../index/equationFeatures.js';
 import { inProcessAnalysis, MacroTables, type AnalysisItem, type AnalysisRunner } from '../index/equationAnalysis.js';
 import { TokenTable } from '../index/equationRanking.js';
@@ -52,6 +52,11 @@ export class EquationAnalyses {
   constructor(private readonly run: AnalysisRunner = inProcessAnalysis(), private readonly log: (m: string) => void = () => {}) {}
 
   get(key: string): EquationFeatures | undefined { return this.done.get(key); }
+
+  /** The macro table of a signature (built once per signature). */
+  table(macroKey: string, defs: readonly MacroDef[]): MacroTable {
+    return this.tables.get(macroKey, defs);
+  }
 
   /** Analyses one equation now, in this thread (a query). */
   now(latex: string, macroKey: string, defs: readonly MacroDef[]): EquationFeatures {

@@ -8,7 +8,8 @@ import { fixture } from '../testing/fixture.js';
 import { analysisCount } from '../index/equationFeatures.js';
 import { EquationAnalyses } from './equationAnalyses.js';
 import { documentEquations, equationAt } from './equationSites.js';
-import { equationLenses, findRelatedEquations, lensSite, lensTitle, parseFindArgs, shownLatex, type RelatedContext } from './relatedEquations.js';
+import { findRelatedEquations, parseFindArgs, shownLatex, type RelatedContext } from './relatedEquations.js';
+import { equationLenses, lensSite, lensTitle } from './equationLenses.js';
 import { WorkspaceEquations } from './workspaceEquations.js';
 
 const SPEC = String.raw`
@@ -103,7 +104,8 @@ describe('related equations', () => {
       assert.equal(one0.text.split('\n')[r.results[0].range!.start.line], '(a+b)^2 = a^2 + 2ab + b^2');
       assert.equal(r.results[0].range!.start.character, 0);
       assert.ok(r.results.every((x) => !(x.uri === two.uri && x.line === square.line + 1)));
-      assert.match(lensTitle(r), /^Find related equations \(\d+, closest [01]\.\d\d\) · same equation found$/);
+      assert.equal(r.results[0].same, true, 'confirmed, not only a fingerprint collision');
+      assert.equal(lensTitle(r), 'Same as eq:binomial in one.tex');
       assert.match(r.message ?? '', /no bundled index/);
       // Euler's formula from a Markdown note, sides swapped and another letter
       const note = f.doc('notes.md');
@@ -116,6 +118,7 @@ describe('related equations', () => {
       const quad = await findRelatedEquations(ctx, { doc: one, site: documentEquations(one).find((s) => s.label === 'eq:quad')! });
       assert.equal(quad.results[0].latex, '2 t^2 - 10 t = -12');
       assert.equal(quad.results[0].why.fingerprint, 'equation');
+      assert.equal(quad.results[0].same, true);
       assert.ok(quad.results.every((x) => !(x.uri === one.uri && x.line === 8)), 'neither the row nor its environment');
       // raw LaTeX: nothing excluded
       const raw = await findRelatedEquations(ctx, { latex: '\\sum_{j=1}^{m} j = \\frac{m(m+1)}{2}' });

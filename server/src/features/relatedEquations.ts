@@ -3,8 +3,8 @@
 // closely related (index/equationRanking.ts fuses fingerprints, the formula encoder and
 // structure). The query equation itself is excluded. Also the code lens on every display
 // equation and labelled row (cheap; its resolution runs the search) and the arguments of the
-// server command `mathsense.findRelatedEquations`.
-import type { CodeLens, Position, Range } from 'vscode-languageserver';
+// server command `mathsense.findRelatedEquations` (the lenses: equationLenses.ts).
+import type { Position, Range } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
@@ -13,14 +13,14 @@ import type { EquationFeatures } from '../index/equationFeatures.js';
 import { rankEquations, type Scored, type Why } from '../index/equationRanking.js';
 import type { IndexEquations } from '../index/equationStore.js';
 import type { LoadedIndex } from '../index/store.js';
-import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
+import type { DocEquation } from './equationSites.js';
 import type { WorkspaceEquations } from './workspaceEquations.js';
+import { confirmedSame, copyGroup, copyText } from './equationClaims.js';
+import type { DisplayRelations } from '../math/equations/equation.js';
 
 export const FIND_RELATED_COMMAND = 'mathsense.findRelatedEquations';
 /** Client command a resolved lens carries (VS Code: references peek + results panel). */
 export const SHOW_RELATED_COMMAND = 'mathsense.showRelatedEquations';
-export const LENS_TITLE = 'Find related equations';
-export const NO_RELATED = 'No related equations';
 
 export interface RelatedEquation {
   /** The equation as written. */
@@ -30,6 +30,14 @@ export interface RelatedEquation {
   score: number;
   why: Why;
   source: 'workspace' | 'index';
+  /** Confirmed to say the same as the query (equivalence.ts), not only alike. */
+  same?: true;
+  /** The query's own display in a copy of its file (`slides/`, an old version). */
+  copy?: true;
+  /** The same display in copies of this hit's file, counted once (workspace hits). */
+  copies?: Array<{ uri: string; file: string; line: number; range: Range }>;
+  /** Subpages of this hit's page with the same equation (index hits), counted once. */
+  pages?: string[];
   /** Workspace hits: where (line is 1-based; range is the LSP range of the equation or row). */
   uri?: string;
   file?: string;
@@ -49,6 +57,8 @@ export interface RelatedResponse {
   encoder: boolean;
   /** Workspace equations not analysed yet (results may be incomplete). */
   pending: number;
+  /** Computed for a lens title (no encoder, positions of then): a client asks again before showing it. */
+  provisional?: true;
   message?: string;
 }
 
@@ -75,6 +85,10 @@ export interface RelatedOptions {
 export type RelatedQuery = { doc: Doc; site: DocEquation } | { latex: string; macros?: readonly MacroDef[] };
 
 const MAX_QUERY_CHARS = 5000;
+/** Index equations are read with ProofWiki's macros written out (no table of their own). */
+const PROOFWIKI_KEY = 'proofwiki';
+/** Scores this close count as equal evidence: the workspace's equation goes first. */
+const NEAR_EQUAL = 0.02;
 
 /** The math of a site as shown: labels, tags and `\\notag` dropped; a row without its alignment marks. */
 export function shownLatex(s: Pick<DocEquation, 'latex' | 'row'>): string {
@@ -92,14 +106,17 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   let f: EquationFeatures;
   let site: DocEquation | undefined;
   let asked = '';
+  let askedKey = '';
+  let askedDefs: readonly MacroDef[] = [];
   if ('site' in q) {
     site = q.site;
     f = ctx.equations.featuresNow(ctx.ws, site);
   } else {
     const latex = q.latex.length > MAX_QUERY_CHARS ? q.latex.slice(0, MAX_QUERY_CHARS) : q.latex;
     asked = latex.trim();
-    const defs = q.macros ?? [];
-    f = ctx.equations.analyses.now(latex, defs.length ? `q:${JSON.stringify(defs)}` : '', defs);
+    askedDefs = q.macros ?? [];
+    askedKey = askedDefs.length ? `q:${JSON.stringify(askedDefs)}` : '';
+    f = ctx.equations.analyses.now(latex, askedKey, askedDefs);
   }
   const vecP = ctx.queryVector ? ctx.queryVector(f.canonical) : Promise.resolve(undefined);
   if (opts.waitMs) {
@@ -116,13 +133,44 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     const iq = vec && ctx.indexVectorsMatch?.() ? query : { ...query, vec: undefined };
     for (const s of rankEquations(iq, ctx.index.equations, { limit })) hits.push({ from: 'index', s });
   }
-  hits.sort((a, b) => b.s.score - a.s.score);
+  // "same equation" only where confirmed; the query's display is read once
+  const reader = ctx.equations.displays;
+  let queryDisplay: DisplayRelations | undefined | null = null;
+  const qDisplay = () => {
+    if (queryDisplay === null) {
+      if (site) { const m = ctx.equations.macros.of(ctx.ws, site.doc); queryDisplay = reader.read(site.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs)); }
+      else queryDisplay = reader.read(asked, askedKey, ctx.equations.analyses.table(askedKey, askedDefs));
+    }
+    return queryDisplay;
+  };
+  const sameAs = (h: { from: 'workspace' | 'index'; s: Scored }): boolean => {
+    if (h.s.why.fingerprint !== 'equation' && h.s.why.fingerprint !== 'identity') return false;
+    const q = qDisplay();
+    if (!q) return false;
+    if (h.from === 'workspace') {
+      const c = snap.sites[h.s.id];
+      const m = ctx.equations.macros.of(ctx.ws, c.doc);
+      return confirmedSame(q, reader.read(c.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs)));
+    }
+    return confirmedSame(q, reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined));
+  };
+  const ranked = hits.map((h) => ({ ...h, same: sameAs(h) }));
+  // confirmed equivalents first, then the other equal fingerprints (each the workspace's before
+  // the index's); otherwise by score, the workspace's first where the evidence is about equal
+  const exact = (h: (typeof ranked)[number]) => h.s.why.fingerprint === 'equation' || h.s.why.fingerprint === 'identity';
+  const tier = (h: (typeof ranked)[number]) => (h.same ? 0 : exact(h) ? 2 : 4) + (h.from === 'workspace' || !(h.same || exact(h)) ? 0 : 1);
+  const sortScore = (h: (typeof ranked)[number]) => h.s.score + (h.from === 'workspace' ? NEAR_EQUAL : 0);
+  ranked.sort((a, b) => tier(a) - tier(b) || sortScore(b) - sortScore(a));
   // a labelled row found: its whole environment is not listed as well
-  const rowHits = hits.filter((h) => h.from === 'workspace' && snap.sites[h.s.id].row !== undefined).map((h) => snap.sites[h.s.id]);
+  const rowHits = ranked.filter((h) => h.from === 'workspace' && snap.sites[h.s.id].row !== undefined).map((h) => snap.sites[h.s.id]);
   const covers = (s: DocEquation) => s.row === undefined && rowHits.some((r) => r.doc === s.doc && s.start <= r.start && r.end <= s.end);
   const results: RelatedEquation[] = [];
+  const copies: RelatedEquation[] = [];
   const seen = new Set<string>();
-  for (const h of hits) {
+  const byText = new Map<string, RelatedEquation>();
+  const queryText = site ? copyText(shownLatex(site)) : undefined;
+  const queryGroup = site ? copyGroup(snap, site.doc) : undefined;
+  for (const h of ranked) {
     if (results.length >= limit) break;
     if (h.from === 'workspace') {
       const s = snap.sites[h.s.id];
@@ -132,19 +180,34 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       seen.add(where);
       const file = uriToPath(s.doc.uri) ?? s.doc.uri;
       const latex = shownLatex(s);
-      results.push({
+      const r: RelatedEquation = {
         latex, display: displayLatex(latex, ctx.equations.macros.of(ctx.ws, s.doc).defs), score: h.s.score, why: h.s.why, source: 'workspace',
+        ...(h.same ? { same: true as const } : {}),
         uri: s.doc.uri, file, line: s.line + 1, range: s.doc.range(formulaStart(s.doc.text, s.start, s.end), s.end), ...(s.label ? { label: s.label } : {}),
-      });
+      };
+      const group = copyGroup(snap, s.doc);
+      const text = copyText(latex);
+      // the query's own display in a copy of its file (slides, an old version): a copy, not a find
+      if (queryGroup !== undefined && group === queryGroup && s.doc !== site!.doc && text === queryText) { copies.push({ ...r, copy: true }); continue; }
+      // identical displays in copies of one file count once
+      const first = byText.get(`${group}\u0000${text}`);
+      if (first) { (first.copies ??= []).push({ uri: r.uri!, file, line: r.line!, range: r.range! }); continue; }
+      byText.set(`${group}\u0000${text}`, r);
+      results.push(r);
     } else {
       const eq = ctx.index!.equations.line(h.s.id);
       const entry = ctx.index!.index.entry(eq.e);
-      const key = `${entry.url}#${eq.latex}`;
-      if (seen.has(key)) continue; // the same equation in two proofs of one page
-      seen.add(key);
-      results.push({ latex: eq.latex, display: expandProofWikiMacros(eq.latex), score: h.s.score, why: h.s.why, source: 'index', title: entry.title, url: entry.url, licence: entry.licence });
+      // the same equation on a page and its subpages (`Page/Proof 2`): once, on the first
+      const page = entry.title.split('/')[0];
+      const key = `${page}#${copyText(eq.latex)}`;
+      const first = byText.get(key);
+      if (first) { if (entry.title !== first.title && !(first.pages ??= []).includes(entry.title)) first.pages.push(entry.title); continue; }
+      const r: RelatedEquation = { latex: eq.latex, display: expandProofWikiMacros(eq.latex), score: h.s.score, why: h.s.why, source: 'index', ...(h.same ? { same: true as const } : {}), title: entry.title, url: entry.url, licence: entry.licence };
+      byText.set(key, r);
+      results.push(r);
     }
   }
+  results.push(...copies.slice(0, Math.max(0, limit - results.length)));
   const encoder = !!vec;
   const notes: string[] = [];
   if (!encoder) notes.push(ctx.encoderMessage?.() ?? 'formula encoder unavailable: ranked by fingerprints and structure');
@@ -154,34 +217,6 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     query: { latex: site ? shownLatex(site) : asked, canonical: f.canonical, ...(site ? { uri: site.doc.uri, line: site.line + 1, ...(site.label ? { label: site.label } : {}) } : {}) },
     results, encoder, pending: snap.pending, ...(notes.length ? { message: notes.join('; ') } : {}),
   };
-}
-
-/** One lens per display equation and labelled row; resolution fills in the command. */
-export function equationLenses(doc: Doc): CodeLens[] {
-  return documentEquations(doc).map((s) => {
-    const p = doc.positionAt(s.start);
-    return { range: { start: p, end: p }, data: { uri: doc.uri, start: s.start, end: s.end, version: doc.version } };
-  });
-}
-
-export interface LensData { uri: string; start: number; end: number; version?: number }
-
-export function lensData(data: unknown): LensData | undefined {
-  const d = data as Partial<LensData> | undefined;
-  return d && typeof d.uri === 'string' && Number.isInteger(d.start) && Number.isInteger(d.end) ? (d as LensData) : undefined;
-}
-
-/** The site a lens was made for (the same span, else whatever equation is at its start now). */
-export function lensSite(doc: Doc, d: LensData): DocEquation | undefined {
-  return documentEquations(doc).find((s) => s.start === d.start && s.end === d.end) ?? equationAt(doc, d.start);
-}
-
-export function lensTitle(r: RelatedResponse): string {
-  if (r.results.length === 0) return r.pending ? `${LENS_TITLE} (analysing ${r.pending} equations…)` : NO_RELATED;
-  const best = r.results[0];
-  const what = best.why.fingerprint === 'equation' || best.why.fingerprint === 'identity' ? ' · same equation found' : '';
-  // the count alone says little (there are always 20 somewhat alike): the best score says how close they are
-  return `${LENS_TITLE} (${r.results.length}${r.results.length >= 20 ? '+' : ''}, closest ${best.score.toFixed(2)})${what}`;
 }
 
 /** Arguments of `mathsense.findRelatedEquations`: `{uri, position}` / `{latex}`, or `[uri, position]` / `[latex]`. */

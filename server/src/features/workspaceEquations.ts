@@ -11,6 +11,7 @@ import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
 import { shapeOf, type EquationFeatures } from '../index/equationFeatures.js';
 import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equationRanking.js';
 import { documentEquations, type DocEquation, type EquationSite } from './equationSites.js';
+import { DisplayReader } from './equationClaims.js';
 
 /** Macros visible from a document, with their signature; recomputed when a scope document changes. */
 export class DocMacros {
@@ -99,6 +100,8 @@ function push(m: Map<string, number[]>, k: string, i: number): void {
 
 export class WorkspaceEquations {
   readonly macros = new DocMacros();
+  /** Displays read for confirming "same equation" claims. */
+  readonly displays = new DisplayReader();
   private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
   private readonly codes = new WeakMap<EquationFeatures, Uint32Array>();
   private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;

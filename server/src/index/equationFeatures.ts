@@ -18,9 +18,13 @@ export interface EquationFeatures {
   canonical: string;
   /** Fingerprints of the sides worth matching (not a lone letter or number), distinct keys. */
   sides: SideKey[];
-  /** Fingerprint of the `=` equation up to a nonzero scale (LHS − RHS); absent for identities, inequalities, expressions. */
+  /**
+   * Fingerprint of the `=` equation up to a nonzero scale (LHS − RHS); for an identity in
+   * elementary functions its class with the functions perturbed (key `I…`); absent for other
+   * identities, inequalities, expressions.
+   */
   difference?: string;
-  /** Several sides, all one class: an identity (`(a+b)^2 = a^2+2ab+b^2`), matched by its class. */
+  /** An identity: several sides, one class (`(a+b)^2 = a^2+2ab+b^2`, `\cosh^2 u - \sinh^2 u = 1`). */
   identity: boolean;
   /** Tokens of the canonical text (structural features: `shapeOf`). */
   tokens: string[];
@@ -30,7 +34,7 @@ export interface EquationFeatures {
 export { formulaEncoderInput } from '../embeddings/formulaInput.js';
 
 /** Changes whenever the features of the same text may change (stored in the index header). */
-export const FEATURES_VERSION = 2;
+export const FEATURES_VERSION = 4;
 
 /** The structural features (token n-grams) of analysed features. */
 export function shapeOf(f: Pick<EquationFeatures, 'tokens'>): string[] {
@@ -71,7 +75,7 @@ function constant(f: Fingerprint): boolean {
 const PROBES = [
   '(a+b)^2 = a^2 + 2ab + b^2', 'x^2 - 5x + 6 = 0', 'e^{i\\theta} = \\cos\\theta + i\\sin\\theta', '\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}',
   '\\frac{d}{dx} \\sin x = \\cos x', '\\log_b x = \\frac{\\ln x}{\\ln b}', 'a \\leq \\sqrt{a^2 + b^2}', '\\binom{n}{k} = \\frac{n!}{k!(n-k)!}',
-  '\\Hom_R(M, N) \\otimes_R P', 'f(x) = 0', '2 \\cdot 3 = 6', '\\sin^2 x + \\cos^2 x = 1', 'x = y',
+  '\\Hom_R(M, N) \\otimes_R P', 'f(x) = 0', '2 \\cdot 3 = 6', '\\sin^2 x + \\cos^2 x = 1', 'x = y', '\\cosh^2 u - \\sinh^2 u = 1',
 ];
 let signature: string | undefined;
 
@@ -117,9 +121,10 @@ export function equationFeatures(latex: string, macros?: MacroTable): EquationFe
       if (have) have.weight = Math.max(have.weight, w); else sides.push({ key: f.key, weight: Math.round(w * 1000) / 1000 });
     });
     const keys = fps.filter((f): f is Fingerprint => !!f).map((f) => f.key);
-    const diff = info.fingerprints.difference;
+    const cls = info.fingerprints.identityClass;
+    const diff = info.fingerprints.difference ?? cls;
     // an identity is matched by its class: one that is a lone number or letter (`2 \cdot 3 = 6`) says nothing
-    const identity = !diff && info.relations.length > 0 && info.relations.every((r) => r === '=') && keys.length >= 1 && keys.every((k) => k === keys[0]) && sides.length > 0;
+    const identity = !!cls || (!diff && info.relations.length > 0 && info.relations.every((r) => r === '=') && keys.length >= 1 && keys.every((k) => k === keys[0]) && sides.length > 0);
     return { canonical: info.canonical, sides, ...(diff ? { difference: diff.key } : {}), identity, tokens: tokensOfShape(info.shape) };
   } catch {
     return { canonical: latex.replace(/\s+/g, ' ').trim().slice(0, 2000), sides: [], identity: false, tokens: [] };

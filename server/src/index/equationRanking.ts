@@ -117,8 +117,9 @@ export function overlapAll(q: Uint32Array, codes: Uint32Array, offsets: Uint32Ar
 
 /** The fingerprint relation of a candidate to the query, and its strength in [0, 1]. */
 export function fingerprintMatch(q: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>, c: Pick<EquationFeatures, 'sides' | 'difference' | 'identity'>): { match?: FingerprintMatch; strength: number } {
-  if (q.difference && q.difference === c.difference) return { match: 'equation', strength: 1 };
-  if (q.identity && c.identity && q.sides.length && c.sides.some((s) => s.key === q.sides[0].key)) return { match: 'identity', strength: 1 };
+  if (q.difference && q.difference === c.difference) return { match: q.identity ? 'identity' : 'equation', strength: 1 };
+  // identities without a class of their own (no functions to perturb) are matched by their sides' class
+  if (q.identity && c.identity && !q.difference && !c.difference && q.sides.length && c.sides.some((s) => s.key === q.sides[0].key)) return { match: 'identity', strength: 1 };
   let best = 0;
   for (const s of q.sides) for (const t of c.sides) if (s.key === t.key) best = Math.max(best, Math.min(s.weight, t.weight));
   return best > 0 ? { match: 'side', strength: best } : { strength: 0 };

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, CodeLensRequest, CodeLensResolveRequest, ExecuteCommandRequest, ShutdownRequest, ExitNotification,
-  ConfigurationRequest, WorkDoneProgressCreateRequest, LogMessageNotification, MessageType,
+  ConfigurationRequest, DidChangeConfigurationNotification, WorkDoneProgressCreateRequest, LogMessageNotification, MessageType,
   type ProtocolConnection, type CodeLens, type InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 
@@ -39,6 +39,17 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
   const algebraUri = pathToFileURL(algebra).href;
   const algebraText = fs.readFileSync(algebra, 'utf8');
   let noIndex: string;
+  /** The lens setting the client reports (`all` first; the last test switches to `matches`). */
+  let lensMode = 'all';
+  let configAnswers = 0;
+  /** Changes the lens setting and waits until the server has pulled it. */
+  const setLensMode = async (mode: string) => {
+    lensMode = mode;
+    const before = configAnswers;
+    await conn.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    for (let i = 0; i < 200 && configAnswers === before; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20)); // the answer is applied
+  };
 
   before(async () => {
     assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
@@ -46,7 +57,7 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     noIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-noindex-'));
     child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => ({ index: { path: noIndex } })));
+    conn.onRequest(ConfigurationRequest.type, (p) => { configAnswers++; return p.items.map(() => ({ index: { path: noIndex }, relatedEquations: { lens: lensMode } })); });
     conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
     conn.onNotification(LogMessageNotification.type, (p) => { if (p.type === MessageType.Error) errors.push(p.message); });
     conn.listen();
@@ -88,7 +99,7 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     const lens = lenses.find((l) => l.range.start.line === 2)!;
     const resolved = await conn.sendRequest(CodeLensResolveRequest.type, lens);
     assert.ok(resolved.command, 'the resolved lens has a command');
-    assert.match(resolved.command.title, /^Find related equations \(\d+\+?, closest [01]\.\d\d\) · same equation found$/);
+    assert.equal(resolved.command.title, 'Same as eq:square-of-sum in analysis.tex');
     assert.equal(resolved.command.command, 'mathsense.showRelatedEquations');
     const r = resolved.command.arguments![0] as Related;
     assert.equal(r.query.label, 'eq:binomial-square');
@@ -97,9 +108,10 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     assert.equal(top.file, path.join(fixture, 'chapters', 'analysis.tex'));
     assert.equal(top.line, 3);
     assert.equal(top.why.fingerprint, 'identity');
+    assert.equal((top as { same?: boolean }).same, true);
     assert.equal(top.latex, '(x+y)^2 = x^2 + 2xy + y^2');
     assert.ok(r.results.every((x) => !(x.file === algebra && x.line === 3)), 'the query equation itself is excluded');
-    assert.ok(r.results.every((x, i) => i === 0 || r.results[i - 1].score >= x.score), 'best first');
+    assert.ok(r.results.filter((x) => !(x as { same?: boolean }).same).every((x, i, xs) => i === 0 || xs[i - 1].score >= x.score), 'best first after the confirmed ones');
   });
 
   it('a labelled align row finds its twin written with a document macro and another scale', async () => {
@@ -118,6 +130,21 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     const files = byLatex.results.slice(0, 2).map((x) => path.basename(x.file!)).sort();
     assert.deepEqual(files, ['algebra.tex', 'notes.md']);
     assert.ok(byLatex.results.slice(0, 2).every((x) => x.why.fingerprint === 'identity'));
+  });
+
+  it('with `lens: matches` only displays with something worth opening get a lens, its title saying what', async () => {
+    await setLensMode('matches');
+    const got = (await conn.sendRequest(CodeLensRequest.type, { textDocument: { uri: algebraUri } })) ?? [];
+    const byLine = new Map(got.map((l) => [l.range.start.line, l.command?.title]));
+    // (a+b)^2 and x^2 - 5x + 6 have twins in analysis.tex, the sum one in notes.md; a^2 - b^2 has none
+    assert.equal(byLine.get(2), 'Same as eq:square-of-sum in analysis.tex');
+    assert.equal(byLine.get(8), 'Same as eq:scaled-quadratic in analysis.tex');
+    assert.match(byLine.get(11) ?? '', /^Same as line \d+ of notes\.md$/);
+    assert.equal(byLine.has(7), false, 'no lens where nothing is worth opening');
+    for (const l of got) assert.equal(l.command?.command, 'mathsense.showRelatedEquations');
+    await setLensMode('off');
+    assert.deepEqual(await conn.sendRequest(CodeLensRequest.type, { textDocument: { uri: algebraUri } }), []);
+    await setLensMode('all');
   });
 
   it('bad arguments and garbage or huge equations give an empty result with a message, never a crash', async () => {

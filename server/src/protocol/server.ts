@@ -34,13 +34,14 @@ import { workerAnalysis } from '../index/equationAnalysis.js';
 import { FormulaVectors } from '../features/formulaVectors.js';
 import { WorkspaceEquations } from '../features/workspaceEquations.js';
 import {
-  emptyResponse, equationLenses, FIND_RELATED_COMMAND, findRelatedEquations, lensData, lensSite, lensTitle, parseFindArgs, SHOW_RELATED_COMMAND,
+  emptyResponse, FIND_RELATED_COMMAND, findRelatedEquations, parseFindArgs, SHOW_RELATED_COMMAND,
   type RelatedContext, type RelatedResponse,
 } from '../features/relatedEquations.js';
+import { equationLenses, lensData, lensSite, lensTitle, LENS_MODES, matchLenses, MatchCache, type LensMode } from '../features/equationLenses.js';
 import { equationAt } from '../features/equationSites.js';
 import { statements } from '../analysis/structure.js';
 
-export interface EquationSettings { codeLens: boolean }
+export interface EquationSettings { lens: LensMode }
 export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings; equations: EquationSettings }
 
 const VERSION = '0.1.0';
@@ -62,13 +63,15 @@ function isBibFile(uri: string, languageId?: string): boolean {
 }
 
 function mergeSettings(raw: unknown): ServerSettings {
-  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown } };
+  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown; lens?: unknown } };
+  const lens = r.relatedEquations?.lens;
   return {
     diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
     derivations: { ...defaultDerivationSettings, ...(r.derivations ?? {}) },
     embeddings: embeddingSettings(raw),
     index: indexSettings(raw),
-    equations: { codeLens: r.relatedEquations?.codeLens !== false },
+    // `codeLens: false` (the older switch) still turns lenses off
+    equations: { lens: r.relatedEquations?.codeLens === false ? 'off' : LENS_MODES.includes(lens as LensMode) ? (lens as LensMode) : 'matches' },
   };
 }
 
@@ -79,6 +82,8 @@ export class MathSenseServer {
   private canPullConfig = false;
   private folderEvents = false;
   private lensRefresh = false;
+  /** Searches behind the `matches` lenses, per display text. */
+  private readonly lensMatches = new MatchCache();
   /** The client shows results in a panel (`mathsense.showResults`): the VS Code extension says so at initialize. */
   private resultsPanel = false;
   private revalidateTimer: NodeJS.Timeout | undefined;
@@ -389,11 +394,15 @@ export class MathSenseServer {
         throw e;
       }
     }));
-    c.onCodeLens((p) => this.guard('codeLens', [], () => {
+    c.onCodeLens((p) => this.guardAsync('codeLens', [], async () => {
       const doc = this.docAt(p.textDocument.uri);
-      if (!doc || !this.settings.equations.codeLens) return [];
+      const mode = this.settings.equations.lens;
+      if (!doc || mode === 'off') return [];
       this.warmEquations();
-      return equationLenses(doc);
+      if (mode === 'all') return equationLenses(doc);
+      const m = await matchLenses(await this.relatedContext(), doc, this.lensMatches, { waitMs: LENS_WAIT_MS });
+      if (m.pending) this.refreshLensesWhenAnalysed();
+      return m.lenses;
     }));
     c.onCodeLensResolve((lens) => this.guardAsync('codeLensResolve', lens, async () => {
       const d = lensData(lens.data);

@@ -7,8 +7,8 @@ import { macroTable } from '../macros.js';
 test('canonicalFormula: renaming by order of first appearance makes renamed formulas equal', () => {
   assert.equal(canonicalFormula('(p+q)^2 = p^2 + 2pq + q^2'), '( x + y )^{2} = x^{2} + 2 x y + y^{2}');
   assert.equal(canonicalFormula('(a+b)^2=a^2+2ab+b^2'), canonicalFormula('(p+q)^2 = p^2 + 2pq + q^2'));
-  assert.equal(canonicalFormula('\\alpha + \\beta = \\gamma'), 'x + y = z');
-  assert.equal(canonicalFormula('A x = b'), 'X x = y');
+  assert.equal(canonicalFormula('\\alpha + \\beta = \\gamma'), 'x = y + z');
+  assert.equal(canonicalFormula('A x = b'), 'x = X y');
   assert.equal(canonicalFormula('a+b+c+d+f+g+h+k+l+m+n+o+p+q+r+s+t+u+v+w+x+y'), 'x + y + z + u + v + w + a + b + c + d + f + g + h + k + m + n + p + q + r + s + t + x_{1}');
 });
 
@@ -21,10 +21,10 @@ test('canonicalFormula: labels, alignment, rows, spacing, \\left/\\right and pun
 });
 
 test('canonicalFormula: constants and names are kept (e^…, i as imaginary unit, d of derivatives, \\pi, styled letters)', () => {
-  assert.equal(canonicalFormula('e^{i\\theta} = \\cos\\theta + i\\sin\\theta'), 'e^{i x} = \\cos x + i \\sin x');
-  assert.equal(canonicalFormula('x_i = i^2'), 'x_{y} = y^{2}');
-  assert.equal(canonicalFormula('e \\cdot g = g'), 'x \\cdot y = y');
-  assert.equal(canonicalFormula('\\frac{d}{dt}\\sin t = \\cos t'), '\\frac{d}{d x} \\sin x = \\cos x');
+  assert.equal(canonicalFormula('e^{i\\theta} = \\cos\\theta + i\\sin\\theta'), '\\cos x + i \\sin x = e^{i x}');
+  assert.equal(canonicalFormula('x_i = i^2'), 'x^{2} = y_{x}');
+  assert.equal(canonicalFormula('e \\cdot g = g'), 'x = y \\cdot x');
+  assert.equal(canonicalFormula('\\frac{d}{dt}\\sin t = \\cos t'), '\\cos x = \\frac{d}{d x} \\sin x');
   assert.equal(canonicalFormula('\\int_0^1 f(t)\\,dt'), '\\int_{0}^{1} x ( y ) d y');
   assert.equal(canonicalFormula('2\\pi r'), '2 \\pi x');
   assert.equal(canonicalFormula('\\mathcal{F}(U) \\to \\mathbb{R} \\text{ for all } x'), '\\mathcal{F} ( X ) \\to \\mathbb{R} \\text{ for all } x');
@@ -46,4 +46,31 @@ test('canonicalFormula: never throws, and is linear on huge or broken input', ()
   const out = canonicalFormula(big);
   assert.ok(out.length > 1000);
   assert.ok(performance.now() - t0 < 2000);
+});
+
+test('canonicalFormula: one equation reads shorter side first, whichever way it was written', () => {
+  assert.equal(canonicalFormula('g(f(x)) = F(x)'), canonicalFormula('F(t) = g(f(t))'));
+  assert.equal(canonicalFormula('\\Phi(p) = \\xi'), 'x = \\Phi ( y )');
+  assert.equal(canonicalFormula('\\mu(\\bigcup_j A_j) = \\sum_j \\mu(A_j)'), canonicalFormula('\\sum_{k} m(S_k) = m(\\bigcup_k S_k)'), 'equal lengths');
+  // chains and other relations keep the order written
+  assert.equal(canonicalFormula('a + b = c = d'), 'x + y = z = u');
+  assert.equal(canonicalFormula('a + b \\leq c'), 'x + y \\leq z');
+  assert.equal(canonicalFormula('a + b = b + a'), 'x + y = y + x');
+});
+
+test('canonicalFormula: x_0 and x_1 are variables like a and b; other subscripts stay subscripts', () => {
+  assert.equal(canonicalFormula('\\int_{x_0}^{x_1} h\'(u)\\,du = h(x_1) - h(x_0)'), canonicalFormula("\\int_a^b f'(t)\\,dt = f(b) - f(a)"));
+  assert.equal(canonicalFormula('a_i + a_{n}'), 'x_{y} + x_{z}');
+});
+
+test('canonicalFormula: one spelling per operator (exp, probability, expectation, series, negative powers)', () => {
+  assert.equal(canonicalFormula('\\exp(x+y) = \\exp(x)\\exp(y)'), canonicalFormula('e^{a+b} = e^{a} e^{b}'));
+  assert.equal(canonicalFormula('\\Pr(X \\ge t) \\le \\frac{\\mathbb{E}[X]}{t}'), canonicalFormula('P(Y \\geq s) \\leq \\frac{E[Y]}{s}'));
+  assert.equal(canonicalFormula('\\mathbb{P}(A) = 1'), canonicalFormula('\\operatorname{P}(B) = 1'));
+  assert.equal(canonicalFormula('\\operatorname{E}(X)'), '\\mathbb{E} [ X ]');
+  assert.equal(canonicalFormula('\\sum_{k\\ge1} k^{-2}'), canonicalFormula('\\sum_{n=1}^{\\infty} \\frac{1}{n^2}'));
+  assert.equal(canonicalFormula('\\sum_{n > 0} 1/n^2'), canonicalFormula('\\sum_{k=1}^\\infty \\frac{1}{k^{2}}'));
+  // a polynomial P(x) is no probability; E without brackets is a letter
+  assert.equal(canonicalFormula('P(x) = x^2 + 1'), 'X ( x ) = x^{2} + 1');
+  assert.equal(canonicalFormula('E = mc^2'), 'X = x y^{2}');
 });

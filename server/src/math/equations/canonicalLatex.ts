@@ -2,11 +2,13 @@
 // export and the server both call `canonicalFormula`, then `MathTokenizer.encode`). Macros
 // are expanded; labels, tags, alignment, row breaks, spacing, `\left`/`\right` and trailing
 // punctuation are dropped; a few spellings are unified (`\dfrac` → `\frac`, `\le` → `\leq`,
-// `x^2` → `x^{2}`, redundant braces); variables are renamed by order of first appearance, so
-// `(p+q)^2` and `(a+b)^2` read the same. Which letters are constants: see `notation.ts`.
+// `x^2` → `x^{2}`, redundant braces; operators written several ways: operatorSpellings.ts);
+// one equation reads shorter side first; variables (`x_0`, `x_1` each one variable) are renamed
+// by order of first appearance, so `(p+q)^2` and `(a+b)^2` read the same. Which letters are constants: see `notation.ts`.
 import { type MacroTable, expandMacros, macroTable } from '../macros.js';
 import { type MathToken, lexMath, printTokens } from './mathLexer.js';
 import { differentials, eulerE, imaginaryI } from './notation.js';
+import { unifyOperators } from './operatorSpellings.js';
 
 /** Names given to lower-case variables (Latin and Greek), in order; then x_{1}, x_{2}, … */
 export const VARIABLE_NAMES = ['x', 'y', 'z', 'u', 'v', 'w', 'a', 'b', 'c', 'd', 'f', 'g', 'h', 'k', 'm', 'n', 'p', 'q', 'r', 's', 't'];
@@ -101,8 +103,14 @@ function rename(tokens: MathToken[]): MathToken[] {
       kind = t.text >= 'a' && t.text <= 'z' ? 'lower' : 'upper';
     } else if (t.type === 'cmd' && GREEK_LOWER.has(t.text.slice(1))) kind = 'lower';
     if (!kind) { out.push(t); continue; }
-    let r = names.get(t.text);
-    if (!r) { r = variableName(kind, kind === 'lower' ? lower++ : upper++); names.set(t.text, r); }
+    // `x_{0}`, `x_{1}`: a variable of its own, like `a` and `b` (bounds written either way read alike)
+    let name = t.text;
+    if (tokens[k + 1]?.text === '_' && tokens[k + 2]?.type === 'open' && tokens[k + 3]?.type === 'number' && tokens[k + 4]?.type === 'close') {
+      name = `${t.text}_${tokens[k + 3].text}`;
+      k += 4;
+    }
+    let r = names.get(name);
+    if (!r) { r = variableName(kind, kind === 'lower' ? lower++ : upper++); names.set(name, r); }
     out.push(...r);
   }
   return out;
@@ -165,7 +173,38 @@ export function canonicalFormula(latex: string, macros?: MacroTable): string {
   return printTokens(canonicalTokens(expanded ?? latex));
 }
 
+/** Relations besides `=`: a formula with one of them at the top level is not turned around. */
+const OTHER_RELATIONS = new Set(['<', '>', '\\leq', '\\geq', '\\neq', '\\approx', '\\equiv', '\\sim', '\\simeq', '\\cong', '\\to', '\\in',
+  '\\subset', '\\subseteq', '\\supset', '\\supseteq', '\\coloneqq', '\\mapsto', '\\implies', '\\iff', '\\Rightarrow', '\\Leftrightarrow', ':', ',', ';', '\\mid']);
+
+/**
+ * One equation `A = B` reads shorter side first (on equal lengths, the side first in token order
+ * with variables masked), so `F(x) = g(f(x))` and `g(f(x)) = F(x)` have one canonical text;
+ * chains, other relations and several formulas keep the order written.
+ */
+function orientSides(t: MathToken[]): MathToken[] {
+  let depth = 0;
+  let eq = -1;
+  for (let k = 0; k < t.length; k++) {
+    const x = t[k];
+    if (x.type === 'open' || x.text === '(' || x.text === '[' || x.text === '\\{') depth++;
+    else if (x.type === 'close' || x.text === ')' || x.text === ']' || x.text === '\\}') depth--;
+    else if (depth === 0 && x.text === '=') { if (eq >= 0) return t; eq = k; }
+    else if (depth === 0 && OTHER_RELATIONS.has(x.text)) return t;
+  }
+  if (eq <= 0 || eq >= t.length - 1) return t;
+  const l = t.slice(0, eq), r = t.slice(eq + 1);
+  if (r.length !== l.length) return r.length < l.length ? [...r, t[eq], ...l] : t;
+  // equal lengths: the sides compared with every variable masked (renaming cannot change the order)
+  const mask = (x: MathToken) => (x.type === 'letter' || (x.type === 'cmd' && GREEK_LOWER.has(x.text.slice(1))) ? 'v' : x.text);
+  for (let k = 0; k < l.length; k++) {
+    const a = mask(l[k]), b = mask(r[k]);
+    if (a !== b) return b < a ? [...r, t[eq], ...l] : t;
+  }
+  return t;
+}
+
 /** The tokens of the canonical text of an already macro-expanded formula. */
 export function canonicalTokens(expanded: string): MathToken[] {
-  return dropRedundantBraces(rename(clean(lexMath(expanded))));
+  return dropRedundantBraces(rename(orientSides(unifyOperators(clean(lexMath(expanded))))));
 }

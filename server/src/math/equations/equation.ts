@@ -5,7 +5,7 @@
 // `normalizeLatex`). Sides with commands the parser cannot evaluate (`\mathcal`, `\to`,
 // `\otimes`, `\Spec`, …: most of the Stacks project) are not parsed at all, which keeps the
 // analysis fast; results are cached by text. Never throws.
-import type { Expr } from '../expr.js';
+import type { Expr, VarRole } from '../expr.js';
 import { type MacroTable, expandMacros, macroTable } from '../macros.js';
 import { normalizeLatex } from '../normalize.js';
 import { parseSides as parseLatexSides, type ParseContext } from '../parse.js';
@@ -155,6 +155,58 @@ function analyse(latex: string, table: MacroTable): EquationInfo {
   }
   info.fingerprints = fp;
   return info;
+}
+
+/** Every relation chain of a display, each side parsed, for confirming an equivalence (equivalence.ts). */
+export interface DisplayRelations {
+  chains: Array<{ sides: Expr[]; relations: Relation[] }>;
+  /** Variables the parser decided are integers (sum indices, factorials). */
+  roles: ReadonlyMap<string, VarRole>;
+}
+
+/** What may stand between relations besides spacing and punctuation: `\text{and}`, labels, tags. */
+const BETWEEN = /\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:text|textrm|mbox)\s*\{\s*(?:and|or|,|;)?\s*\}|\\(?:quad|qquad|nonumber|notag|[,;:! ]|displaystyle)|\\\\|[\s&,.;]/g;
+
+/**
+ * All relation chains of a display with every side parsed, or undefined when any part of it
+ * is not a relation the evaluator understands (then nothing about it can be confirmed).
+ */
+export function displayRelations(latex: string, macros?: MacroTable): DisplayRelations | undefined {
+  try {
+    builtins ??= macroTable([]);
+    const table = macros ?? builtins;
+    const body = displayBody(latex);
+    if (body.length > MAX_LENGTH) return undefined;
+    const expanded = expandMacros(body, table);
+    if (expanded === undefined || !mayEvaluate(expanded)) return undefined;
+    const steps = extractSteps({ text: body, rows: [{ start: 0, end: body.length }] });
+    if (steps.length === 0) return undefined;
+    const groups: Array<{ texts: string[]; relations: Relation[] }> = [];
+    const covered = new Uint8Array(body.length);
+    let prev: (typeof steps)[number] | undefined;
+    for (const st of steps) {
+      if (st.rel === 'other' || st.rel === 'equiv') return undefined;
+      const cont = prev && st.lhs.start === prev.rhs.start && st.lhs.end === prev.rhs.end;
+      if (cont) { groups[groups.length - 1].texts.push(st.rhs.text); groups[groups.length - 1].relations.push(st.rel); }
+      else groups.push({ texts: [st.lhs.text, st.rhs.text], relations: [st.rel] });
+      covered.fill(1, st.lhs.start, st.lhs.end);
+      covered.fill(1, st.lhs.end, st.rhs.start); // the relation symbol
+      covered.fill(1, st.rhs.start, st.rhs.end);
+      prev = st;
+    }
+    // text outside every relation (a condition, a remark): the display says more than its relations
+    let rest = '';
+    for (let k = 0; k < body.length; k++) if (!covered[k]) rest += body[k];
+    if (rest.replace(BETWEEN, '').length > 0) return undefined;
+    const parsed = parseSides(groups.flatMap((g) => g.texts), table, imaginaryI(lexMath(expanded)));
+    if (!parsed) return undefined;
+    const chains: DisplayRelations['chains'] = [];
+    let at = 0;
+    for (const g of groups) { chains.push({ sides: parsed.sides.slice(at, at + g.texts.length), relations: g.relations }); at += g.texts.length; }
+    return { chains, roles: parsed.roles };
+  } catch {
+    return undefined;
+  }
 }
 
 let builtins: MacroTable | undefined;

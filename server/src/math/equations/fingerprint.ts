@@ -21,6 +21,7 @@ import { type Expr, type VarRole, freeVars, op } from '../expr.js';
 import { seededRandom } from '../../util/random.js';
 import { type Complex, ComplexEvaluator, type Value } from './complexEval.js';
 import { canonicalExpr } from './canonicalExpr.js';
+import { hasFunctions, perturbed } from './perturb.js';
 
 export interface Fingerprint {
   /** Quantised values, hashed: equal for equivalent expressions (Map lookup). */
@@ -197,6 +198,12 @@ export interface EquationFingerprints {
   sides: Array<Fingerprint | undefined>;
   /** First side minus last, up to a constant factor; absent for identities and undefined values. */
   difference?: Fingerprint;
+  /**
+   * For an identity in elementary functions: the difference with the functions perturbed
+   * (perturb.ts), key prefixed `I`: the identity's own class, so `\cosh^2 u - \sinh^2 u = 1`
+   * finds its rewritings and not every identity whose side is 1.
+   */
+  identityClass?: Fingerprint;
 }
 
 /** Fingerprints of the sides of an equation (or `=` chain) and of its difference. */
@@ -205,6 +212,11 @@ export function equationFingerprints(sides: readonly Expr[], opts: FingerprintOp
   if (sides.length >= 2) {
     const diff = op('sub', sides[0], sides[sides.length - 1]);
     if (!isIdentity(diff, opts)) out.difference = fingerprintOf(diff, opts, true);
+    else if (hasFunctions(diff)) {
+      const p = perturbed(diff);
+      const f = isIdentity(p, opts) ? undefined : fingerprintOf(p, opts, true);
+      if (f) out.identityClass = { key: `I${f.key}`, values: f.values };
+    }
   }
   return out;
 }

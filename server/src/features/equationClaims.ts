@@ -1,0 +1,92 @@
+// What the related-equations search may say about a hit beyond its score:
+// * "same equation" only when confirmed (math/equations/equivalence.ts): a fingerprint
+//   collision is evidence, the confirmation is the claim;
+// * copies: files of the workspace that repeat most of another file's displays (a book's
+//   `slides/` folder, an old version kept beside the new one) are one group; a hit identical
+//   to the query in a copy of the query's file is labelled a copy, and identical hits in one
+//   group count once.
+import { displayRelations, type DisplayRelations } from '../math/equations/equation.js';
+import { confirmSameDisplay } from '../math/equations/equivalence.js';
+import type { MacroTable } from '../math/macros.js';
+import type { Doc } from '../project/workspace.js';
+import type { WorkspaceSnapshot } from './workspaceEquations.js';
+
+const MAX_READ = 2000;
+
+/** Display relations by (macro signature, text), kept for a few thousand texts. */
+export class DisplayReader {
+  private young = new Map<string, DisplayRelations | null>();
+  private old = new Map<string, DisplayRelations | null>();
+
+  read(latex: string, macroKey: string, table: MacroTable | undefined): DisplayRelations | undefined {
+    const k = `${macroKey}\u0000${latex}`;
+    let v = this.young.get(k) ?? this.old.get(k);
+    if (v === undefined) {
+      v = displayRelations(latex, table) ?? null;
+      if (this.young.size >= MAX_READ) { this.old = this.young; this.young = new Map(); }
+      this.young.set(k, v);
+    }
+    return v ?? undefined;
+  }
+}
+
+/** Whether the two displays are confirmed to say the same thing (both must be readable). */
+export function confirmedSame(q: DisplayRelations | undefined, c: DisplayRelations | undefined): boolean {
+  return !!q && !!c && confirmSameDisplay(q, c);
+}
+
+/** The text of a display for telling copies apart: whitespace, labels and trailing punctuation dropped. */
+export function copyText(latex: string): string {
+  return latex.replace(/\\label\s*\{[^{}]*\}/g, '').replace(/\s+/g, '').replace(/[.,;]+$/, '');
+}
+
+/** Shorter displays (`x = 0`) recur by themselves and say nothing about copying. */
+const MIN_COPY_TEXT = 12;
+/** Shared displays, and the share of the smaller file's displays, that make two files copies. */
+const MIN_SHARED = 3;
+const MIN_SHARE = 0.3;
+
+const groups = new WeakMap<WorkspaceSnapshot, Map<Doc, number>>();
+
+/**
+ * Copy groups of the snapshot's documents: two files sharing at least three displays and at
+ * least three in ten of the smaller file's are copies; copying is transitive. Documents in no group get
+ * their own number.
+ */
+export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
+  let m = groups.get(snap);
+  if (!m) { m = computeGroups(snap); groups.set(snap, m); }
+  return m.get(doc) ?? -1;
+}
+
+function computeGroups(snap: WorkspaceSnapshot): Map<Doc, number> {
+  const docs: Doc[] = [];
+  const index = new Map<Doc, number>();
+  const texts = new Map<string, Set<number>>();
+  const count: number[] = [];
+  for (const s of snap.sites) {
+    let d = index.get(s.doc);
+    if (d === undefined) { d = docs.length; docs.push(s.doc); index.set(s.doc, d); count.push(0); }
+    const t = copyText(s.latex);
+    if (t.length < MIN_COPY_TEXT) continue;
+    let set = texts.get(t);
+    if (!set) { set = new Set(); texts.set(t, set); }
+    if (!set.has(d)) { set.add(d); count[d]++; }
+  }
+  const shared = new Map<number, number>(); // pair code → shared texts
+  for (const set of texts.values()) {
+    if (set.size < 2 || set.size > 8) continue; // a formula in many files is common, not copied
+    const ds = [...set];
+    for (let a = 0; a < ds.length; a++) for (let b = a + 1; b < ds.length; b++) {
+      const code = Math.min(ds[a], ds[b]) * 1_000_003 + Math.max(ds[a], ds[b]);
+      shared.set(code, (shared.get(code) ?? 0) + 1);
+    }
+  }
+  const parent = docs.map((_d, i) => i);
+  const find = (x: number): number => { while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; } return x; };
+  for (const [code, n] of shared) {
+    const a = Math.floor(code / 1_000_003), b = code % 1_000_003;
+    if (n >= MIN_SHARED && n >= MIN_SHARE * Math.min(count[a], count[b])) parent[find(a)] = find(b);
+  }
+  return new Map(docs.map((d, i) => [d, find(i)]));
+}

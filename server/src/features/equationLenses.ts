@@ -1,0 +1,165 @@
+// The code lens "Find related equations" on display equations and labelled rows. Where it
+// appears is a setting (`all`: every display, resolved lazily; `matches`: only displays with
+// something worth opening, a confirmed equivalent or a close hit; `off`). Its title says what
+// is there ("Same as eq:heat in ch-pde.tex · close: 2 in ProofWiki"), never a bare count:
+// copies of the query (slides, old versions) are left out of it, the project's hits and
+// ProofWiki's are counted apart.
+import type { CodeLens } from 'vscode-languageserver';
+import type { Doc } from '../project/workspace.js';
+import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
+import { findRelatedEquations, SHOW_RELATED_COMMAND, type RelatedContext, type RelatedEquation, type RelatedResponse } from './relatedEquations.js';
+
+export const LENS_TITLE = 'Find related equations';
+export const NO_RELATED = 'No related equations';
+
+/** One lens per display equation and labelled row; resolution fills in the command. */
+export function equationLenses(doc: Doc): CodeLens[] {
+  return documentEquations(doc).map((s) => {
+    const p = doc.positionAt(s.start);
+    return { range: { start: p, end: p }, data: { uri: doc.uri, start: s.start, end: s.end, version: doc.version } };
+  });
+}
+
+export interface LensData { uri: string; start: number; end: number; version?: number }
+
+export function lensData(data: unknown): LensData | undefined {
+  const d = data as Partial<LensData> | undefined;
+  return d && typeof d.uri === 'string' && Number.isInteger(d.start) && Number.isInteger(d.end) ? (d as LensData) : undefined;
+}
+
+/** The site a lens was made for (the same span, else whatever equation is at its start now). */
+export function lensSite(doc: Doc, d: LensData): DocEquation | undefined {
+  return documentEquations(doc).find((s) => s.start === d.start && s.end === d.end) ?? equationAt(doc, d.start);
+}
+
+/** Where lenses appear: on every display, only where there is something worth opening, or nowhere. */
+export type LensMode = 'all' | 'matches' | 'off';
+export const LENS_MODES: readonly LensMode[] = ['all', 'matches', 'off'];
+
+/**
+ * An unconfirmed hit this close is worth opening: without a fingerprint match the score is at
+ * most W_ENCODER + W_STRUCTURE, so this asks for a near-identical text (a twin the evaluator
+ * cannot read: integrals, infinite series) or an equivalent side with a close shape.
+ */
+export const CLOSE_SCORE = 0.42;
+
+/** What a lens says: confirmed equivalents and close hits, each source counted apart; copies left out. */
+export interface LensSummary {
+  same: { workspace: RelatedEquation[]; index: RelatedEquation[] };
+  close: { workspace: number; index: number };
+}
+
+export function lensSummary(r: RelatedResponse): LensSummary {
+  const out: LensSummary = { same: { workspace: [], index: [] }, close: { workspace: 0, index: 0 } };
+  for (const x of r.results) {
+    if (x.copy) continue;
+    if (x.same) out.same[x.source].push(x);
+    else if (x.score >= CLOSE_SCORE) out.close[x.source]++;
+  }
+  return out;
+}
+
+/** Something worth opening: a confirmed equivalent or a close hit. */
+export function worthOpening(r: RelatedResponse): boolean {
+  const s = lensSummary(r);
+  return s.same.workspace.length + s.same.index.length + s.close.workspace + s.close.index > 0;
+}
+
+const baseName = (file: string) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+
+/** "eq:transport in ch-systems.tex", "line 120 of ch-systems.tex", "line 120" in the query's own file. */
+function place(x: RelatedEquation, queryUri: string | undefined): string {
+  const where = x.label ?? `line ${x.line}`;
+  if (x.uri === queryUri) return where;
+  return `${where}${x.label ? ' in' : ' of'} ${baseName(x.file ?? x.uri ?? '')}`;
+}
+
+export function lensTitle(r: RelatedResponse): string {
+  if (r.results.length === 0) return r.pending ? `${LENS_TITLE} (analysing ${r.pending} equations…)` : NO_RELATED;
+  const s = lensSummary(r);
+  const parts: string[] = [];
+  if (s.same.workspace.length) {
+    const more = s.same.workspace.length - 1;
+    parts.push(`Same as ${place(s.same.workspace[0], r.query.uri)}${more ? ` and ${more} more` : ''}`);
+  } else if (s.same.index.length) {
+    const more = s.same.index.length - 1;
+    parts.push(`Same as ProofWiki: ${s.same.index[0].title}${more ? ` and ${more} more` : ''}`);
+  }
+  const close: string[] = [];
+  if (s.close.workspace) close.push(`${s.close.workspace} in this project`);
+  if (s.close.index) close.push(`${s.close.index} in ProofWiki`);
+  if (close.length) parts.push(`${parts.length ? 'close: ' : 'Close: '}${close.join(', ')}`);
+  if (!parts.length) return LENS_TITLE;
+  return parts.join(' · ');
+}
+
+
+/** Results of a `matches` search per display text, valid while the workspace's equations and the index are the same. */
+export class MatchCache {
+  private results = new Map<string, RelatedResponse>();
+  private sig = '';
+
+  get(sig: string, key: string): RelatedResponse | undefined {
+    if (sig !== this.sig) { this.results = new Map(); this.sig = sig; }
+    return this.results.get(key);
+  }
+
+  set(key: string, r: RelatedResponse): void {
+    if (this.results.size > 20000) this.results.clear();
+    this.results.set(key, r);
+  }
+}
+
+/**
+ * The lenses of the `matches` mode, commands filled in: only displays with something worth
+ * opening. Searched without the formula encoder (fingerprints and structure: fast enough for
+ * every display of a long chapter), cached per display text until the workspace's equations or
+ * the index change. Waits up to `waitMs` for the workspace's analyses; displays not analysed
+ * by then get no lens, and `pending` says how many (the caller refreshes lenses later).
+ */
+export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: { waitMs?: number } = {}): Promise<{ lenses: CodeLens[]; pending: number }> {
+  let snap = ctx.equations.snapshot(ctx.ws); // queues what is not analysed yet
+  if (snap.pending && opts.waitMs) {
+    await ctx.equations.analyses.idle(opts.waitMs);
+    snap = ctx.equations.snapshot(ctx.ws);
+  }
+  const sig = `${corpusSignature(ctx)}|${ctx.index ? ctx.index.equations.size : 0}`;
+  const quick: RelatedContext = { ...ctx, queryVector: undefined, encoderMessage: () => 'lens: ranked by fingerprints and structure' };
+  const lenses: CodeLens[] = [];
+  const seen = new Map<string, number>();
+  for (const site of documentEquations(doc)) {
+    // by text (typing above a display moves it, not its results), the n-th copy in the file apart
+    const n = (seen.get(site.latex) ?? 0) + 1;
+    seen.set(site.latex, n);
+    const key = `${doc.uri}#${n}#${site.latex}`;
+    let r = cache.get(sig, key);
+    if (!r) {
+      r = await findRelatedEquations(quick, { doc, site }, { limit: 10 });
+      if (!r.pending) cache.set(key, r);
+    }
+    if (!worthOpening(r)) continue;
+    const p = doc.positionAt(site.start);
+    // the client asks again for the full search (with the encoder, current positions) when opened
+    const shown: RelatedResponse = { ...r, query: { ...r.query, line: site.line + 1 }, provisional: true };
+    lenses.push({ range: { start: p, end: p }, command: { title: lensTitle(r), command: SHOW_RELATED_COMMAND, arguments: [shown] } });
+  }
+  return { lenses, pending: snap.pending };
+}
+
+const signatures = new WeakMap<object, string>();
+
+/** A cheap signature of the workspace's analysed equations (changes when any display is added, removed or edited). */
+function corpusSignature(ctx: RelatedContext): string {
+  const snap = ctx.equations.snapshot(ctx.ws, { queue: false });
+  let s = signatures.get(snap);
+  if (s === undefined) {
+    let h = 0x811c9dc5;
+    snap.features.forEach((f, i) => {
+      const t = `${f ? f.canonical : '?'}@${snap.sites[i].doc.uri}`;
+      for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
+    });
+    s = `${snap.sites.length}:${(h >>> 0).toString(36)}`;
+    signatures.set(snap, s);
+  }
+  return s;
+}
