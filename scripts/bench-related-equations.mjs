@@ -3,6 +3,8 @@
 //   * cold: from the first code-lens request to every workspace equation analysed,
 //   * lens resolution latency (codeLens/resolve) for lenses spread over the chapters,
 //   * search latency (workspace/executeCommand mathsense.findRelatedEquations at a position),
+//   * the `matches` lens list per chapter (every display searched, encoder-free), cold and again,
+//     and how many lenses it shows,
 // as p50/p95/max of the request round trip, plus the server's RSS. Resolution and search run
 // the whole search (workspace + index, fused ranking) for every request: nothing is memoised
 // per equation.
@@ -31,8 +33,10 @@ if (!fs.existsSync(bundle)) { console.error(`${bundle} missing: npm run build`);
 const child = spawn(process.execPath, [...(process.env.MATHSENSE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 // MATHSENSE_MODELS: a models folder (mathsense.models.path), e.g. one with a formula-encoder
-const settings = process.env.MATHSENSE_MODELS ? { models: { path: path.resolve(process.env.MATHSENSE_MODELS) } } : {};
-conn.onRequest('workspace/configuration', (p) => p.items.map(() => settings));
+// lenses on every display first (`all`: list, then resolve); the `matches` mode is measured after
+const settings = { relatedEquations: { lens: 'all' }, ...(process.env.MATHSENSE_MODELS ? { models: { path: path.resolve(process.env.MATHSENSE_MODELS) } } : {}) };
+let configAnswers = 0;
+conn.onRequest('workspace/configuration', (p) => { configAnswers++; return p.items.map(() => settings); });
 conn.onRequest('window/workDoneProgress/create', () => null);
 conn.onRequest('workspace/codeLens/refresh', () => null);
 conn.onNotification('window/logMessage', (m) => { if (process.env.VERBOSE || m.type === 1) console.error(`[server] ${m.message}`); });
@@ -92,7 +96,7 @@ for (const l of lensSample) {
   resolveMs.push(ms);
   const res = r.command?.arguments?.[0];
   if (res?.results?.length) withResults++;
-  if (/same equation found/.test(r.command?.title ?? '')) sameEquation++;
+  if (/^Same as/.test(r.command?.title ?? '')) sameEquation++;
 }
 const searchMs = [];
 for (const l of pick(lenses, SAMPLES)) {
@@ -100,11 +104,30 @@ for (const l of pick(lenses, SAMPLES)) {
   searchMs.push(ms);
 }
 const listMs = stats(chapters.map((c) => lenses.find((l) => l.file === c.f)?.listMs ?? 0));
+// `matches`: the lens list runs the (encoder-free) search of every display of the file; the
+// searches are kept per display text, so a second request after an edit elsewhere is cheap
+settings.relatedEquations.lens = 'matches';
+const asked = configAnswers;
+await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+while (configAnswers === asked) await new Promise((r) => setTimeout(r, 20));
+await new Promise((r) => setTimeout(r, 50));
+const matchCold = [], matchWarm = [];
+let shown = 0, displays = 0;
+for (const c of chapters) {
+  const uri = pathToFileURL(path.join(stacks, c.f)).href;
+  const [cold, ls] = await time(() => conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }));
+  const [warm] = await time(() => conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }));
+  matchCold.push(cold);
+  matchWarm.push(warm);
+  shown += ls.length;
+  displays += lenses.filter((l) => l.file === c.f).length;
+}
 status = await conn.sendRequest('mathsense/status');
 const report = {
   workspace: { files: status.documents, equations: status.equations.sites, indexEquations: status.equations.index, encoder: status.equations.encoder.state },
   scanMs: Math.round(scanMs), coldAnalysisMs: Math.round(coldMs),
   codeLens: listMs, resolve: stats(resolveMs), search: stats(searchMs),
+  matches: { listCold: stats(matchCold), listWarm: stats(matchWarm), lensesShown: shown, displays },
   resolvedWithResults: withResults, resolvedSameEquation: sameEquation,
   rssMB: { scanned: Math.round(scanned.rssBytes / 1e6), opened: Math.round(opened.rssBytes / 1e6), analysed: rssAnalysed, end: Math.round(status.rssBytes / 1e6) },
 };

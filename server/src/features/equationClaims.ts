@@ -45,12 +45,15 @@ const MIN_COPY_TEXT = 12;
 /** Shared displays, and the share of the smaller file's displays, that make two files copies. */
 const MIN_SHARED = 3;
 const MIN_SHARE = 0.3;
+/** A text in more files than this is common notation, not a sign of copying (a course kept in a dozen terms is). */
+const MAX_FILES = 40;
 
 const groups = new WeakMap<WorkspaceSnapshot, Map<Doc, number>>();
 
 /**
  * Copy groups of the snapshot's documents: two files sharing at least three displays and at
- * least three in ten of the smaller file's are copies; copying is transitive. Documents in no group get
+ * least three in ten of the smaller file's are copies, and so are two files of the same name
+ * sharing one; copying is transitive. Documents in no group get
  * their own number.
  */
 export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
@@ -75,7 +78,7 @@ function computeGroups(snap: WorkspaceSnapshot): Map<Doc, number> {
   }
   const shared = new Map<number, number>(); // pair code → shared texts
   for (const set of texts.values()) {
-    if (set.size < 2 || set.size > 8) continue; // a formula in many files is common, not copied
+    if (set.size < 2 || set.size > MAX_FILES) continue; // a formula in very many files is common, not copied
     const ds = [...set];
     for (let a = 0; a < ds.length; a++) for (let b = a + 1; b < ds.length; b++) {
       const code = Math.min(ds[a], ds[b]) * 1_000_003 + Math.max(ds[a], ds[b]);
@@ -84,9 +87,11 @@ function computeGroups(snap: WorkspaceSnapshot): Map<Doc, number> {
   }
   const parent = docs.map((_d, i) => i);
   const find = (x: number): number => { while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; } return x; };
+  const base = docs.map((d) => d.uri.slice(d.uri.lastIndexOf('/') + 1));
   for (const [code, n] of shared) {
     const a = Math.floor(code / 1_000_003), b = code % 1_000_003;
-    if (n >= MIN_SHARED && n >= MIN_SHARE * Math.min(count[a], count[b])) parent[find(a)] = find(b);
+    // a file of the same name in another folder (a course kept term by term) needs one shared display
+    if ((n >= MIN_SHARED && n >= MIN_SHARE * Math.min(count[a], count[b])) || base[a] === base[b]) parent[find(a)] = find(b);
   }
   return new Map(docs.map((d, i) => [d, find(i)]));
 }

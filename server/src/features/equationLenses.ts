@@ -6,6 +6,7 @@
 // ProofWiki's are counted apart.
 import type { CodeLens } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
+import { copyText } from './equationClaims.js';
 import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
 import { findRelatedEquations, SHOW_RELATED_COMMAND, type RelatedContext, type RelatedEquation, type RelatedResponse } from './relatedEquations.js';
 
@@ -37,24 +38,37 @@ export type LensMode = 'all' | 'matches' | 'off';
 export const LENS_MODES: readonly LensMode[] = ['all', 'matches', 'off'];
 
 /**
- * An unconfirmed hit this close is worth opening: without a fingerprint match the score is at
- * most W_ENCODER + W_STRUCTURE, so this asks for a near-identical text (a twin the evaluator
- * cannot read: integrals, infinite series) or an equivalent side with a close shape.
+ * A hit not confirmed the same is worth opening when its text has nearly the query's shape
+ * (structural similarity of the canonical texts): a twin the evaluator cannot read (integrals,
+ * sets, infinite series) or the same display written again. A fingerprint collision alone is
+ * not enough.
  */
-export const CLOSE_SCORE = 0.42;
+export const CLOSE_STRUCTURE = 0.9;
 
 /** What a lens says: confirmed equivalents and close hits, each source counted apart; copies left out. */
 export interface LensSummary {
   same: { workspace: RelatedEquation[]; index: RelatedEquation[] };
+  /** The query's text written again elsewhere in the project (not a copy of its file), unconfirmed. */
+  again: RelatedEquation[];
   close: { workspace: number; index: number };
 }
 
+/** Canonical tokens a display needs before a look-alike is worth a lens (`f(t) = t` has six). */
+export const MIN_CLOSE_TOKENS = 8;
+const RELATION = /(?:^| )(?:=|<|>|\\leq|\\geq|\\neq|\\approx|\\equiv|\\sim|\\simeq|\\coloneqq|\\in|\\subseteq|\\subset|\\to)(?: |$)/;
+
 export function lensSummary(r: RelatedResponse): LensSummary {
-  const out: LensSummary = { same: { workspace: [], index: [] }, close: { workspace: 0, index: 0 } };
+  const out: LensSummary = { same: { workspace: [], index: [] }, again: [], close: { workspace: 0, index: 0 } };
+  const text = copyText(r.query.latex);
+  // look-alikes count for a display that says something: a relation, and more than a few symbols
+  // (not a matrix of a row reduction, not `F \vec{x}`)
+  const canonical = r.query.canonical;
+  const closeCounts = RELATION.test(canonical) && canonical.split(' ').length >= MIN_CLOSE_TOKENS;
   for (const x of r.results) {
     if (x.copy) continue;
     if (x.same) out.same[x.source].push(x);
-    else if (x.score >= CLOSE_SCORE) out.close[x.source]++;
+    else if (x.source === 'workspace' && copyText(x.latex) === text) out.again.push(x);
+    else if (closeCounts && x.why.structure >= CLOSE_STRUCTURE) out.close[x.source]++;
   }
   return out;
 }
@@ -62,7 +76,7 @@ export function lensSummary(r: RelatedResponse): LensSummary {
 /** Something worth opening: a confirmed equivalent or a close hit. */
 export function worthOpening(r: RelatedResponse): boolean {
   const s = lensSummary(r);
-  return s.same.workspace.length + s.same.index.length + s.close.workspace + s.close.index > 0;
+  return s.same.workspace.length + s.same.index.length + s.again.length + s.close.workspace + s.close.index > 0;
 }
 
 const baseName = (file: string) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
@@ -81,6 +95,10 @@ export function lensTitle(r: RelatedResponse): string {
   if (s.same.workspace.length) {
     const more = s.same.workspace.length - 1;
     parts.push(`Same as ${place(s.same.workspace[0], r.query.uri)}${more ? ` and ${more} more` : ''}`);
+  } else if (s.again.length) {
+    // written again, not confirmed (the evaluator cannot read it): say where, not that it is "the same"
+    const more = s.again.length - 1;
+    parts.push(`Also at ${place(s.again[0], r.query.uri)}${more ? ` and ${more} more` : ''}`);
   } else if (s.same.index.length) {
     const more = s.same.index.length - 1;
     parts.push(`Same as ProofWiki: ${s.same.index[0].title}${more ? ` and ${more} more` : ''}`);

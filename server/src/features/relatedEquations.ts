@@ -10,7 +10,7 @@ import { uriToPath } from '../project/files.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../math/macros.js';
 import type { EquationFeatures } from '../index/equationFeatures.js';
-import { rankEquations, type Scored, type Why } from '../index/equationRanking.js';
+import { rankEquations, W_FINGERPRINT, type Scored, type Why } from '../index/equationRanking.js';
 import type { IndexEquations } from '../index/equationStore.js';
 import type { LoadedIndex } from '../index/store.js';
 import type { DocEquation } from './equationSites.js';
@@ -87,6 +87,10 @@ export type RelatedQuery = { doc: Doc; site: DocEquation } | { latex: string; ma
 const MAX_QUERY_CHARS = 5000;
 /** Index equations are read with ProofWiki's macros written out (no table of their own). */
 const PROOFWIKI_KEY = 'proofwiki';
+/** A display in a copy of the query's file with nearly its shape is the query's display there, edited or not. */
+const COPY_STRUCTURE = 0.9;
+/** An equal fingerprint not confirmed ranks above the rest only with at least this much of the query's shape. */
+const PROMOTED_STRUCTURE = 0.5;
 /** Scores this close count as equal evidence: the workspace's equation goes first. */
 const NEAR_EQUAL = 0.02;
 
@@ -143,21 +147,35 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     }
     return queryDisplay;
   };
-  const sameAs = (h: { from: 'workspace' | 'index'; s: Scored }): boolean => {
-    if (h.s.why.fingerprint !== 'equation' && h.s.why.fingerprint !== 'identity') return false;
+  /** 'same' when confirmed, 'differs' when both displays were read and no renaming makes them agree, else 'unknown'. */
+  const verdict = (h: { from: 'workspace' | 'index'; s: Scored }): 'same' | 'differs' | 'unknown' => {
+    if (h.s.why.fingerprint !== 'equation' && h.s.why.fingerprint !== 'identity') return 'unknown';
     const q = qDisplay();
-    if (!q) return false;
+    if (!q) return 'unknown';
+    let c: DisplayRelations | undefined;
     if (h.from === 'workspace') {
-      const c = snap.sites[h.s.id];
-      const m = ctx.equations.macros.of(ctx.ws, c.doc);
-      return confirmedSame(q, reader.read(c.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs)));
-    }
-    return confirmedSame(q, reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined));
+      const other = snap.sites[h.s.id];
+      const m = ctx.equations.macros.of(ctx.ws, other.doc);
+      c = reader.read(other.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs));
+    } else c = reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined);
+    if (!c) return 'unknown';
+    return confirmedSame(q, c) ? 'same' : 'differs';
   };
-  const ranked = hits.map((h) => ({ ...h, same: sameAs(h) }));
+  const ranked = hits.map((h): { from: 'workspace' | 'index'; s: Scored; same: boolean } => {
+    const v = verdict(h);
+    // an equal fingerprint that does not hold up, on a display of another shape, was a collision:
+    // it no longer counts (`\frac{dx}{ds} = 1` is not `\arccot x = \frac12`)
+    if (v === 'differs' && h.s.why.structure < PROMOTED_STRUCTURE) {
+      const why: Why = { ...h.s.why };
+      delete why.fingerprint;
+      return { ...h, s: { ...h.s, score: Math.round((h.s.score - W_FINGERPRINT) * 1000) / 1000, why }, same: false };
+    }
+    return { ...h, same: v === 'same' };
+  });
   // confirmed equivalents first, then the other equal fingerprints (each the workspace's before
   // the index's); otherwise by score, the workspace's first where the evidence is about equal
-  const exact = (h: (typeof ranked)[number]) => h.s.why.fingerprint === 'equation' || h.s.why.fingerprint === 'identity';
+  // (an unconfirmed collision of a quite different shape is not promoted: `u_s = 0` and `x + y y' = 0`)
+  const exact = (h: (typeof ranked)[number]) => (h.s.why.fingerprint === 'equation' || h.s.why.fingerprint === 'identity') && h.s.why.structure >= PROMOTED_STRUCTURE;
   const tier = (h: (typeof ranked)[number]) => (h.same ? 0 : exact(h) ? 2 : 4) + (h.from === 'workspace' || !(h.same || exact(h)) ? 0 : 1);
   const sortScore = (h: (typeof ranked)[number]) => h.s.score + (h.from === 'workspace' ? NEAR_EQUAL : 0);
   ranked.sort((a, b) => tier(a) - tier(b) || sortScore(b) - sortScore(a));
@@ -187,8 +205,9 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       };
       const group = copyGroup(snap, s.doc);
       const text = copyText(latex);
-      // the query's own display in a copy of its file (slides, an old version): a copy, not a find
-      if (queryGroup !== undefined && group === queryGroup && s.doc !== site!.doc && text === queryText) { copies.push({ ...r, copy: true }); continue; }
+      // the query's own display in a copy of its file (slides, an old version, perhaps edited a
+      // little there): a copy, not a find
+      if (queryGroup !== undefined && group === queryGroup && s.doc !== site!.doc && (text === queryText || h.same || h.s.why.structure >= COPY_STRUCTURE)) { copies.push({ ...r, copy: true }); continue; }
       // identical displays in copies of one file count once
       const first = byText.get(`${group}\u0000${text}`);
       if (first) { (first.copies ??= []).push({ uri: r.uri!, file, line: r.line!, range: r.range! }); continue; }

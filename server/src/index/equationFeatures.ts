@@ -3,7 +3,7 @@
 // the canonical tokens (the structural features are their n-grams, made when scored). Plain
 // data, so it crosses a worker boundary and is stored in the bundled index. Never throws.
 import { analyseEquation } from '../math/equations/equation.js';
-import { expressionFingerprint, type Fingerprint } from '../math/equations/fingerprint.js';
+import { constantValues, expressionFingerprint, type Fingerprint } from '../math/equations/fingerprint.js';
 import { shapeFeatures } from '../math/equations/structural.js';
 import { freeVars, type Expr } from '../math/expr.js';
 import type { MacroTable } from '../math/macros.js';
@@ -34,7 +34,7 @@ export interface EquationFeatures {
 export { formulaEncoderInput } from '../embeddings/formulaInput.js';
 
 /** Changes whenever the features of the same text may change (stored in the index header). */
-export const FEATURES_VERSION = 4;
+export const FEATURES_VERSION = 5;
 
 /** The structural features (token n-grams) of analysed features. */
 export function shapeOf(f: Pick<EquationFeatures, 'tokens'>): string[] {
@@ -62,13 +62,6 @@ function sideWeight(e: Expr): number {
   if (isTrivial(e)) return 0;
   if (freeVars(e).size === 0) return 0.4;
   return 0.6 + 0.15 * Math.min(1, (size(e) - 2) / 8);
-}
-
-/** The same value at every sample point: a constant (weak evidence: many expressions have that value). */
-function constant(f: Fingerprint): boolean {
-  const v = f.values;
-  for (let k = 2; k < v.length; k++) if (Math.abs(v[k] - v[k % 2]) > 1e-9 * Math.max(1, Math.abs(v[k]))) return false;
-  return true;
 }
 
 /** Formulas whose features pin down the analyser's behaviour (fingerprints, identities, roles, canonical text). */
@@ -115,7 +108,7 @@ export function equationFeatures(latex: string, macros?: MacroTable): EquationFe
     fps.forEach((f, i) => {
       if (!f || trivial.has(f.key)) return;
       let w = aligned ? sideWeight(info.sides[i]) : maxWeight;
-      if (w > 0 && constant(f)) w = Math.min(w, 0.4);
+      if (w > 0 && constantValues(f.values)) w = Math.min(w, 0.4);
       if (w <= 0) return;
       const have = sides.find((s) => s.key === f.key);
       if (have) have.weight = Math.max(have.weight, w); else sides.push({ key: f.key, weight: Math.round(w * 1000) / 1000 });

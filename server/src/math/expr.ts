@@ -55,3 +55,17 @@ export function exprKey(e: Expr): string {
     default: return `${e.k}(${exprKey(e.body)},${e.v},${exprKey(e.lo)},${exprKey(e.hi)})`;
   }
 }
+
+/**
+ * A derivative of something in other variables than its own (`\frac{dy}{dx}` with `y` a plain
+ * variable: zero as written, though the author means a function of `x`). Such an expression is
+ * not read the way it was meant. (`\frac{d}{dx} 2` is zero as meant.)
+ */
+export function derivativeOfUnknown(e: Expr): boolean {
+  switch (e.k) {
+    case 'num': case 'var': return false;
+    case 'op': return e.args.some(derivativeOfUnknown);
+    case 'D': { for (const v of freeVars(e.body)) if (v !== e.v) return true; return derivativeOfUnknown(e.body); }
+    default: return derivativeOfUnknown(e.body) || derivativeOfUnknown(e.lo) || derivativeOfUnknown(e.hi);
+  }
+}

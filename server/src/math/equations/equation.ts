@@ -5,7 +5,7 @@
 // `normalizeLatex`). Sides with commands the parser cannot evaluate (`\mathcal`, `\to`,
 // `\otimes`, `\Spec`, …: most of the Stacks project) are not parsed at all, which keeps the
 // analysis fast; results are cached by text. Never throws.
-import type { Expr, VarRole } from '../expr.js';
+import { derivativeOfUnknown, type Expr, type VarRole } from '../expr.js';
 import { type MacroTable, expandMacros, macroTable } from '../macros.js';
 import { normalizeLatex } from '../normalize.js';
 import { parseSides as parseLatexSides, type ParseContext } from '../parse.js';
@@ -140,7 +140,8 @@ function analyse(latex: string, table: MacroTable): EquationInfo {
   // `0 \to K \to L`, `x \in U`: relations between objects, not numbers
   if (chain.relations.includes('other')) return info;
   const parsed = parseSides(chain.texts, table, imaginaryI(lexMath(expanded)));
-  if (!parsed) return info;
+  // `y \frac{dy}{dx}` read with y independent of x: a value, but not the author's (no fingerprint)
+  if (!parsed || parsed.sides.some(derivativeOfUnknown)) return info;
   info.sides = parsed.sides;
   info.relations = chain.relations;
   const equation = chain.relations.length > 0 && chain.relations.every((r) => r === '=');

@@ -15,7 +15,7 @@
 //   reading, and nothing is confirmed;
 // * a display too small to say anything (`u_s = 0`, `n = r + k`) is never claimed the same as another.
 // Anything the evaluator cannot read: not confirmed (silence is the safe answer).
-import { type Expr, type VarRole, freeVars, op } from '../expr.js';
+import { type Expr, type VarRole, derivativeOfUnknown, freeVars, op } from '../expr.js';
 import { GREEK_LOWER } from './canonicalLatex.js';
 import { type Complex, ComplexEvaluator } from './complexEval.js';
 import type { DisplayRelations } from './equation.js';
@@ -176,19 +176,6 @@ function size(e: Expr): number {
   }
 }
 
-/**
- * A derivative of something that depends on more than its variable (`\frac{dy}{dx}` with `y`
- * read as independent of `x`, so zero): the author means a function the evaluator does not see.
- */
-function unknownDependence(e: Expr): boolean {
-  switch (e.k) {
-    case 'num': case 'var': return false;
-    case 'op': return e.args.some(unknownDependence);
-    case 'D': { const vs = freeVars(e.body); return vs.size !== 1 || !vs.has(e.v) || unknownDependence(e.body); }
-    default: return unknownDependence(e.body) || unknownDependence(e.lo) || unknownDependence(e.hi);
-  }
-}
-
 /** Too small to claim anything about: `u_s = 0` or `n = r + k` is "the same" as any equation of that shape. */
 const MIN_SIZE = 5;
 
@@ -232,7 +219,7 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
   if (a.chains.length !== b.chains.length || a.chains.length === 0) return false;
   for (const d of [a, b]) {
     const sides = d.chains.flatMap((c) => c.sides);
-    if (sides.some(unknownDependence) || sides.reduce((n, s) => n + size(s), 0) < MIN_SIZE) return false;
+    if (sides.some(derivativeOfUnknown) || sides.reduce((n, s) => n + size(s), 0) < MIN_SIZE) return false;
   }
   const pa = prepare(a);
   const pb = prepare(b);

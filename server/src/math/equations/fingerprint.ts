@@ -211,7 +211,11 @@ export function equationFingerprints(sides: readonly Expr[], opts: FingerprintOp
   const out: EquationFingerprints = { sides: sides.map((s) => expressionFingerprint(s, opts)) };
   if (sides.length >= 2) {
     const diff = op('sub', sides[0], sides[sides.length - 1]);
-    if (!isIdentity(diff, opts)) out.difference = fingerprintOf(diff, opts, true);
+    if (!isIdentity(diff, opts)) {
+      // a difference that is a nonzero constant (`0 = 1` as read) says nothing about the equation
+      const d = fingerprintOf(diff, opts, true);
+      if (d && !constantValues(d.values)) out.difference = d;
+    }
     else if (hasFunctions(diff)) {
       const p = perturbed(diff);
       const f = isIdentity(p, opts) ? undefined : fingerprintOf(p, opts, true);
@@ -219,6 +223,12 @@ export function equationFingerprints(sides: readonly Expr[], opts: FingerprintOp
     }
   }
   return out;
+}
+
+/** The same value at every point: a constant (of an expression), or a difference that never vanishes. */
+export function constantValues(v: Float64Array): boolean {
+  for (let k = 2; k < v.length; k++) if (Math.abs(v[k] - v[k % 2]) > 1e-9 * Math.max(1, Math.abs(v[k]))) return false;
+  return true;
 }
 
 /** The difference vanishes at every point (within rounding): an identity. */

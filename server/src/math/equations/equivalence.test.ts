@@ -1,0 +1,48 @@
+// Confirming "same equation" claims: the false claims users saw on a differential equations
+// book are refused (subscripted symbols, Greek against Latin, a derivative read as zero, a
+// display too small to mean anything), true equivalents are confirmed (renamed, rescaled,
+// rearranged, sides swapped, inequalities mirrored, identities by their own class).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { displayRelations } from './equation.js';
+import { confirmSameDisplay } from './equivalence.js';
+
+function same(a: string, b: string): boolean {
+  const da = displayRelations(a);
+  const db = displayRelations(b);
+  if (!da || !db) return false;
+  const ab = confirmSameDisplay(da, db);
+  assert.equal(ab, confirmSameDisplay(db, da), `symmetric on ${a} / ${b}`);
+  return ab;
+}
+
+test('equivalence: the false "same equation" claims of a fingerprint collision are refused', () => {
+  // the transport equation is no quadratic: u_x, u_t are not free to become x_a, c
+  assert.equal(same('\\alpha u_x + u_t = 0', 'x_a^2 = (x_b + x_a)x_a + c'), false);
+  // Greek letters stay Greek
+  assert.equal(same('\\xi = x - \\alpha t', 'r = a - qb'), false);
+  // dy/dx read with y independent of x is zero: not the author's equation
+  assert.equal(same('x + y\\frac{dy}{dx} = 0', '\\frac{du}{ds} + 2u = 0'), false);
+  assert.equal(same('(2x+y) + (x-1)\\frac{dy}{dx} = 0', 'p = -2 m_1'), false);
+  // too small to say anything
+  assert.equal(same('u_s = 0', 'a_n = 0'), false);
+  assert.equal(same('n = r + k', 'x = n + t'), false);
+  // two identities equal to 1 are not the same identity
+  assert.equal(same('\\cosh^2 u - \\sinh^2 u = 1', '\\sin^2 t + \\cos^2 t = 1'), false);
+  // a display with a relation the evaluator cannot read is not confirmed at all
+  assert.equal(same('u_t = u_{xx}, \\qquad u(0,x) = g(x)', 'v_s = v_{yy}, \\qquad v(0,y) = h(y)'), false);
+});
+
+test('equivalence: true equivalents are confirmed', () => {
+  assert.equal(same('(a+b)^2 = a^2 + 2ab + b^2', '(p+q)^2 = q^2 + 2pq + p^2'), true);
+  assert.equal(same('x^2 - 5x + 6 = 0', '2t^2 - 10t = -12'), true, 'rescaled');
+  assert.equal(same('x^2 - 5x + 6 = 0', '(y-2)(y-3) = 0'), true, 'factored');
+  assert.equal(same('a + 2b < c', 'z > x + 2y'), true, 'mirrored inequality');
+  assert.equal(same('a + 2b < c', 'x + 2y > z'), false, 'reversed inequality');
+  assert.equal(same('\\cosh^2 u - \\sinh^2 u = 1', '-\\sinh^2 v + \\cosh^2 v = 1'), true, 'an identity by its own class');
+  assert.equal(same('e^{i\\theta} = \\cos\\theta + i\\sin\\theta', '\\cos\\phi + i \\sin\\phi = e^{i\\phi}'), true);
+  assert.equal(same('x_0 + 2 x_1 = 1', 'a + 2b = 1'), true, 'numbered symbols are ordinary variables');
+  assert.equal(same('u_t = k u_{xx}', 'v_s = c v_{yy}'), true, 'subscripts renamed consistently');
+  assert.equal(same('u_t = k u_{xx}', 'v_s = c w_{yy}'), false, 'but not a base into two');
+  assert.equal(same('x_c = A \\cos (\\omega_0 t) + B \\sin (\\omega_0 t)', 'x_c = C_1 \\cos (\\omega_0 t) + C_2 \\sin (\\omega_0 t)'), true);
+});
