@@ -9,7 +9,8 @@
 //     its own index) titled a lens "same equation found" when its first hit had an equal
 //     fingerprint; the same stricter check is applied to those.
 // Options: --baseline COMMIT|none, --extra DIR (one more project folder, e.g. a book checked
-// out elsewhere), --list (print every claim the stricter check rejects).
+// out elsewhere), --list (print every claim the stricter check rejects), --dump FILE (every
+// claim, today's and ours, as JSON lines: for reading them by hand).
 // Internal: --impl DIR --index DIR --out FILE (today's claims, in a child process).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -76,6 +77,7 @@ const m = (p) => import(pathToFileURL(path.join(out, p)).href);
 const { sharedDataDir, defaultIndexDir } = await m('index/paths.js');
 const { documentEquations } = await m('features/equationSites.js');
 const { matchLenses, MatchCache } = await m('features/equationLenses.js');
+const { findRelatedEquations } = await m('features/relatedEquations.js');
 const { displayRelations } = await m('math/equations/equation.js');
 const { confirmSameDisplay } = await m('math/equations/equivalence.js');
 const { expandProofWikiMacros } = await m('index/proofwikiMacros.js');
@@ -112,6 +114,7 @@ if (BASELINE !== 'none') {
 // ---------- ours
 const rows = [['Project', 'Displays', 'Lenses (matches)', 'Claims today', 'Confirmed today', 'Claims now', 'Confirmed now']];
 const rejected = [];
+const dump = [];
 const totals = [0, 0, 0, 0, 0, 0];
 for (const dir of projects(dataDir)) {
   const name = path.basename(dir);
@@ -125,13 +128,16 @@ for (const dir of projects(dataDir)) {
     const got = await matchLenses(ctx, doc, cache);
     lenses += got.lenses.length;
     for (const l of got.lenses) {
-      const r = l.command.arguments[0];
-      const site = sites.find((s) => s.line + 1 === r.query.line);
+      // the lens carries only its place: the search behind its title, again
+      const site = sites.find((s) => s.line + 1 === l.command.arguments[0].query.line);
+      const r = await findRelatedEquations(ctx, { doc, site }, { limit: 10, quick: true });
       for (const x of r.results) {
         if (!x.same || x.copy) continue;
         claims++;
         const hit = x.source === 'workspace' ? { doc: ctx.ws.get(x.uri), latex: siteAt(x.uri, x.line)?.latex ?? x.latex } : { latex: x.latex };
-        if (strictlySame(ctx, { doc, latex: site.latex }, hit)) confirmed++;
+        const ok = strictlySame(ctx, { doc, latex: site.latex }, hit);
+        dump.push({ who: 'now', project: name, query: site.latex, hit: hit.latex, where: x.source === 'index' ? x.title : `${path.basename(x.uri)}:${x.line}`, strict: ok });
+        if (ok) confirmed++;
         else rejected.push(`${name} ${path.basename(doc.uri)}:${site.line + 1}  ${site.latex.replace(/\s+/g, ' ').slice(0, 80)}  ~  ${x.source === 'index' ? x.title : `${path.basename(x.uri)}:${x.line}`}  ${x.latex.replace(/\s+/g, ' ').slice(0, 80)}`);
       }
     }
@@ -144,7 +150,9 @@ for (const dir of projects(dataDir)) {
       const site = doc && documentEquations(doc).find((s) => s.line === c.line);
       if (!site) continue;
       const hit = c.hit.uri ? siteAt(c.hit.uri, c.hit.line) : { latex: c.hit.latex };
-      if (hit && strictlySame(ctx, { doc, latex: site.latex }, hit)) tConfirmed++;
+      const ok = !!hit && strictlySame(ctx, { doc, latex: site.latex }, hit);
+      if (hit) dump.push({ who: 'today', project: name, query: site.latex, hit: hit.latex, where: c.hit.title ?? `${path.basename(c.hit.uri)}:${c.hit.line}`, strict: ok });
+      if (ok) tConfirmed++;
     }
   }
   const pct = (a, n) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
@@ -156,4 +164,5 @@ const pct = (a, n) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
 rows.push(['all', totals[0], `${totals[1]} (${((100 * totals[1]) / Math.max(1, totals[0])).toFixed(1)}%)`, today ? totals[2] : 'n/a', today ? pct(totals[3], totals[2]) : 'n/a', totals[4], pct(totals[5], totals[4])]);
 console.log(table(rows));
 console.log(`\nIndex: ${indexDir}. Stricter check: ${STRICT.points} points in [${STRICT.range.join(', ')}), both directions. Today = ${BASELINE}: a lens said "same equation found" when its first hit had an equal fingerprint.`);
+if (opt('--dump')) fs.writeFileSync(opt('--dump'), dump.map((d) => JSON.stringify(d)).join('\n') + '\n');
 if (argv.includes('--list') && rejected.length) console.log(`\nClaims the stricter check rejects:\n${rejected.join('\n')}`);

@@ -9,8 +9,8 @@
 //      status bar item is there (with the model provider when the server has one); a wrong step
 //      of an align gets a warning squiggle saying "does not follow" (when the bundled server
 //      checks derivations: detected by running its CLI on the fixture); the results panel renders
-//      statements with KaTeX; the "Find related equations" code lens opens the references peek
-//      and the results panel.
+//      statements with KaTeX; the related-equations code lens ("Same as eq:square in
+//      basics.tex") opens the references peek and the results panel.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
 // demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
@@ -323,12 +323,13 @@ try {
     return `preview "${title}", ${display} display equation(s); statements panel: ${n} items`;
   });
 
-  await step('the "Find related equations" lens opens the references peek and the results panel', async () => {
+  await step('the related-equations lens ("Same as eq:square …") opens the references peek and the results panel', async () => {
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
     await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
-    // the lens above the align of (x+y)^2 (resolved by the server: it carries the results)
-    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /Find related equations \(\d+/ }).first();
+    // the lens above the labelled row (x+y)^2 = … (the default `matches` mode: only where there
+    // is something to open, titled with it): confirmed the same as eq:square in other letters
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /^Same as eq:square in basics\.tex/ }).first();
     await lens.waitFor({ state: 'visible', timeout: T(120_000) });
     const title = (await lens.innerText()).trim();
     await lens.click();

@@ -112,30 +112,38 @@ export function lensTitle(r: RelatedResponse): string {
 }
 
 
-/** Results of a `matches` search per display text, valid while the workspace's equations and the index are the same. */
+/**
+ * Lens titles of the `matches` mode per display (undefined: nothing worth a lens), with the
+ * corpus signature they were computed under. Only titles are kept (a client searches again when
+ * a lens is opened), so a whole project's displays cost little memory.
+ */
 export class MatchCache {
-  private results = new Map<string, RelatedResponse>();
-  private sig = '';
+  private readonly titles = new Map<string, { sig: string; title: string | undefined }>();
 
-  get(sig: string, key: string): RelatedResponse | undefined {
-    if (sig !== this.sig) { this.results = new Map(); this.sig = sig; }
-    return this.results.get(key);
-  }
+  get(key: string): { sig: string; title: string | undefined } | undefined { return this.titles.get(key); }
 
-  set(key: string, r: RelatedResponse): void {
-    if (this.results.size > 20000) this.results.clear();
-    this.results.set(key, r);
+  set(key: string, sig: string, title: string | undefined): void {
+    if (this.titles.size > 50000) this.titles.clear();
+    this.titles.set(key, { sig, title });
   }
+}
+
+export interface MatchLensOptions {
+  /** Wait up to this long for the workspace's analyses. */
+  waitMs?: number;
+  /** Search for at most this long (then serve earlier titles, or none, for the rest: `incomplete`). */
+  budgetMs?: number;
 }
 
 /**
  * The lenses of the `matches` mode, commands filled in: only displays with something worth
- * opening. Searched without the formula encoder (fingerprints and structure: fast enough for
- * every display of a long chapter), cached per display text until the workspace's equations or
- * the index change. Waits up to `waitMs` for the workspace's analyses; displays not analysed
- * by then get no lens, and `pending` says how many (the caller refreshes lenses later).
+ * opening. Searched without the formula encoder and with fewer candidates (fingerprints and
+ * structure), kept per display text; after the workspace's equations or the index change, a
+ * display keeps its earlier title until it is searched again. A request searches for at most
+ * `budgetMs`; `incomplete` says displays are left (the caller asks the client to refresh).
+ * Displays not analysed when `waitMs` runs out get no lens, and `pending` says how many.
  */
-export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: { waitMs?: number } = {}): Promise<{ lenses: CodeLens[]; pending: number }> {
+export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: MatchLensOptions = {}): Promise<{ lenses: CodeLens[]; pending: number; incomplete: boolean }> {
   let snap = ctx.equations.snapshot(ctx.ws); // queues what is not analysed yet
   if (snap.pending && opts.waitMs) {
     await ctx.equations.analyses.idle(opts.waitMs);
@@ -145,23 +153,30 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
   const quick: RelatedContext = { ...ctx, queryVector: undefined, encoderMessage: () => 'lens: ranked by fingerprints and structure' };
   const lenses: CodeLens[] = [];
   const seen = new Map<string, number>();
+  const t0 = performance.now();
+  let incomplete = false;
   for (const site of documentEquations(doc)) {
     // by text (typing above a display moves it, not its results), the n-th copy in the file apart
     const n = (seen.get(site.latex) ?? 0) + 1;
     seen.set(site.latex, n);
     const key = `${doc.uri}#${n}#${site.latex}`;
-    let r = cache.get(sig, key);
-    if (!r) {
-      r = await findRelatedEquations(quick, { doc, site }, { limit: 10 });
-      if (!r.pending) cache.set(key, r);
+    const had = cache.get(key);
+    let title = had?.title;
+    if (!had || had.sig !== sig) {
+      if (opts.budgetMs !== undefined && performance.now() - t0 > opts.budgetMs) incomplete = true;
+      else {
+        const r = await findRelatedEquations(quick, { doc, site }, { limit: 10, quick: true });
+        title = worthOpening(r) ? lensTitle(r) : undefined;
+        if (!r.pending) cache.set(key, sig, title);
+      }
     }
-    if (!worthOpening(r)) continue;
+    if (title === undefined) continue;
     const p = doc.positionAt(site.start);
-    // the client asks again for the full search (with the encoder, current positions) when opened
-    const shown: RelatedResponse = { ...r, query: { ...r.query, line: site.line + 1 }, provisional: true };
-    lenses.push({ range: { start: p, end: p }, command: { title: lensTitle(r), command: SHOW_RELATED_COMMAND, arguments: [shown] } });
+    // the client searches in full (with the encoder, current positions) when the lens is opened
+    const shown: RelatedResponse = { query: { latex: site.latex, canonical: '', uri: doc.uri, line: site.line + 1, ...(site.label ? { label: site.label } : {}) }, results: [], encoder: false, pending: 0, provisional: true };
+    lenses.push({ range: { start: p, end: p }, command: { title, command: SHOW_RELATED_COMMAND, arguments: [shown] } });
   }
-  return { lenses, pending: snap.pending };
+  return { lenses, pending: snap.pending, incomplete };
 }
 
 const signatures = new WeakMap<object, string>();

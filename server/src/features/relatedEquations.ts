@@ -80,6 +80,8 @@ export interface RelatedOptions {
   limit?: number;
   /** Wait up to this long for workspace equations still being analysed. */
   waitMs?: number;
+  /** Fewer candidates scored exactly (many searches at once: lenses). */
+  quick?: boolean;
 }
 
 export type RelatedQuery = { doc: Doc; site: DocEquation } | { latex: string; macros?: readonly MacroDef[] };
@@ -131,11 +133,11 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   const query = { f, vec };
   const snap = ctx.equations.snapshot(ctx.ws);
   const exclude = site ? (id: number) => { const s = snap.sites[id]; return s.doc === site!.doc && s.start < site!.end && site!.start < s.end; } : undefined;
-  const hits: Array<{ from: 'workspace' | 'index'; s: Scored }> = rankEquations(query, snap.corpus, { limit: limit * 2, exclude }).map((s) => ({ from: 'workspace' as const, s }));
+  const hits: Array<{ from: 'workspace' | 'index'; s: Scored }> = rankEquations(query, snap.corpus, { limit: limit * 2, exclude, quick: opts.quick }).map((s) => ({ from: 'workspace' as const, s }));
   if (ctx.index) {
     // index vectors are comparable only when made by the encoder that made the query's
     const iq = vec && ctx.indexVectorsMatch?.() ? query : { ...query, vec: undefined };
-    for (const s of rankEquations(iq, ctx.index.equations, { limit })) hits.push({ from: 'index', s });
+    for (const s of rankEquations(iq, ctx.index.equations, { limit, quick: opts.quick })) hits.push({ from: 'index', s });
   }
   // "same equation" only where confirmed; the query's display is read once
   const reader = ctx.equations.displays;

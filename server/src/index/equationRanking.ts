@@ -18,6 +18,8 @@ const POOL = 200;
 /** Pool candidates scored exactly (structure), chosen by the score with token-bigram overlap for structure. */
 const EXACT = 120;
 const MAX_FP_HITS = 500;
+const QUICK_POOL = 60;
+const QUICK_EXACT = 30;
 
 export type FingerprintMatch = 'equation' | 'identity' | 'side';
 
@@ -127,8 +129,17 @@ export function fingerprintMatch(q: Pick<EquationFeatures, 'sides' | 'difference
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: { limit?: number; exclude?: (id: number) => boolean } = {}): Scored[] {
+export interface RankOptions {
+  limit?: number;
+  exclude?: (id: number) => boolean;
+  /** Fewer candidates by the cheap scores, fewer scored exactly: for many searches at once (lenses). */
+  quick?: boolean;
+}
+
+export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: RankOptions = {}): Scored[] {
   const limit = opts.limit ?? 20;
+  const poolSize = opts.quick ? QUICK_POOL : POOL;
+  const exactSize = opts.quick ? QUICK_EXACT : EXACT;
   if (corpus.size === 0) return [];
   const pool = new Set<number>();
   // fingerprint hits: the equation, then its sides by weight (common small sides are capped)
@@ -137,9 +148,9 @@ export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: { limi
     for (const id of corpus.withSide(s.key)) { if (pool.size >= MAX_FP_HITS) break; pool.add(id); }
   }
   const over = corpus.shapeOverlap(q.f.tokens);
-  for (const i of topK(over, POOL)) if (over[i] > 0) pool.add(i);
+  for (const i of topK(over, poolSize)) if (over[i] > 0) pool.add(i);
   const cos = q.vec ? corpus.cosines(q.vec) : undefined;
-  if (cos) for (const i of topK(cos, POOL)) if (cos[i] > -2) pool.add(i);
+  if (cos) for (const i of topK(cos, poolSize)) if (cos[i] > -2) pool.add(i);
   const fuse = (fp: number, c: number | undefined, structure: number) =>
     W_FINGERPRINT * fp + (c !== undefined ? W_ENCODER * Math.max(0, c) + W_STRUCTURE * structure : (W_ENCODER + W_STRUCTURE) * structure);
   // the exact structural score (n-gram multisets) only for the best candidates by the cheap one
@@ -153,7 +164,7 @@ export function rankEquations(q: RankQuery, corpus: EquationCorpus, opts: { limi
   pre.sort((a, b) => b.score - a.score || a.id - b.id);
   const out: Scored[] = [];
   const qShape = shapeOf(q.f);
-  for (const p of pre.slice(0, Math.max(EXACT, limit))) {
+  for (const p of pre.slice(0, Math.max(exactSize, limit))) {
     const structure = qShape.length ? structuralSimilarity(qShape, corpus.shape(p.id)) : 0;
     const score = fuse(p.fm.strength, p.c, structure);
     if (score <= 0) continue;

@@ -49,6 +49,8 @@ const VERSION = '0.1.0';
 export const STATUS_CHANGED = 'mathsense/statusChanged';
 /** A lens resolution waits this long for workspace equations still being analysed. */
 const LENS_WAIT_MS = 1500;
+/** A `matches` lens list searches this long, then answers with what it has (and asks for a refresh). */
+const LENS_BUDGET_MS = 1000;
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
 const QUERY_VECTOR_WAIT_MS = 300;
 /**
@@ -400,8 +402,9 @@ export class MathSenseServer {
       if (!doc || mode === 'off') return [];
       this.warmEquations();
       if (mode === 'all') return equationLenses(doc);
-      const m = await matchLenses(await this.relatedContext(), doc, this.lensMatches, { waitMs: LENS_WAIT_MS });
+      const m = await matchLenses(await this.relatedContext(), doc, this.lensMatches, { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS });
       if (m.pending) this.refreshLensesWhenAnalysed();
+      else if (m.incomplete) this.refreshLensesSoon();
       return m.lenses;
     }));
     c.onCodeLensResolve((lens) => this.guardAsync('codeLensResolve', lens, async () => {
@@ -492,6 +495,17 @@ export class MathSenseServer {
   }
 
   private refreshing = false;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  /** Lenses answered before every display was searched are asked for again shortly (the next request goes on). */
+  private refreshLensesSoon(): void {
+    if (this.refreshTimer || !this.lensRefresh) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      if (this.shuttingDown) return;
+      this.conn.sendRequest('workspace/codeLens/refresh').catch((e) => this.log(`code lens refresh failed: ${(e as Error).message}`));
+    }, 100);
+  }
 
   /** Lenses resolved while equations were still being analysed are asked for again when they are done. */
   private refreshLensesWhenAnalysed(): void {
@@ -569,7 +583,7 @@ export class MathSenseServer {
    */
   private async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    for (const t of [this.revalidateTimer, this.prefetchTimer, this.warmTimer]) if (t) clearTimeout(t);
+    for (const t of [this.revalidateTimer, this.prefetchTimer, this.warmTimer, this.refreshTimer]) if (t) clearTimeout(t);
     this.prefetchDocs.clear();
     this.prefetchAfterLoad.clear();
     const t0 = performance.now();

@@ -165,6 +165,8 @@ export interface DisplayRelations {
   roles: ReadonlyMap<string, VarRole>;
 }
 
+const ABSTRACT_OPERATION = /(?<![\^_\\A-Za-z{])\*|\\(?:ast|star)\b/;
+
 /** What may stand between relations besides spacing and punctuation: `\text{and}`, labels, tags. */
 const BETWEEN = /\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:text|textrm|mbox)\s*\{\s*(?:and|or|,|;)?\s*\}|\\(?:quad|qquad|nonumber|notag|[,;:! ]|displaystyle)|\\\\|[\s&,.;]/g;
 
@@ -180,6 +182,8 @@ export function displayRelations(latex: string, macros?: MacroTable): DisplayRel
     if (body.length > MAX_LENGTH) return undefined;
     const expanded = expandMacros(body, table);
     if (expanded === undefined || !mayEvaluate(expanded)) return undefined;
+    // `a * b`, `a \ast b`: an operation of the text's own (a monoid's, a convolution), not a product of numbers
+    if (ABSTRACT_OPERATION.test(expanded)) return undefined;
     const steps = extractSteps({ text: body, rows: [{ start: 0, end: body.length }] });
     if (steps.length === 0) return undefined;
     const groups: Array<{ texts: string[]; relations: Relation[] }> = [];

@@ -46,3 +46,22 @@ test('equivalence: true equivalents are confirmed', () => {
   assert.equal(same('u_t = k u_{xx}', 'v_s = c w_{yy}'), false, 'but not a base into two');
   assert.equal(same('x_c = A \\cos (\\omega_0 t) + B \\sin (\\omega_0 t)', 'x_c = C_1 \\cos (\\omega_0 t) + C_2 \\sin (\\omega_0 t)'), true);
 });
+
+test('equivalence: identities and constants by their forms, definitions by what they define', () => {
+  // numeric facts: any nonzero constant is a multiple of any other
+  assert.equal(same('e^{i \\pi /2} = i', 'e^{i \\pi} = -1'), false);
+  assert.equal(same('e^{i\\pi} = -1', 'e^{\\pi i} = -1'), true);
+  // identities in arithmetic: the same forms, not only the same values
+  assert.equal(same('(a + b) + c = a + (b + c)', 'p + u + v = \\frac{1}{2}(p+2u) + \\frac{1}{2}(p+2v)'), false);
+  assert.equal(same('\\frac{x^2-c^2}{x-c} = \\frac{(x+c)(x-c)}{x-c} = (x+c)', '(a+b) \\cdot 1 = a+b = (a \\cdot 1)+(b \\cdot 1)'), false);
+  assert.equal(same('(a+b)^2 = a^2 + 2ab + b^2', '(p+q)^2 = q^2 + 2pq + p^2'), true);
+  // `f = u + iv` defines f: it is not `a = l - im` read backwards
+  assert.equal(same('f = u + iv', 'a = l - i m'), false);
+  assert.equal(same('f = u + iv', 'g = p + i q'), true);
+});
+
+test('equivalence: an operation of the text\'s own is not a product of numbers', () => {
+  assert.equal(same('(a * b) * c = a * (b * c)', '(m n) \\cdot a = m \\cdot (n \\cdot a)'), false);
+  assert.equal(same('(a \\ast b) \\ast c = a \\ast (b \\ast c)', '(p \\ast q) \\ast r = p \\ast (q \\ast r)'), false);
+  assert.equal(same('(ab)c = a(bc)', '(mn) \\cdot p = m \\cdot (n \\cdot p)'), true);
+});

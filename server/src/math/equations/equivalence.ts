@@ -5,11 +5,14 @@
 //   matched to two), with the same kind of relation (`a < b` also matches `b > a`);
 // * an equation matches when its difference is a nonzero constant multiple of the other's
 //   (a positive one for inequalities); an identity matches on its class with the elementary
-//   functions perturbed (perturb.ts), else on its sides' values;
+//   functions perturbed (perturb.ts), else on its sides' values and forms (the operations and
+//   numbers of each side: values alone cannot tell `(a+b)+c = a+(b+c)` from any other identity
+//   in three variables); without variables the forms must agree too;
 // * the renaming is one-to-one and keeps each variable's kind: Latin to Latin, Greek to Greek,
 //   upper case to upper case, integer to integer; a symbol with a letter subscript (`u_x`, a
 //   partial derivative or a component) only to such a symbol, bases and subscripts renamed
-//   consistently (`x_0` is an ordinary variable);
+//   consistently (`x_0` is an ordinary variable); a variable that is a side by itself (what
+//   `f = u + iv` defines) only to one that is a side by itself;
 // * every variable written must matter, and a derivative must be of an expression in its own
 //   variable: `y\frac{dy}{dx}` read with `y` independent of `x` (so zero) is not the author's
 //   reading, and nothing is confirmed;
@@ -60,6 +63,8 @@ function oriented(sides: Expr[], rels: Relation[]): { sides: Expr[]; rels: Relat
 
 interface ChainValues {
   rels: Relation[];
+  /** Each side's form (the same at every point). */
+  forms: string[];
   /** Per point: each side's value. */
   sides: Complex[][];
   /** Per point: first side minus last, and the same with functions perturbed. */
@@ -93,13 +98,28 @@ function allZero(xs: Complex[], ref: Complex[][]): boolean {
   return xs.every((x, p) => isZero(x, Math.max(...ref[p].map(mag))));
 }
 
+/** The operations and numbers of an expression, sorted (its form with the variables left out). */
+function census(e: Expr, out: string[] = []): string[] {
+  switch (e.k) {
+    case 'num': out.push(String(e.v)); break;
+    case 'var': break;
+    case 'op': out.push(e.op); for (const a of e.args) census(a, out); break;
+    case 'D': out.push('D'); census(e.body, out); break;
+    default: out.push(e.k); census(e.body, out); census(e.lo, out); census(e.hi, out);
+  }
+  return out;
+}
+
 /** One relation chain with its difference (first side minus last) and that difference perturbed. */
 class Chain {
   readonly diff: Expr | undefined;
   readonly pdiff: Expr | undefined;
+  /** Each side's form (`census`). */
+  readonly forms: string[];
   constructor(readonly rels: Relation[], readonly sides: Expr[]) {
     this.diff = sides.length >= 2 ? op('sub', sides[0], sides[sides.length - 1]) : undefined;
     this.pdiff = this.diff ? perturbed(this.diff) : undefined;
+    this.forms = sides.map((x) => census(x).sort().join(' '));
   }
 }
 
@@ -111,7 +131,7 @@ function valuesAt(chains: Chain[], env: Map<string, Complex>): ChainValues[] | u
     const diff = c.diff ? evaluator.eval(c.diff, env) : { re: 0, im: 0, err: 0 };
     const pdiff = c.pdiff ? evaluator.eval(c.pdiff, env) : { re: 0, im: 0, err: 0 };
     if (!Number.isFinite(diff.re) || !Number.isFinite(pdiff.re)) return undefined;
-    out.push({ rels: c.rels, sides: [sides], diff: [diff], pdiff: [pdiff] });
+    out.push({ rels: c.rels, forms: c.forms, sides: [sides], diff: [diff], pdiff: [pdiff] });
   }
   return out;
 }
@@ -120,6 +140,7 @@ function valuesAt(chains: Chain[], env: Map<string, Complex>): ChainValues[] | u
 function series(perPoint: ChainValues[][]): ChainValues[] {
   return perPoint[0].map((c, i) => ({
     rels: c.rels,
+    forms: c.forms,
     sides: perPoint.map((pt) => pt[i].sides[0]),
     diff: perPoint.map((pt) => pt[i].diff[0]),
     pdiff: perPoint.map((pt) => pt[i].pdiff[0]),
@@ -129,11 +150,16 @@ function series(perPoint: ChainValues[][]): ChainValues[] {
 function chainsMatch(a: ChainValues, b: ChainValues): boolean {
   if (a.rels.length !== b.rels.length || a.rels.some((r, i) => r !== b.rels[i])) return false;
   if (a.sides[0].length !== b.sides[0].length) return false;
-  if (a.sides[0].length > 2) {
-    // a chain `a = b = c`: side by side, in order or reversed
-    const n = a.sides[0].length;
+  const n = a.sides[0].length;
+  // forms side by side (in order or reversed): what tells identities apart where values cannot
+  const sameForms = (rev: boolean) => a.forms.every((f, i) => f === b.forms[rev ? n - 1 - i : i]);
+  if (n > 2) {
+    // a chain `a = b = c`: side by side, in order or reversed; a chain of identities (every side
+    // the same value) also in form
     const same = (rev: boolean) => a.sides.every((pt, p) => pt.every((v, i) => close(v, b.sides[p][rev ? n - 1 - i : i])));
-    return same(false) || (a.rels.every((r) => r === '=') && same(true));
+    const identities = allZero(a.diff, a.sides);
+    const ok = (rev: boolean) => same(rev) && (!identities || sameForms(rev));
+    return ok(false) || (a.rels.every((r) => r === '=') && ok(true));
   }
   const ordered = a.rels[0] === '<' || a.rels[0] === '<=';
   const aId = allZero(a.diff, a.sides);
@@ -144,8 +170,9 @@ function chainsMatch(a: ChainValues, b: ChainValues): boolean {
   const bpId = allZero(b.pdiff, b.sides);
   if (apId !== bpId) return false;
   if (!apId) return proportional(a.pdiff, b.pdiff, false);
-  // an identity in arithmetic alone: the same value on the same (or swapped) sides
-  const sameSides = (rev: boolean) => a.sides.every((pt, p) => close(pt[0], b.sides[p][rev ? 1 : 0]) && close(pt[1], b.sides[p][rev ? 0 : 1]));
+  // an identity in arithmetic alone: the same value and the same form on the same (or swapped)
+  // sides (`(a+b)+c = a+(b+c)` is not `p+u+v = \frac12(p+2u) + \frac12(p+2v)`)
+  const sameSides = (rev: boolean) => sameForms(rev) && a.sides.every((pt, p) => close(pt[0], b.sides[p][rev ? 1 : 0]) && close(pt[1], b.sides[p][rev ? 0 : 1]));
   return sameSides(false) || (!ordered && sameSides(true));
 }
 
@@ -224,8 +251,12 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
   const pa = prepare(a);
   const pb = prepare(b);
   if (pa.vars.length !== pb.vars.length || pa.vars.length > MAX_VARIABLES) return false;
-  const ka = pa.vars.map((v) => kindOf(v, a.roles.get(v)));
-  const kb = pb.vars.map((v) => kindOf(v, b.roles.get(v)));
+  // a side that is a lone variable names what the relation defines (`f = u + iv`): such a
+  // variable is renamed only to one that is defined the same way
+  const heads = (cs: Chain[]) => new Set(cs.flatMap((c) => c.sides.flatMap((x) => (x.k === 'var' ? [x.name] : []))));
+  const ha = heads(pa.chains), hb = heads(pb.chains);
+  const ka = pa.vars.map((v) => ({ ...kindOf(v, a.roles.get(v)), head: ha.has(v) }));
+  const kb = pb.vars.map((v) => ({ ...kindOf(v, b.roles.get(v)), head: hb.has(v) }));
   const census = (ks: Array<{ kind: Kind }>) => ks.map((k) => k.kind).sort().join(',');
   if (census(ka) !== census(kb)) return false;
   // b's variables at fixed points; a's take the values of the variables they are renamed to
@@ -250,6 +281,11 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
     bValues.push(v);
   }
   const bSeries = series(bValues);
+  // without variables every nonzero constant is a multiple of every other: the forms must agree
+  if (pa.vars.length === 0) {
+    const forms = (cs: Chain[]) => cs.map((c) => [...c.forms].sort().join(' | ')).sort().join(' || ');
+    if (forms(pa.chains) !== forms(pb.chains)) return false;
+  }
   // renamings that keep kinds, with compound symbols' bases and subscripts renamed consistently
   const target = new Array<number>(pa.vars.length).fill(-1);
   const taken = new Array<boolean>(pb.vars.length).fill(false);
@@ -280,7 +316,7 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
   const go = (i: number): boolean => {
     if (i === pa.vars.length) return test();
     for (let j = 0; j < pb.vars.length; j++) {
-      if (taken[j] || ka[i].kind !== kb[j].kind) continue;
+      if (taken[j] || ka[i].kind !== kb[j].kind || ka[i].head !== kb[j].head) continue;
       let nb: boolean | undefined = false, ns: boolean | undefined = false;
       if (ka[i].base !== undefined) {
         nb = bind(bases, basesInv, ka[i].base!, kb[j].base!);
