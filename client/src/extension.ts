@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, State, type LanguageClient } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
-import { createClient } from './languageClient.js';
+import { createClient, HOVER_MATH_COLOR, hoverMathColor } from './languageClient.js';
 import { ProgressTracker } from './progress.js';
 import { ResultsPanel } from './resultsPanel.js';
 import { STATUS_CHANGED, type ServerStatus } from './status.js';
@@ -45,6 +45,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<MathSe
   }));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('mathsense')) statusBar.restart();
+  }));
+  // hover math is drawn in the theme's text colour: a new theme, a new colour
+  context.subscriptions.push(vscode.window.onDidChangeActiveColorTheme((t) => {
+    if (c.state === State.Running) void c.sendNotification(HOVER_MATH_COLOR, { color: hoverMathColor(t.kind) });
   }));
   // the server says when its state changes (index loaded, semantic ranking decided): the item follows
   context.subscriptions.push(c.onNotification(STATUS_CHANGED, () => void statusBar.refresh()));

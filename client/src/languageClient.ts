@@ -28,7 +28,8 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
     },
     outputChannel: output,
     // results to cite open in the results panel (commands.ts: mathsense.showResults)
-    initializationOptions: { resultsPanel: true },
+    // hovers show math typeset (MathJax SVG, drawn in the theme's text colour)
+    initializationOptions: { resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() } },
     middleware: {
       workspace: {
         // the server pulls `mathsense` settings; path settings are filtered in untrusted workspaces
@@ -52,4 +53,17 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
     },
   };
   return new LanguageClient('mathsense', 'MathSense', serverOptions, clientOptions);
+}
+
+/** Notification to the server when the theme (and so the text colour of hover math) changes. */
+export const HOVER_MATH_COLOR = 'mathsense/hoverMathColor';
+
+/** The editor's usual text colour for the active theme kind (an image cannot inherit it). */
+export function hoverMathColor(kind: vscode.ColorThemeKind = vscode.window.activeColorTheme.kind): string {
+  switch (kind) {
+    case vscode.ColorThemeKind.Dark: return '#cccccc';
+    case vscode.ColorThemeKind.HighContrast: return '#ffffff';
+    case vscode.ColorThemeKind.HighContrastLight: return '#000000';
+    default: return '#3b3b3b';
+  }
 }

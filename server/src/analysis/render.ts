@@ -75,7 +75,8 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
     .trim()
     .replaceAll(ITEM, '')
     .replaceAll(INDENT, ' ')
-    .replaceAll(TEXT_DOLLAR, '$');
+    // a dollar sign in the text, escaped: only unescaped dollars delimit math (features/hoverMath.ts)
+    .replaceAll(TEXT_DOLLAR, '\\$');
   if (out.length > max) {
     // never cut inside a $$ block
     let cut = out.lastIndexOf(' ', max);
@@ -89,7 +90,7 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
 
 /** One-line plain text (for symbol names and completion details): no Markdown marks. */
 export function latexToPlain(src: string, maxLength = 120): string {
-  return latexToMarkdown(src, { maxLength }).replace(/\*+/g, '').replace(/\s+/g, ' ').trim();
+  return latexToMarkdown(src, { maxLength }).replace(/\*+/g, '').replaceAll('\\$', '$').replace(/\s+/g, ' ').trim();
 }
 
 /** Cleans display-math source for a `$$` block: drops labels and tags, keeps the math. */
@@ -261,7 +262,7 @@ class Renderer {
     }
     if (name.length === 1 && !/[a-zA-Z]/.test(name)) {
       // escaped character: \% \& \_ \{ ...; spacing commands \, \; \! vanish
-      return { text: /[,;:! ]/.test(name) ? ' ' : name, next: nameEnd };
+      return { text: /[,;:! ]/.test(name) ? ' ' : name === '$' ? TEXT_DOLLAR : name, next: nameEnd };
     }
     // unknown command in text: keep its argument text, drop the command
     return { text: '', next: nameEnd };

@@ -2,6 +2,7 @@
 // and a rendered preview of the statement or equation as documentation.
 import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionList } from 'vscode-languageserver';
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
+import type { AuxNumbers } from '../project/auxNumbers.js';
 import { labelTarget } from '../analysis/structure.js';
 import { labelBody, locationText, targetHeading } from './labelPreview.js';
 import { projectMacros } from '../project/userMacros.js';
@@ -69,9 +70,10 @@ const KIND_ICON: Record<string, CompletionItemKind> = {
 /** Reorders (sortText) the items offered for a reference; e.g. by relevance inside a proof. */
 export type CompletionRanker = (ctx: RefContext, items: CompletionItem[]) => void;
 
-export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker): CompletionList | null {
+export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker, auxNumbers?: () => AuxNumbers | undefined): CompletionList | null {
   const ctx = refContextAt(doc, offset, ws);
   if (!ctx) return null;
+  const numbers = auxNumbers?.();
   const range = doc.range(ctx.start, ctx.end);
   const seen = new Set<string>();
   const items: CompletionItem[] = [];
@@ -89,7 +91,8 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
     items.push({
       label: name,
       kind: KIND_ICON[t.kind],
-      detail: targetHeading(t),
+      // the number the last LaTeX run gave it, for the labels of this project (not external documents)
+      detail: ((n) => (n && !loc.prefix ? `${n} · ${targetHeading(t)}` : targetHeading(t)))(numbers?.labels.get(loc.label.name)?.number),
       textEdit: { range, newText: name },
       filterText: name,
       sortText: (ctx.equation && t.kind !== 'equation' ? '9' : '') + (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,

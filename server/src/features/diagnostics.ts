@@ -16,9 +16,11 @@ export const SOURCE = 'mathsense';
 export interface DiagnosticSettings {
   unusedLabels: boolean;
   structure: boolean;
+  /** False beside a neighbour that reports them too (LaTeX Workshop, texlab); default on. */
+  duplicateLabels?: boolean;
 }
 
-export const defaultDiagnosticSettings: DiagnosticSettings = { unusedLabels: false, structure: true };
+export const defaultDiagnosticSettings: DiagnosticSettings = { unusedLabels: false, structure: true, duplicateLabels: true };
 
 export interface DocumentDiagnosticsOptions {
   settings?: DiagnosticSettings;
@@ -97,7 +99,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       });
     }
     // cheap cached count first; the full lookup only for actual duplicates
-    for (const l of block.facts.labels) if (!isComputedName(l.name) && ws.countLabel(doc, l.name) > 1) duplicates.add(l.name);
+    if (settings.duplicateLabels !== false) for (const l of block.facts.labels) if (!isComputedName(l.name) && ws.countLabel(doc, l.name) > 1) duplicates.add(l.name);
   }
   if (duplicates.size) {
     // a label is defined twice only within one compilation (two volumes over shared chapters are two)

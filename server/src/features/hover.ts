@@ -9,6 +9,11 @@ import { findReferences } from './navigation.js';
 import { derivationHover } from './derivation.js';
 import type { DocStep } from '../math/service.js';
 import { statements, type Statement } from '../analysis/structure.js';
+import { scopeMacros } from '../math/blocks.js';
+import type { MacroDef } from '../math/macros.js';
+import { formulaHover } from './formulaHover.js';
+import { presentMath, SOURCE_MATH, type HoverMath } from './hoverMath.js';
+import { numberedName, type AuxNumbers } from '../project/auxNumbers.js';
 
 /** What a hover may add beyond the document's own facts (the index, citations); each may fail on its own. */
 export interface HoverSources {
@@ -16,25 +21,44 @@ export interface HoverSources {
   citation?: () => Hover | null;
   term?: () => { md: string; range: Hover['range'] } | undefined;
   proofs?: () => string | undefined;
+  /** How the client shows math (default: TeX in code spans). */
+  math?: HoverMath;
+  /** Numbers of the last LaTeX run (`.aux`), when there is one. */
+  numbers?: () => AuxNumbers | undefined;
+  /** False: `\ref` hovers are left to a neighbour (LaTeX Workshop, texlab). */
+  references?: boolean;
 }
 
 /**
- * The hover at `offset`, one per place:
+ * The hover at `offset`, one per place, its math presented as the client shows it (hoverMath.ts):
  * * a citation key: its bibliography entry;
  * * a flagged derivation step: the step at its counterexample, and nothing else;
  * * a reference or a label: what it points to (and, on the head of a statement, its candidate proofs);
  * * a term: which indexed definition the context means;
  * * the head of a statement (its `\begin` line, title or label), for statements proofs attach
  *   to (theorems, lemmas, …; not exercises, examples, remarks): candidate proofs. Never the
- *   words of its body.
+ *   words of its body;
+ * * else a formula, typeset (clients that show images).
  */
 export function documentHover(ws: Workspace, doc: Doc, offset: number, src: HoverSources): Hover | null {
+  const hm = src.math ?? SOURCE_MATH;
+  let macros: MacroDef[] | undefined;
+  const projectMacros = () => (macros ??= scopeMacros(ws, doc));
+  const h = chooseHover(ws, doc, offset, src);
+  // nothing else here: the formula under the cursor, typeset (where the client shows images)
+  if (!h) return formulaHover(doc, offset, hm, projectMacros());
+  if (typeof h.contents !== 'object' || !('value' in h.contents)) return h;
+  return { ...h, contents: { kind: MarkupKind.Markdown, value: presentMath(h.contents.value, hm, projectMacros()) } };
+}
+
+/** The one answer a place gets, its math as features write it (`$…$`). */
+function chooseHover(ws: Workspace, doc: Doc, offset: number, src: HoverSources): Hover | null {
   const cite = src.citation?.();
   if (cite) return cite;
   const step = derivationHover(doc, src.steps, offset);
   if (step) return step;
-  const h = hover(ws, doc, offset);
-  const onRef = h && targetAt(doc, offset, ws)?.type === 'ref';
+  const onRef = targetAt(doc, offset, ws)?.type === 'ref';
+  const h = onRef && src.references === false ? null : hover(ws, doc, offset, [], src.numbers?.());
   if (!h) {
     const term = src.term?.();
     if (term) return { range: term.range, contents: { kind: MarkupKind.Markdown, value: term.md } };
@@ -72,8 +96,15 @@ export function statementHeadAt(ws: Workspace, doc: Doc, offset: number): Statem
   return undefined;
 }
 
-/** Hover on a reference or a label (or, given its steps, a flagged derivation step). */
-export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly DocStep[] = []): Hover | null {
+/** "**Lemma 2.3** · page 5", from the last LaTeX run; undefined when it did not know the label. */
+function numberLine(numbers: AuxNumbers | undefined, name: string): string | undefined {
+  const l = numbers?.labels.get(name);
+  if (!l) return undefined;
+  return `**${numberedName(l)}**${l.page ? ` · page ${l.page}` : ''}${numbers!.stale ? ' · *at last compilation*' : ''}`;
+}
+
+/** Hover on a reference or a label (or, given its steps, a flagged derivation step), with its number when the last LaTeX run gave one. */
+export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly DocStep[] = [], numbers?: AuxNumbers): Hover | null {
   // a flagged derivation step: both sides at the counterexample
   const d = derivationHover(doc, steps, offset);
   if (d) return d;
@@ -87,10 +118,13 @@ export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly D
     }
     const parts = locs.slice(0, 3).map((l) => labelHoverMarkdown(ws, l, doc.uri));
     if (locs.length > 1) parts.unshift(`*${locs.length} definitions of \`${t.name}\`*`);
-    return { range, contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n---\n\n') } };
+    const num = numberLine(numbers, t.name);
+    if (num) parts.unshift(num);
+    return { range, contents: { kind: MarkupKind.Markdown, value: parts.join(num && parts.length === 2 ? '\n\n' : '\n\n---\n\n') } };
   }
   const loc = { doc, label: t.label, prefix: '' };
   const refs = findReferences(ws, doc, offset, false);
   const count = `*Referenced ${refs.length} time${refs.length === 1 ? '' : 's'}*`;
-  return { range, contents: { kind: MarkupKind.Markdown, value: `${labelHoverMarkdown(ws, loc, doc.uri)}\n\n${count}` } };
+  const num = numberLine(numbers, t.name);
+  return { range, contents: { kind: MarkupKind.Markdown, value: `${num ? `${num}\n\n` : ''}${labelHoverMarkdown(ws, loc, doc.uri)}\n\n${count}` } };
 }

@@ -1,6 +1,7 @@
 // Document symbols (sections nesting theorem-like environments) and workspace symbols.
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
+import type { AuxNumbers } from '../project/auxNumbers.js';
 import { sectionName, statements } from '../analysis/structure.js';
 import { latexToPlain } from '../analysis/render.js';
 
@@ -8,7 +9,12 @@ interface Entry { start: number; end: number; symbol: DocumentSymbol; level: num
 
 const plain = (latex: string): string => latexToPlain(latex);
 
-export function documentSymbols(ws: Workspace, doc: Doc): DocumentSymbol[] {
+/** The outline, each entry's detail its label (and its number from the last LaTeX run, when there is one). */
+export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): DocumentSymbol[] {
+  const detail = (label: string | undefined) => {
+    const n = label !== undefined ? numbers?.labels.get(label)?.number : undefined;
+    return n ? `${n} · ${label}` : label;
+  };
   const text = doc.text;
   const sections = doc.sections();
   const entries: Entry[] = [];
@@ -21,7 +27,7 @@ export function documentSymbols(ws: Workspace, doc: Doc): DocumentSymbol[] {
     const range = doc.range(s.start, end);
     entries.push({
       start: s.start, end, level: s.level,
-      symbol: { name, detail: label?.name, kind: SymbolKind.Namespace, range, selectionRange: doc.range(s.start, s.end), children: [] },
+      symbol: { name, detail: detail(label?.name), kind: SymbolKind.Namespace, range, selectionRange: doc.range(s.start, s.end), children: [] },
     });
   });
   for (const st of statements(ws, doc)) {
@@ -30,7 +36,7 @@ export function documentSymbols(ws: Workspace, doc: Doc): DocumentSymbol[] {
     entries.push({
       start: st.env.start, end: st.env.end, level: 99,
       symbol: {
-        name, detail: st.labels[0]?.name, kind: SymbolKind.Class, range: doc.range(st.env.start, st.env.end),
+        name, detail: detail(st.labels[0]?.name), kind: SymbolKind.Class, range: doc.range(st.env.start, st.env.end),
         selectionRange: doc.range(st.env.start, st.env.bodyStart), children: [],
       },
     });

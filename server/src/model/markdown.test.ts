@@ -325,7 +325,7 @@ By Theorem $\ref{thm:pyth}$, Lemma \ref{lem:two} and \eqref{eq:binom}; \cref{now
 
         ---
 
-        For a right triangle $a^2+b^2=c^2$, which costs $5.
+        For a right triangle $a^2+b^2=c^2$, which costs \\$5.
       `);
       assert.match((hover(fx.ws, doc, at(note, '\\eqref') + 2)!.contents as MarkupContent).value, /^\*\*Equation\*\* · `eq:binom`/);
       assert.deepEqual(definition(fx.ws, doc, at(note, 'lem:two', 1)).map((l) => rangeText(l.range)), ['7:21-7:28']);

@@ -262,7 +262,9 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
   it('pulls settings and reports $/progress begin/report/end for the workspace scan', { timeout: TIMEOUT }, async () => {
     await waitFor('$/progress end', () => client.progress.some((p) => p.value.kind === 'end'));
     assert.ok(client.configurationRequests.length >= 1, 'workspace/configuration was requested');
-    assert.deepEqual(client.configurationRequests[0].items.map((i) => i.section), ['mathsense']);
+    // the workspace's settings, then the folder's (resource-scoped settings differ per folder)
+    assert.deepEqual(client.configurationRequests[0].items.map((i) => i.section), ['mathsense', 'mathsense']);
+    assert.equal(client.configurationRequests[0].items[1].scopeUri, pathToFileURL(dir).href);
     assert.equal(client.progressCreated.length, 1, 'one window/workDoneProgress/create');
     const token = client.progressCreated[0];
     const events = client.progress.filter((p) => p.token === token);
@@ -353,7 +355,8 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     assert.ok(md.includes('w^{3}'), md);
     assert.ok(!md.includes('y + 1'), `the other row leaks into the hover:\n${md}`);
     assert.ok(!md.includes('\\label'), md);
-    assert.ok(md.includes('$$'), md);
+    // display math reaches a client without hoverMath as a fenced latex block, TeX intact
+    assert.match(md, /```latex\n[^`]*w\^\{3\}[^`]*\n```/, md);
   });
 
   it('hover on a label shows what it labels and how often it is referenced', { timeout: TIMEOUT }, async () => {

@@ -11,11 +11,15 @@ import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, isDocumentPath, pathToUri, readTextFileAsync, uriToPath } from '../project/files.js';
 import { defaultDiagnosticSettings, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
 import { documentHover } from '../features/hover.js';
+import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
+import { SvgMath } from '../analysis/mathSvg.js';
+import { AuxStore } from '../project/auxNumbers.js';
+import { referenceInlayHints } from '../features/inlayHints.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
-import { completion, resolveCompletion } from '../features/completion.js';
-import { bibReferences, citeCompletion, citeDefinition, citeHighlights, citeHover, citeReferences } from '../features/citations.js';
+import { completion, refContextAt, resolveCompletion } from '../features/completion.js';
+import { bibReferences, citeCompletion, citeContextAt, citeDefinition, citeHighlights, citeHover, citeReferences } from '../features/citations.js';
 import { foldingRanges } from '../features/folding.js';
 import { typoFixes } from '../features/typoFixes.js';
 import { environmentCompletion, macroCompletion } from '../features/environmentCompletion.js';
@@ -42,11 +46,24 @@ import { equationAt } from '../features/equationSites.js';
 import { statements } from '../analysis/structure.js';
 
 export interface EquationSettings { lens: LensMode }
-export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings; equations: EquationSettings }
+/**
+ * Providers that overlap LaTeX Workshop's or texlab's, each of which can be switched off so two
+ * extensions side by side do not answer twice.
+ */
+export interface ProviderSettings { referenceHover: boolean; citationHover: boolean; labelCompletion: boolean; citationCompletion: boolean; outline: boolean }
+export interface ServerSettings { diagnostics: DiagnosticSettings; derivations: DerivationSettings; embeddings: EmbeddingSettings; index: IndexSettings; equations: EquationSettings; providers: ProviderSettings }
 
 const VERSION = '0.1.0';
 /** Notification (no params): what `mathsense/status` answers has changed. */
 export const STATUS_CHANGED = 'mathsense/statusChanged';
+/** Notification `{color}` from the client: the editor's text colour changed (svg hover math is drawn in it). */
+export const HOVER_MATH_COLOR = 'mathsense/hoverMathColor';
+
+/** `hoverMath` of the initialization options: "svg" (typeset by MathJax) or "source" (the default). */
+function hoverMathOption(mode: unknown, color: unknown): HoverMath {
+  if (mode !== 'svg') return SOURCE_MATH;
+  return { mode: 'svg', svg: new SvgMath(), ...(typeof color === 'string' ? { color } : {}) };
+}
 /** A lens resolution waits this long for workspace equations still being analysed. */
 const LENS_WAIT_MS = 1500;
 /** A `matches` lens list searches this long, then answers with what it has (and asks for a refresh). */
@@ -65,7 +82,10 @@ function isBibFile(uri: string, languageId?: string): boolean {
 }
 
 function mergeSettings(raw: unknown): ServerSettings {
-  const r = (raw ?? {}) as { diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown; lens?: unknown } };
+  const r = (raw ?? {}) as {
+    diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown; lens?: unknown };
+    hover?: { references?: unknown; citations?: unknown }; completion?: { labels?: unknown; citations?: unknown }; outline?: { enabled?: unknown };
+  };
   const lens = r.relatedEquations?.lens;
   return {
     diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
@@ -74,6 +94,10 @@ function mergeSettings(raw: unknown): ServerSettings {
     index: indexSettings(raw),
     // `codeLens: false` (the older switch) still turns lenses off
     equations: { lens: r.relatedEquations?.codeLens === false ? 'off' : LENS_MODES.includes(lens as LensMode) ? (lens as LensMode) : 'matches' },
+    providers: {
+      referenceHover: r.hover?.references !== false, citationHover: r.hover?.citations !== false,
+      labelCompletion: r.completion?.labels !== false, citationCompletion: r.completion?.citations !== false, outline: r.outline?.enabled !== false,
+    },
   };
 }
 
@@ -88,6 +112,10 @@ export class MathSenseServer {
   private readonly lensMatches = new MatchCache();
   /** The client shows results in a panel (`mathsense.showResults`): the VS Code extension says so at initialize. */
   private resultsPanel = false;
+  /** How hovers show math (`initializationOptions.mathsense.hoverMath`; the colour follows the client's theme). */
+  private hoverMath: HoverMath = SOURCE_MATH;
+  /** Numbers of the last LaTeX run, per root `.aux`. */
+  private readonly aux = new AuxStore();
   private revalidateTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
   /** Workspace folder scans under way (set from `initialized` on, before settings are pulled). */
@@ -169,9 +197,10 @@ export class MathSenseServer {
       this.canPullConfig = !!params.capabilities.workspace?.configuration;
       this.folderEvents = !!params.capabilities.workspace?.workspaceFolders;
       this.lensRefresh = !!params.capabilities.workspace?.codeLens?.refreshSupport;
-      const init = params.initializationOptions as { settings?: unknown; resultsPanel?: unknown } | undefined;
+      const init = params.initializationOptions as { settings?: unknown; resultsPanel?: unknown; mathsense?: { hoverMath?: unknown; hoverMathColor?: unknown } } | undefined;
       if (init?.settings) this.settings = mergeSettings(init.settings);
       this.resultsPanel = init?.resultsPanel === true;
+      this.hoverMath = hoverMathOption(init?.mathsense?.hoverMath, init?.mathsense?.hoverMathColor);
       const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
       this.folders = folders.map((u) => uriToPath(u)).filter((p): p is string => !!p);
       return {
@@ -190,6 +219,7 @@ export class MathSenseServer {
           foldingRangeProvider: true,
           documentLinkProvider: { resolveProvider: false },
           codeLensProvider: { resolveProvider: true },
+          inlayHintProvider: true,
           executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         },
@@ -312,11 +342,15 @@ export class MathSenseServer {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return null;
       const offset = doc.offsetAt(p.position);
+      const providers = this.settingsFor(doc).providers;
       return documentHover(this.ws, doc, offset, {
         steps: this.stepsOf(doc),
-        citation: () => this.guard('hover (citation)', null, () => citeHover(this.ws, doc, offset)),
+        citation: providers.citationHover ? () => this.guard('hover (citation)', null, () => citeHover(this.ws, doc, offset)) : undefined,
+        references: providers.referenceHover,
         term: () => this.guard('hover (terms)', undefined, () => disambiguationMarkdown(this.ws, doc, offset, this.index)),
         proofs: () => this.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(this.ws, doc, offset, this.index)),
+        math: this.hoverMath,
+        numbers: () => this.aux.numbers(this.ws, doc),
       });
     }));
     c.onCodeAction((p) => this.guard('codeAction', [], () => {
@@ -360,19 +394,22 @@ export class MathSenseServer {
     }));
     c.onDocumentSymbol((p) => this.guard('documentSymbol', [], () => {
       const doc = this.docAt(p.textDocument.uri);
-      return doc ? documentSymbols(this.ws, doc) : [];
+      return doc && this.settingsFor(doc).providers.outline ? documentSymbols(this.ws, doc, this.aux.numbers(this.ws, doc)) : [];
     }));
     c.onWorkspaceSymbol((p) => this.guard('workspaceSymbol', [], () => workspaceSymbols(this.ws, p.query)));
     c.onCompletion((p) => this.guard('completion', null, () => {
       const doc = this.docAt(p.textDocument.uri);
       if (!doc) return null;
-      // inside `\cite{`-like commands: bibliography keys; elsewhere labels
-      const cites = this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, doc.offsetAt(p.position)));
-      if (cites) return cites;
+      // inside `\cite{`-like commands: bibliography keys; elsewhere labels (each can be left to a neighbour)
+      const providers = this.settingsFor(doc).providers;
       const offset = doc.offsetAt(p.position);
-      return completion(this.ws, doc, offset, (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)))
-        // environment names after \begin{ / \end{, then the project's macros after a backslash
-        ?? environmentCompletion(this.ws, doc, offset) ?? macroCompletion(this.ws, doc, offset);
+      if (citeContextAt(doc, offset)) return providers.citationCompletion ? this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, offset)) : null;
+      if (refContextAt(doc, offset, this.ws)) {
+        if (!providers.labelCompletion) return null;
+        return completion(this.ws, doc, offset, (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)), () => this.aux.numbers(this.ws, doc));
+      }
+      // environment names after \begin{ / \end{, then the project's macros after a backslash
+      return environmentCompletion(this.ws, doc, offset) ?? macroCompletion(this.ws, doc, offset);
     }));
     c.onCompletionResolve((item) => this.guard('completionResolve', item, () => resolveCompletion(this.ws, item)));
     c.onPrepareRename((p) => this.guard('prepareRename', null, () => {
@@ -396,10 +433,15 @@ export class MathSenseServer {
         throw e;
       }
     }));
+    c.languages.inlayHint.on((p) => this.guard('inlayHint', [], () => {
+      const doc = this.docAt(p.textDocument.uri);
+      return doc ? referenceInlayHints(doc, p.range, this.aux.numbers(this.ws, doc)) : [];
+    }));
     c.onCodeLens((p) => this.guardAsync('codeLens', [], async () => {
       const doc = this.docAt(p.textDocument.uri);
-      const mode = this.settings.equations.lens;
-      if (!doc || mode === 'off') return [];
+      if (!doc) return [];
+      const mode = this.settingsFor(doc).equations.lens;
+      if (mode === 'off') return [];
       this.warmEquations();
       if (mode === 'all') return equationLenses(doc);
       const m = await matchLenses(await this.relatedContext(), doc, this.lensMatches, { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS });
@@ -436,6 +478,9 @@ export class MathSenseServer {
       return findRelatedEquations(await this.relatedContext(), { doc, site }, { waitMs: LENS_WAIT_MS });
     }));
     c.onShutdown(() => this.shutdown());
+    c.onNotification(HOVER_MATH_COLOR, (p: { color?: unknown }) => {
+      if (this.hoverMath.mode === 'svg' && typeof p?.color === 'string') this.hoverMath = { ...this.hoverMath, color: p.color };
+    });
     c.onRequest('mathsense/status', async () => {
       await this.scanning;
       await this.includeLoading;
@@ -592,13 +637,28 @@ export class MathSenseServer {
     this.log(`shutdown: encoder sessions released and workers stopped in ${Math.round(performance.now() - t0)} ms`);
   }
 
+  /** Settings per workspace folder, deepest first. */
+  private folderSettings: Array<{ folder: string; settings: ServerSettings }> = [];
+
+  /** The settings that apply to a document: its workspace folder's, else the workspace's. */
+  private settingsFor(doc: Doc): ServerSettings {
+    const p = uriToPath(doc.uri);
+    if (p) for (const f of this.folderSettings) if (p === f.folder || p.startsWith(f.folder + path.sep)) return f.settings;
+    return this.settings;
+  }
+
   private async pullSettings(): Promise<void> {
     // a client that advertises workspace/configuration but never answers must not hold up the
     // workspace scan (and with it the label diagnostics) forever: defaults after 10 s
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('no answer to workspace/configuration in 10 s: using defaults')), 10_000); });
     try {
-      this.settings = mergeSettings(await Promise.race([this.conn.workspace.getConfiguration('mathsense'), late]));
+      // the workspace's settings, then each folder's (a paper and lecture notes in one workspace may differ)
+      const folders = [...this.folders];
+      const items = [{ section: 'mathsense' }, ...folders.map((f) => ({ section: 'mathsense', scopeUri: pathToUri(f) }))];
+      const all = await Promise.race([this.conn.workspace.getConfiguration(items), late]) as unknown[];
+      this.settings = mergeSettings(all[0]);
+      this.folderSettings = folders.map((f, i) => ({ folder: f, settings: mergeSettings(all[i + 1] ?? all[0]) })).sort((a, b) => b.folder.length - a.folder.length);
     } catch (e) {
       this.log(`could not read settings: ${(e as Error).message}`);
     } finally {
@@ -615,7 +675,7 @@ export class MathSenseServer {
     const extra = this.guard('derivations', [], () => this.derivationsNow(doc));
     // still published while the project loads (every version gets diagnostics), without what the missing files would change
     const { diagnostics, heldBack } = this.guard('diagnostics', { diagnostics: extra, heldBack: false }, () => documentDiagnostics(this.ws, doc, {
-      settings: this.settings.diagnostics, extra, projectLoading: this.projectIncomplete(),
+      settings: this.settingsFor(doc).diagnostics, extra, projectLoading: this.projectIncomplete(),
     }));
     if (heldBack) this.heldBack.add(doc.uri); else this.heldBack.delete(doc.uri);
     this.conn.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
@@ -628,14 +688,14 @@ export class MathSenseServer {
 
   /** Derivation diagnostics available now; starts a check of the blocks that are missing. */
   private derivationsNow(doc: Doc) {
-    if (!this.settings.derivations.enabled) return [];
+    if (!this.settingsFor(doc).derivations.enabled) return [];
     const macros = scopeMacros(this.ws, doc);
     const sig = macroSignature(macros);
     const blocks = mathBlocks(doc, sig);
     const { steps, missing } = this.derivations.current(blocks);
     this.derivationSteps.set(doc.uri, { version: doc.version, steps });
     if (missing.length) this.checkDerivations(doc.uri, doc.version, () => this.derivations.check(missing, macros, sig));
-    return derivationDiagnostics(doc, steps, this.settings.derivations);
+    return derivationDiagnostics(doc, steps, this.settingsFor(doc).derivations);
   }
 
   /** One check per document at a time; when it ends, the current version is published again. */

@@ -1,0 +1,92 @@
+// A good neighbour, per folder, over stdio: a workspace with two folders (a paper and lecture
+// notes) where the notes' folder leaves `\ref` and `\cite` hovers, label and citation completion,
+// the outline and duplicate-label diagnostics to another extension (LaTeX Workshop, texlab), and
+// the paper's keeps them all. The server reads each folder's settings (workspace/configuration
+// with the folder as scopeUri) and applies them by the document's folder.
+import { after, before, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
+  DidOpenTextDocumentNotification, HoverRequest, CompletionRequest, DocumentSymbolRequest, PublishDiagnosticsNotification,
+  ConfigurationRequest, ShutdownRequest, ExitNotification, type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
+
+const TEXT = String.raw`\documentclass{article}
+\begin{document}
+\section{One}\label{sec:one}
+\begin{equation}\label{eq:a} x = 1 \end{equation}
+\begin{equation}\label{eq:a} y = 2 \end{equation}
+See \ref{sec:one} and \cite{knuth}. \ref{}
+\bibliography{refs}
+\end{document}
+`;
+const BIB = '@book{knuth, title={The Art}, author={Knuth, Donald}, year={1968}}\n';
+const OFF = { hover: { references: false, citations: false }, completion: { labels: false, citations: false }, outline: { enabled: false }, diagnostics: { duplicateLabels: false } };
+
+describe('overlapping providers, switched off per folder', { timeout: 60_000 }, () => {
+  let dir: string;
+  let child: ChildProcessWithoutNullStreams;
+  let conn: ProtocolConnection;
+  const diags = new Map<string, PublishDiagnosticsParams>();
+  const uriIn = (folder: string) => pathToFileURL(path.join(dir, folder, 'main.tex')).href;
+
+  before(async () => {
+    assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-neighbour-'));
+    for (const f of ['paper', 'notes']) {
+      fs.mkdirSync(path.join(dir, f));
+      fs.writeFileSync(path.join(dir, f, 'main.tex'), TEXT);
+      fs.writeFileSync(path.join(dir, f, 'refs.bib'), BIB);
+    }
+    child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.scopeUri?.endsWith('/notes') ? OFF : {})));
+    conn.onNotification(PublishDiagnosticsNotification.method, (p: PublishDiagnosticsParams) => { diags.set(p.uri, p); });
+    conn.listen();
+    const folders = ['paper', 'notes'].map((f) => ({ uri: pathToFileURL(path.join(dir, f)).href, name: f }));
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: folders, capabilities: { workspace: { configuration: true } } });
+    await conn.sendNotification(InitializedNotification.type, {});
+    await conn.sendRequest('mathsense/status');
+    for (const f of ['paper', 'notes']) await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uriIn(f), languageId: 'latex', version: 1, text: TEXT } });
+  });
+
+  after(async () => {
+    try { await conn.sendRequest(ShutdownRequest.type); await conn.sendNotification(ExitNotification.type); } finally {
+      conn.dispose(); child.kill(); fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const lines = TEXT.split('\n');
+  const at = (needle: string) => { const line = lines.findIndex((l) => l.includes(needle)); return { line, character: lines[line].indexOf(needle) + needle.length - 3 }; };
+
+  it('the paper keeps every provider; the notes leave them to the neighbour', async () => {
+    for (const [folder, on] of [['paper', true], ['notes', false]] as const) {
+      const uri = uriIn(folder);
+      const ref = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: at('\\ref{sec:one}') });
+      assert.equal(!!ref, on, `${folder}: \\ref hover`);
+      const cite = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: at('knuth') });
+      assert.equal(!!cite, on, `${folder}: \\cite hover`);
+      const labels = await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: at('\\ref{}').line, character: lines[at('\\ref{}').line].indexOf('\\ref{}') + 5 } });
+      assert.equal(!!labels && (Array.isArray(labels) ? labels : labels.items).length > 0, on, `${folder}: label completion`);
+      const keys = await conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: at('knuth').line, character: lines[at('knuth').line].indexOf('knuth') } });
+      assert.equal(!!keys && (Array.isArray(keys) ? keys : keys.items).length > 0, on, `${folder}: citation completion`);
+      const symbols = await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+      assert.equal((symbols ?? []).length > 0, on, `${folder}: outline`);
+    }
+  });
+
+  it('duplicate-label diagnostics only where they are on', async () => {
+    for (let i = 0; i < 100 && !(diags.has(uriIn('paper')) && diags.has(uriIn('notes'))); i++) await new Promise((r) => setTimeout(r, 50));
+    const dup = (folder: string) => diags.get(uriIn(folder))!.diagnostics.filter((d) => d.code === 'duplicate-label').length;
+    assert.equal(dup('paper'), 2);
+    assert.equal(dup('notes'), 0);
+  });
+});
