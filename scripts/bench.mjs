@@ -611,6 +611,10 @@ async function main() {
   // related equations over stdio on the Stacks project (lens resolution and search latency)
   const related = spawnSync(process.execPath, [path.join(root, 'scripts', 'bench-related-equations.mjs')], { stdio: 'inherit' });
   if (related.status !== 0) results.errors.push(`bench-related-equations exited with ${related.status ?? related.signal}`);
+  // hover with typeset math (MathJax SVG) against the source form, same run
+  const hoverMath = spawnSync(process.execPath, [path.join(root, 'scripts', 'bench-hover-math.mjs')], { stdio: 'inherit' });
+  if (hoverMath.status === 3) missed.push('hover math: a p95 target (first render < 150 ms, rendered < 50 ms)');
+  else if (hoverMath.status !== 0) results.errors.push(`bench-hover-math exited with ${hoverMath.status ?? hoverMath.signal}`);
   if (results.errors.length) {
     console.log(`\nFAILED:\n${results.errors.map((e) => `  - ${e}`).join('\n')}`);
     process.exit(1);

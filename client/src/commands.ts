@@ -8,6 +8,7 @@ import type { StatusBar } from './statusBar.js';
 import { enclosingEnvironment, labelAt, statementLatex } from './statements.js';
 import { providerName } from './status.js';
 import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
+import { searchResults } from './search.js';
 
 export interface CommandDeps {
   client: () => LanguageClient | undefined;
@@ -156,6 +157,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   // the code lens "Find related equations" carries the server's results; from the palette: at the cursor
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.showRelatedEquations', async (arg?: unknown) => {
     try { await showRelatedEquations(deps, arg); } catch (e) { deps.output.error(`mathsense.showRelatedEquations failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
+  }));
+  // "Search results…": statements and formulas, the workspace's and the index's, as you type
+  context.subscriptions.push(vscode.commands.registerCommand('mathsense.searchResults', async () => {
+    try { await searchResults(deps.panel); } catch (e) { deps.output.error(`mathsense.searchResults failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
   // "Find candidate proofs" (code action or palette): the server ranks them when asked
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.showCandidateProofs', async (arg?: { uri?: string; position?: { line: number; character: number } }) => {

@@ -57,6 +57,7 @@ const md = (h: Hover | null) => (h ? (h.contents as MarkupContent).value : '');
 describe('index features over stdio', { skip: !hasData && 'shared data or models missing', timeout: 600_000 }, () => {
   let tmp: string;
   let indexDir: string;
+  let statementTitle: string;
   let client: Client;
   let uri: string;
   let text: string;
@@ -69,6 +70,7 @@ describe('index features over stdio', { skip: !hasData && 'shared data or models
     const idx = LoadedIndex.load(indexDir);
     // a real ProofWiki statement (its proof is in the index) and an ambiguous term of the slice
     const st = idx.entry(idx.header.kinds.statement[0] + 1);
+    statementTitle = st.title;
     term = Object.keys(idx.header.terms).find((t) => /^[a-z]+$/.test(t) && t.length > 3 && idx.header.terms[t].length >= 2) ?? Object.keys(idx.header.terms)[0];
     // the context of the term: one of its definitions, in the author's words
     sense = idx.entry(idx.header.terms[term][0]);
@@ -335,6 +337,22 @@ Apply \ref{} to $-f$.
     // textually nearer theorem either way) does not move with them
     assert.ok(named.used > unnamed.used + 1, `the proof of the result named like the theorem votes for lem:used: ${named.all} || unnamed: ${unnamed.all}`);
     assert.ok(Math.abs(named.near - unnamed.near) < 0.5, `${named.all} || ${unnamed.all}`);
+  });
+
+  it('mathsense.search: a statement\'s name finds it in the index first; words find the workspace\'s lemma with its label; a formula searches equations', async () => {
+    type R = { kind: string; items: Array<{ title: string; source: string; url?: string; licence?: string; label?: string; uri?: string; range?: unknown }> };
+    const byName = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.search', arguments: [{ query: statementTitle }] }) as R;
+    assert.equal(byName.kind, 'statement');
+    const first = byName.items.find((x) => x.source === 'index')!;
+    assert.equal(first.title, statementTitle);
+    assert.match(first.url ?? '', /^https:\/\/proofwiki\.org\/wiki\//);
+    assert.match(first.licence ?? '', /CC BY-SA/);
+    const words = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.search', arguments: [{ query: 'finite group of prime order is cyclic', limit: 20 }] }) as R;
+    const mine = words.items.find((x) => x.source === 'workspace' && x.label === 'lem:other');
+    assert.ok(mine && mine.uri === uri && mine.range, JSON.stringify(words.items.slice(0, 5)));
+    const eq = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.search', arguments: ['(a+b)^2 = a^2 + 2ab + b^2'] }) as R;
+    assert.equal(eq.kind, 'equation');
+    await assert.rejects(client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.search', arguments: [{ query: '  ' }] }), /mathsense\.search: expected/);
   });
 
   it('hover on a theorem answers within 50 ms (p95 over 40 requests)', async () => {

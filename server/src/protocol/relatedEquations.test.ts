@@ -83,7 +83,7 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
 
   it('advertises code lenses with resolution and the findRelatedEquations command', () => {
     assert.deepEqual(init.capabilities.codeLensProvider, { resolveProvider: true });
-    assert.deepEqual(init.capabilities.executeCommandProvider?.commands, ['mathsense.findRelatedEquations', 'mathsense.suggestCitations', 'mathsense.candidateProofs']);
+    assert.deepEqual(init.capabilities.executeCommandProvider?.commands, ['mathsense.findRelatedEquations', 'mathsense.suggestCitations', 'mathsense.candidateProofs', 'mathsense.search']);
   });
 
   let lenses: CodeLens[];

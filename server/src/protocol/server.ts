@@ -15,6 +15,7 @@ import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import { SvgMath } from '../analysis/mathSvg.js';
 import { AuxStore } from '../project/auxNumbers.js';
 import { referenceInlayHints } from '../features/inlayHints.js';
+import { parseSearchArgs, SEARCH_COMMAND, searchEquations, searchStatements, type SearchResponse } from '../features/search.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from '../features/navigation.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from '../features/citationRename.js';
 import { documentSymbols, workspaceSymbols } from '../features/symbols.js';
@@ -220,7 +221,7 @@ export class MathSenseServer {
           documentLinkProvider: { resolveProvider: false },
           codeLensProvider: { resolveProvider: true },
           inlayHintProvider: true,
-          executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND] },
+          executeCommandProvider: { commands: [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND, SEARCH_COMMAND] },
           workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         },
       };
@@ -458,7 +459,14 @@ export class MathSenseServer {
       if (r.pending) this.refreshLensesWhenAnalysed();
       return { ...lens, command: { title: lensTitle(r), command: r.results.length || r.pending ? SHOW_RELATED_COMMAND : '', arguments: [r] } };
     }));
-    c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | ShowResultsArgs | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
+    c.onExecuteCommand((p) => this.guardAsync<RelatedResponse | ShowResultsArgs | SearchResponse | null>('executeCommand', emptyResponse('internal error (see the server log)'), async () => {
+      if (p.command === SEARCH_COMMAND) {
+        const a = parseSearchArgs(p.arguments);
+        if ('error' in a) throw new ResponseError(ErrorCodes.InvalidParams, `${SEARCH_COMMAND}: ${a.error}`);
+        if (a.kind === 'equation') return searchEquations(await this.relatedContext(), a.query, a.limit);
+        await this.index.load();
+        return searchStatements(this.ws, this.index, a.query, a.kind, a.limit);
+      }
       if (p.command === SUGGEST_CITATIONS_COMMAND || p.command === CANDIDATE_PROOFS_COMMAND) {
         const a = parseFindArgs(p.arguments);
         const doc = 'uri' in a ? this.docAt(a.uri) : undefined;
