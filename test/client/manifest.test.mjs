@@ -21,3 +21,21 @@ test('manifest: activation on LaTeX, TeX and Markdown; every contributed command
   for (const lang of ['latex', 'tex', 'markdown']) assert.ok(manifest.activationEvents.includes(`onLanguage:${lang}`), lang);
   for (const c of manifest.contributes.commands) assert.ok(c.command.startsWith('mathsense.') && c.title, c.command);
 });
+
+test('manifest: the Getting started walkthrough\'s steps have their pages, and every command they run exists', () => {
+  const [w] = manifest.contributes.walkthroughs;
+  assert.ok(w && w.steps.length >= 4);
+  const commands = new Set(manifest.contributes.commands.map((c) => c.command));
+  for (const s of w.steps) {
+    assert.ok(fs.existsSync(path.join(root, s.media.markdown)), s.media.markdown);
+    for (const m of s.description.matchAll(/\(command:(mathsense\.[A-Za-z]+)/g)) assert.ok(commands.has(m[1]), m[1]);
+  }
+});
+
+test('manifest: settings that may differ per folder are resource-scoped, and every overlapping provider can be switched off', () => {
+  const props = manifest.contributes.configuration.properties;
+  for (const k of ['mathsense.hover.references', 'mathsense.hover.citations', 'mathsense.completion.labels', 'mathsense.completion.citations', 'mathsense.outline.enabled', 'mathsense.diagnostics.duplicateLabels', 'mathsense.relatedEquations.lens']) {
+    assert.ok(props[k], k);
+    assert.equal(props[k].scope, 'resource', k);
+  }
+});

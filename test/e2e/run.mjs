@@ -10,7 +10,9 @@
 //      of an align gets a warning squiggle saying "does not follow" (when the bundled server
 //      checks derivations: detected by running its CLI on the fixture); the results panel renders
 //      statements with KaTeX; the related-equations code lens ("Same as eq:square in
-//      basics.tex") opens the references peek and the results panel.
+//      basics.tex") opens the references peek and the results panel. The fixture is compiled
+//      with pdflatex first: the \ref hover shows "Lemma 1.3" and typeset formulas, and inlay
+//      hints show the numbers; "MathSense: Search Results…" lists a lemma as you type.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
 // demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
@@ -77,6 +79,11 @@ const workspace = path.join(work, 'workspace');
 fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
 fs.mkdirSync(extensions, { recursive: true });
 fs.cpSync(fixture, workspace, { recursive: true });
+// a real LaTeX run, as LaTeX Workshop would have done: the .aux the numbers come from
+for (let i = 0; i < 2; i++) {
+  const tex = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'main.tex'], { cwd: workspace, encoding: 'utf8' });
+  if (tex.status !== 0) throw new Error(`pdflatex failed on the fixture (install texlive-latex-base, -recommended, -extra): ${(tex.stdout ?? tex.error?.message ?? '').slice(-800)}`);
+}
 fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
@@ -257,8 +264,30 @@ try {
     }
     await hover.waitFor({ state: 'visible', timeout: T(5_000) });
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
-    if (!/2k-1|n\^2|odd/.test(text)) throw new Error(`hover does not show the statement: ${text}`);
+    if (!/odd/.test(text)) throw new Error(`hover does not show the statement: ${text}`);
+    // its number from the last LaTeX run, and its formulas typeset (MathJax SVG images)
+    if (!/Lemma 1\.3/.test(text)) throw new Error(`hover does not show the number of the last run: ${text}`);
+    const images = await hover.locator('img[src^="data:image/svg+xml"]').count();
+    if (images < 1) throw new Error(`no typeset formula in the hover: ${text}`);
+    await page.waitForTimeout(500);
     await shot('02-hover-ref.png');
+    return `${text.slice(0, 100)} (${images} typeset formula(s))`;
+  });
+
+  await step('an inlay hint after \\ref shows the number LaTeX printed', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    const line = page.locator('.view-line', { hasText: 'lem:odd' }).first();
+    const end = Date.now() + T(60_000);
+    let text = '';
+    while (Date.now() < end) {
+      text = (await line.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (/lem:odd\}\s?1\.3/.test(text)) break;
+      await page.waitForTimeout(500);
+    }
+    if (!/lem:odd\}\s?1\.3/.test(text)) throw new Error(`no number after \\ref{lem:odd}: ${text}`);
+    if (!/lem:gauss\}\s?lemma 1\.2/.test(text)) throw new Error(`no "lemma 1.2" after \\cref{lem:gauss}: ${text}`);
+    await shot('08-inlay-numbers.png');
     return text.slice(0, 120);
   });
 
@@ -355,6 +384,22 @@ try {
     await page.waitForTimeout(1000);
     await shot('07-related-equations-panel.png');
     return `lens "${title}", peek lists basics.tex, panel: ${items.length} items`;
+  });
+
+  await step('"MathSense: Search Results…" lists the workspace\'s lemma as you type', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    await runCommand('MathSense: Search Results');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: T(15_000) });
+    await input.fill('sum of the first odd numbers is a square');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Lemma' }).first();
+    await row.waitFor({ state: 'visible', timeout: T(60_000) });
+    const rows = await page.locator('.quick-input-widget .monaco-list-row').allInnerTexts();
+    await shot('09-search-results.png');
+    await page.keyboard.press('Escape');
+    return rows.slice(0, 4).map((r) => r.replace(/\s+/g, ' ').slice(0, 80)).join(' | ');
   });
 
   await step('no request left 127.0.0.1', async () => {

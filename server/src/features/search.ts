@@ -92,14 +92,15 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
 /** The workspace's theorem-like statements (or definitions) by BM25 over their text, plus the cosine of vectors already computed. */
 function workspaceStatements(ws: Workspace, si: ServerIndex, latex: string, kind: 'statement' | 'definition', limit: number): SearchItem[] {
   if (!si.get()) return [];
-  const cands: Array<{ text: string; title: string; uri: string; range: Range; label?: string }> = [];
+  // `text` is what is searched (its title too: "Sum of odd numbers"), `body` what is shown
+  const cands: Array<{ text: string; body: string; title: string; uri: string; range: Range; label?: string }> = [];
   for (const doc of ws.all()) {
     for (const st of statements(ws, doc)) {
       if ((kind === 'definition') !== (DEFINITION.test(st.kind.title) || DEFINITION.test(st.env.name))) continue;
       const text = bodyText(doc, st.env);
       if (text.length < 10) continue;
       const label = st.labels[0]?.name;
-      cands.push({ text, title: `${st.kind.title}${st.title ? ` (${latexToPlain(st.title, 80)})` : ''}`, uri: doc.uri, range: doc.range(st.env.start, st.env.end), ...(label ? { label } : {}) });
+      cands.push({ text: st.title ? `${st.title}. ${text}` : text, body: text, title: `${st.kind.title}${st.title ? ` (${latexToPlain(st.title, 80)})` : ''}`, uri: doc.uri, range: doc.range(st.env.start, st.env.end), ...(label ? { label } : {}) });
       if (cands.length >= 5000) break;
     }
   }
@@ -118,7 +119,7 @@ function workspaceStatements(ws: Workspace, si: ServerIndex, latex: string, kind
   }).filter((x) => x.lexical > 0 || x.score > 0.3).sort((a, b) => b.score - a.score).slice(0, limit);
   si.want(scored.map((x) => x.c.text));
   return scored.map(({ c, score }) => ({
-    title: c.title, latex: c.text.slice(0, 1500), detail: `${c.uri.slice(c.uri.lastIndexOf('/') + 1)}:${c.range.start.line + 1}${c.label ? ` · \\ref{${c.label}}` : ''}`,
+    title: c.title, latex: c.body.slice(0, 1500), detail: `${c.uri.slice(c.uri.lastIndexOf('/') + 1)}:${c.range.start.line + 1}${c.label ? ` · \\ref{${c.label}}` : ''}`,
     source: 'workspace' as const, score, uri: c.uri, range: c.range, ...(c.label ? { label: c.label } : {}),
   }));
 }
