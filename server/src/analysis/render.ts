@@ -5,7 +5,7 @@ import {
   BACKSLASH, DOLLAR, LBRACE, PERCENT, RBRACE, commandNameEnd, lineEnd, readBraceGroup,
   readBracketGroup, readEnvName, skipTrivia,
 } from '../syntax/lexer.js';
-import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
+import { DISPLAY_MATH_ENVS, refCommandAlternation } from '../syntax/blockAnalyser.js';
 import { TEXT_DOLLAR } from '../syntax/facts.js';
 
 // commands that vanish with their arguments (index entries and PlanetMath link metadata are
@@ -36,7 +36,8 @@ const INDENT = '\u0001';
 const EMPH = new Set(['emph', 'textit', 'textsl', 'mathit']);
 const BOLD = new Set(['textbf']);
 const PLAIN_ARG = new Set(['text', 'textrm', 'textsf', 'texttt', 'textnormal', 'mbox', 'textup', 'textsc', 'underline', 'uline']);
-const REFS = /^(ref|eqref|cref|Cref|autoref|pageref|nameref|vref|Vref|hyperref)$/;
+// the reference commands of syntax/blockAnalyser.ts#REF_COMMANDS that take one argument (a label or a list), and \hyperref
+const REFS = new RegExp(`^(?:${refCommandAlternation(['one', 'list'])}|hyperref)$`);
 const SWITCH: Record<string, string> = { it: '*', em: '*', sl: '*', bf: '**', bfseries: '**', itshape: '*' };
 const ROW_ENVS_ALIGNED = /^(align|flalign|alignat|eqnarray|xalignat|xxalignat)\*?$/;
 const ROW_ENVS_GATHERED = /^(gather|multline|dgroup)\*?$/;

@@ -3,11 +3,14 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionList } from 'vscode-languageserver';
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
 import type { AuxNumbers } from '../project/auxNumbers.js';
+import { refCommandAlternation } from '../syntax/blockAnalyser.js';
 import { labelTarget } from '../analysis/structure.js';
 import { labelBody, locationText, targetHeading } from './labelPreview.js';
 import { projectMacros } from '../project/userMacros.js';
 
-const REF_BEFORE_CURSOR = /\\(?:ref|eqref|pageref|autoref|Autoref|nameref|vref|Vref|vpageref|subref|cref|Cref|cpageref|Cpageref|labelcref|namecref|nameCref|lcnamecref|crefrange|Crefrange|zcref)\*?\s*\{([^{}\\%]*)$|\\hyperref\s*\[([^\]\\%]*)$/;
+// every reference command of syntax/blockAnalyser.ts#REF_COMMANDS (the first argument of the
+// two-label ones), or `\hyperref[`
+const REF_BEFORE_CURSOR = new RegExp(`\\\\(?:${refCommandAlternation()})\\*?\\s*\\{([^{}\\\\%]*)$|\\\\hyperref\\s*\\[([^\\]\\\\%]*)$`);
 
 export interface RefContext {
   /** Offset where the partial name starts (replacement start). */

@@ -34,3 +34,20 @@ test('\\ref{ completion offers xr prefixes from the first keystroke, their label
   assert.deepEqual(labels('a'), ['algebra-', 'lemma-local']); // the client filters by what is typed
   assert.deepEqual(labels('algebra-'), ['algebra-lemma-nak', 'lemma-local']);
 });
+
+test('label completion in every reference command of the one table (syntax/blockAnalyser.ts#REF_COMMANDS)', () => {
+  for (const cmd of ['ref', 'fullref', 'prettyref', 'zref', 'zcref', 'cpagerefrange', 'Crefrange', 'labelcref', 'uses']) {
+    const fx = fixture(`
+%! main.tex
+\\documentclass{article}
+\\begin{document}
+\\section{A}\\label{sec:a}
+See \\${cmd}{<|>}.
+\\end{document}
+`);
+    try {
+      const { doc, offset } = fx.cursor!;
+      assert.deepEqual(completion(fx.ws, doc, offset)?.items.map((i) => i.label), ['sec:a'], cmd);
+    } finally { fx.cleanup(); }
+  }
+});

@@ -6,16 +6,20 @@
 // what a statement refers to, its proof often uses.
 
 import { labelWords } from '../embeddings/labelWords.js';
+import { refCommandAlternation } from '../syntax/blockAnalyser.js';
 
 /** The words of a label (embeddings/labelWords.ts: kind segments dropped, separators and camel case split) and of a title. */
 export function resultName(label: string | undefined, title?: string): string {
   return [labelWords(label ?? ''), title?.trim() ?? ''].filter(Boolean).join(' ');
 }
 
+/** The reference commands of syntax/blockAnalyser.ts#REF_COMMANDS with their (first) argument. */
+const REFS_IN = new RegExp(`\\\\(?:${refCommandAlternation()})\\*?\\s*\\{([^{}]*)\\}`, 'g');
+
 /** The label keys a text \ref's (\ref, \cref, \eqref, …; comma lists split), in order, deduplicated. */
 export function refsIn(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\\(?:[cC]ref|[vV]ref|autoref|eqref|ref|pageref|nameref)\*?\s*\{([^{}]*)\}/g)) {
+  for (const m of text.matchAll(REFS_IN)) {
     for (const k of m[1].split(',')) if (k.trim()) out.add(k.trim());
   }
   return [...out];

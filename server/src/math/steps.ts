@@ -6,6 +6,7 @@
 // and implication arrows, which start a new chain whose first relation is a consequence, not
 // an identity. Offsets are relative to the block text; dropped text is blanked in place.
 import { blank, blankComments, commandEnd, groupEnd, skipSpaces } from './latexText.js';
+import { REF_COMMANDS } from '../syntax/blockAnalyser.js';
 
 export type Relation = '=' | '<' | '<=' | '>' | '>=' | '!=' | 'equiv' | 'approx' | 'other';
 
@@ -86,6 +87,8 @@ const DROP_WITH_ARG: Record<string, number> = {
   textstyle: 0, scriptstyle: 0, ds: 0, big: 0, Big: 0, bigg: 0, Bigg: 0, bigl: 0, bigr: 0, Bigl: 0, Bigr: 0,
   biggl: 0, biggr: 0, Biggl: 0, Biggr: 0, nolimits: 0, limits: 0, allowbreak: 0, nobreak: 0, quad: -1, qquad: -1,
   mathstrut: 0, strut: 0, medskip: 0, smallskip: 0, bigskip: 0, noalign: 1, hfill: 0, mathop: 0, relax: 0,
+  // every reference command (syntax/blockAnalyser.ts#REF_COMMANDS): `\cref{eq:a}` in a row is an annotation
+  ...Object.fromEntries(Object.entries(REF_COMMANDS).map(([name, arity]) => [name, arity === 'two' ? 2 : 1])),
 };
 
 const NESTED_ROWS = /\\(begin|end)\{(aligned|split|gathered|alignedat|alignedat\*|multlined|array)\}(\{[^}]*\})?/g;
@@ -161,9 +164,12 @@ function cleanBlock(raw: string): string {
     const n = DROP_WITH_ARG[name];
     if (n === undefined || n < 0) { i = e - 1; continue; }
     let j = end;
-    if (n === 1) {
+    for (let a = 0; a < n; a++) {
       const k = skipSpaces(s, j);
-      if (s[k] === '{') { const g = groupEnd(s, k); if (g > 0) j = g; }
+      if (s[k] !== '{') break;
+      const g = groupEnd(s, k);
+      if (g <= 0) break;
+      j = g;
     }
     out = blank(out, i, j);
     i = j - 1;

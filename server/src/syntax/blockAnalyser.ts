@@ -33,6 +33,15 @@ export const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
   uses: 'list', proves: 'list',
 };
 
+/**
+ * The names of the reference commands, longest first, as a regular-expression alternation
+ * (`ref|eqref|…`): the one list every reader of `\ref`-like commands builds its pattern from.
+ * `arity` keeps only commands whose argument is read that way.
+ */
+export function refCommandAlternation(arity?: ReadonlyArray<'one' | 'list' | 'two'>): string {
+  return Object.keys(REF_COMMANDS).filter((n) => !arity || arity.includes(REF_COMMANDS[n])).sort((a, b) => b.length - a.length || a.localeCompare(b)).join('|');
+}
+
 export const INCLUDE_COMMANDS: Record<string, IncludeKind> = {
   input: 'input', include: 'include', subfile: 'subfile', subfileinclude: 'subfile',
   import: 'import', subimport: 'import', inputfrom: 'import', includefrom: 'import',
