@@ -87,11 +87,7 @@ const STRICT = { points: 64, seed: 0x2f1e9d, range: [0.05, 3] };
 
 /** The stricter check, both ways; texts read with their documents' macros. */
 function strictlySame(ctx, q, hit) {
-  const read = (latex, doc) => {
-    if (!doc) return displayRelations(expandProofWikiMacros(latex));
-    const mm = ctx.equations.macros.of(ctx.ws, doc);
-    return displayRelations(latex, ctx.equations.analyses.table(mm.sig, mm.defs));
-  };
+  const read = (latex, doc) => (doc ? ctx.equations.displayOf(ctx.ws, { doc, latex }) : displayRelations(expandProofWikiMacros(latex)));
   const a = read(q.latex, q.doc);
   const b = read(hit.latex, hit.doc);
   return !!a && !!b && confirmSameDisplay(a, b, STRICT) && confirmSameDisplay(b, a, STRICT);

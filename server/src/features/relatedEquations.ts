@@ -144,8 +144,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   let queryDisplay: DisplayRelations | undefined | null = null;
   const qDisplay = () => {
     if (queryDisplay === null) {
-      if (site) { const m = ctx.equations.macros.of(ctx.ws, site.doc); queryDisplay = reader.read(site.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs)); }
-      else queryDisplay = reader.read(asked, askedKey, ctx.equations.analyses.table(askedKey, askedDefs));
+      queryDisplay = site ? ctx.equations.displayOf(ctx.ws, site) : reader.read(asked, askedKey, ctx.equations.analyses.table(askedKey, askedDefs));
     }
     return queryDisplay;
   };
@@ -154,12 +153,9 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     if (h.s.why.fingerprint !== 'equation' && h.s.why.fingerprint !== 'identity') return 'unknown';
     const q = qDisplay();
     if (!q) return 'unknown';
-    let c: DisplayRelations | undefined;
-    if (h.from === 'workspace') {
-      const other = snap.sites[h.s.id];
-      const m = ctx.equations.macros.of(ctx.ws, other.doc);
-      c = reader.read(other.latex, m.sig, ctx.equations.analyses.table(m.sig, m.defs));
-    } else c = reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined);
+    const c = h.from === 'workspace'
+      ? ctx.equations.displayOf(ctx.ws, snap.sites[h.s.id])
+      : reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined);
     if (!c) return 'unknown';
     return confirmedSame(q, c) ? 'same' : 'differs';
   };

@@ -15,6 +15,7 @@ import { statements } from '../analysis/structure.js';
 import { latexToPlain } from '../analysis/render.js';
 import { search } from '../index/retrieval.js';
 import type { ServerIndex } from '../index/serverIndex.js';
+import type { Query } from '../index/store.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { markFormulas } from '../index/queryText.js';
 import type { EntryKind } from '../index/format.js';
@@ -43,6 +44,8 @@ export interface SearchItem {
 export interface SearchResponse { query: string; kind: SearchKind; items: SearchItem[]; message?: string }
 
 const MAX_QUERY = 2000;
+/** Workspace statements ranked per search (a bound for huge workspaces). */
+const MAX_WORKSPACE = 5000;
 const DEFINITION = /definition|notation|convention/i;
 
 /** `{query, kind?, limit?}` or `[query, kind?]`. */
@@ -80,7 +83,7 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
   // the index's scores and the workspace's are on different scales: each list relative to its best
   const top = Math.max(0, ...items.map((x) => x.score)) || 1;
   for (const x of items) x.score = Math.round((x.score / top) * 1000) / 1000;
-  if (kind !== 'proof') items.push(...workspaceStatements(ws, si, latex, kind, limit));
+  if (kind !== 'proof' && q) items.push(...workspaceStatements(ws, si, q, kind, limit));
   // results whose titles name the query keep their place at the top; the rest merge by score
   // (the workspace's first at equal scores)
   items.sort((a, b) => b.score - a.score || (a.source === 'workspace' ? -1 : 0) - (b.source === 'workspace' ? -1 : 0));
@@ -90,24 +93,22 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
 }
 
 /** The workspace's theorem-like statements (or definitions) by BM25 over their text, plus the cosine of vectors already computed. */
-function workspaceStatements(ws: Workspace, si: ServerIndex, latex: string, kind: 'statement' | 'definition', limit: number): SearchItem[] {
-  if (!si.get()) return [];
+function workspaceStatements(ws: Workspace, si: ServerIndex, q: Query, kind: 'statement' | 'definition', limit: number): SearchItem[] {
   // `text` is what is searched (its title too: "Sum of odd numbers"), `body` what is shown
   const cands: Array<{ text: string; body: string; title: string; uri: string; range: Range; label?: string }> = [];
-  for (const doc of ws.all()) {
+  scan: for (const doc of ws.all()) {
     for (const st of statements(ws, doc)) {
       if ((kind === 'definition') !== (DEFINITION.test(st.kind.title) || DEFINITION.test(st.env.name))) continue;
       const text = bodyText(doc, st.env);
       if (text.length < 10) continue;
       const label = st.labels[0]?.name;
       cands.push({ text: st.title ? `${st.title}. ${text}` : text, body: text, title: `${st.kind.title}${st.title ? ` (${latexToPlain(st.title, 80)})` : ''}`, uri: doc.uri, range: doc.range(st.env.start, st.env.end), ...(label ? { label } : {}) });
-      if (cands.length >= 5000) break;
+      if (cands.length >= MAX_WORKSPACE) break scan;
     }
   }
   if (!cands.length) return [];
   const bm = new Bm25Index();
   for (const c of cands) bm.add(si.tokens(c.text));
-  const q = si.query(latex)!;
   const s = bm.scores(q.ids);
   const max = Math.max(...s) || 1;
   const scored = cands.map((c, i) => {

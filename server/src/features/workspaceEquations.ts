@@ -12,6 +12,7 @@ import { shapeOf, type EquationFeatures } from '../index/equationFeatures.js';
 import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equationRanking.js';
 import { documentEquations, type DocEquation, type EquationSite } from './equationSites.js';
 import { DisplayReader } from './equationClaims.js';
+import type { DisplayRelations } from '../math/equations/equation.js';
 
 /** Macros visible from a document, with their signature; recomputed when a scope document changes. */
 export class DocMacros {
@@ -161,6 +162,12 @@ export class WorkspaceEquations {
     let c = this.codes.get(f);
     if (!c) { c = this.analyses.tokens.codes(f.tokens, true); this.codes.set(f, c); }
     return c;
+  }
+
+  /** The relations of a site's display, read under its document's macros (for confirming claims). */
+  displayOf(ws: Workspace, site: Pick<DocEquation, 'doc' | 'latex'>): DisplayRelations | undefined {
+    const m = this.macros.of(ws, site.doc);
+    return this.displays.read(site.latex, m.sig, this.analyses.table(m.sig, m.defs));
   }
 
   /** Features of one site now (analysed in this thread if needed: the query of a search). */

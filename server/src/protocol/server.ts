@@ -404,11 +404,15 @@ export class MathSenseServer {
       // inside `\cite{`-like commands: bibliography keys; elsewhere labels (each can be left to a neighbour)
       const providers = this.settingsFor(doc).providers;
       const offset = doc.offsetAt(p.position);
-      if (citeContextAt(doc, offset)) return providers.citationCompletion ? this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, offset)) : null;
-      if (refContextAt(doc, offset, this.ws)) {
-        if (!providers.labelCompletion) return null;
-        return completion(this.ws, doc, offset, (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)), () => this.aux.numbers(this.ws, doc));
-      }
+      // each provider finds its own context; a switched-off one only needs to know it is there
+      if (providers.citationCompletion) {
+        const cites = this.guard('completion (citations)', null, () => citeCompletion(this.ws, doc, offset));
+        if (cites) return cites;
+      } else if (citeContextAt(doc, offset)) return null;
+      if (providers.labelCompletion) {
+        const labels = completion(this.ws, doc, offset, (ctx, items) => this.guard('completion (ranking)', undefined, () => rankRefCompletions(this.ws, doc, ctx, items, this.index)), () => this.aux.numbers(this.ws, doc));
+        if (labels) return labels;
+      } else if (refContextAt(doc, offset, this.ws)) return null;
       // environment names after \begin{ / \end{, then the project's macros after a backslash
       return environmentCompletion(this.ws, doc, offset) ?? macroCompletion(this.ws, doc, offset);
     }));
