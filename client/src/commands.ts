@@ -9,6 +9,10 @@ import { enclosingEnvironment, labelAt, statementLatex } from './statements.js';
 import { providerName } from './status.js';
 import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
 import { searchResults } from './search.js';
+import {
+  CANDIDATE_PROOFS_COMMAND, FIND_RELATED_COMMAND, SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RELATED_COMMAND, SHOW_RESULTS_COMMAND,
+  type PlaceArgs, type ShowResultsArgs,
+} from 'mathsense-server/protocol';
 
 export interface CommandDeps {
   client: () => LanguageClient | undefined;
@@ -81,11 +85,8 @@ async function showStatements(deps: CommandDeps): Promise<void> {
   deps.panel.show(`Statements in ${vscode.workspace.asRelativePath(editor.document.uri, false)}`, items);
 }
 
-/** The server command any LSP client can call; vscode-languageclient registers it as a client command that forwards to the server. */
-const FIND_RELATED = 'mathsense.findRelatedEquations';
-
 async function findRelatedAt(uri: vscode.Uri, position: vscode.Position): Promise<RelatedResponse | undefined> {
-  const r = await vscode.commands.executeCommand<unknown>(FIND_RELATED, { uri: uri.toString(), position: { line: position.line, character: position.character } });
+  const r = await vscode.commands.executeCommand<unknown>(FIND_RELATED_COMMAND, { uri: uri.toString(), position: { line: position.line, character: position.character } } satisfies PlaceArgs);
   return isRelatedResponse(r) ? r : undefined;
 }
 
@@ -130,7 +131,7 @@ async function showCandidateProofs(deps: CommandDeps, arg?: { uri?: string; posi
   const uri = arg?.uri ?? editor?.document.uri.toString();
   const position = arg?.position ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
   if (!uri || !position) { void vscode.window.showInformationMessage('MathSense: put the cursor in a theorem, lemma, exercise or proof to find candidate proofs.'); return; }
-  const r = await vscode.commands.executeCommand<ShowResultsArgs | null>('mathsense.candidateProofs', { uri, position });
+  const r = await vscode.commands.executeCommand<ShowResultsArgs | null>(CANDIDATE_PROOFS_COMMAND, { uri, position } satisfies PlaceArgs);
   if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage('MathSense: no candidate proofs here (put the cursor in a theorem-like environment or its proof).'); return; }
   deps.panel.show(r.heading ?? 'Candidate proofs', r.items.map(toResultItem));
 }
@@ -155,7 +156,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   reg('mathsense.showLabelPreview', () => showLabelPreview(deps));
   reg('mathsense.showStatements', () => showStatements(deps));
   // the code lens "Find related equations" carries the server's results; from the palette: at the cursor
-  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showRelatedEquations', async (arg?: unknown) => {
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_RELATED_COMMAND, async (arg?: unknown) => {
     try { await showRelatedEquations(deps, arg); } catch (e) { deps.output.error(`mathsense.showRelatedEquations failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
   // "Search results…": statements and formulas, the workspace's and the index's, as you type
@@ -163,20 +164,14 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     try { await searchResults(deps.panel); } catch (e) { deps.output.error(`mathsense.searchResults failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
   // "Find candidate proofs" (code action or palette): the server ranks them when asked
-  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showCandidateProofs', async (arg?: { uri?: string; position?: { line: number; character: number } }) => {
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_CANDIDATE_PROOFS_COMMAND, async (arg?: { uri?: string; position?: { line: number; character: number } }) => {
     try { await showCandidateProofs(deps, arg); } catch (e) { deps.output.error(`mathsense.showCandidateProofs failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
   // server code actions ("Suggest results to cite") hand their results to this command
-  context.subscriptions.push(vscode.commands.registerCommand('mathsense.showResults', (args?: ShowResultsArgs) => {
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_RESULTS_COMMAND, (args?: ShowResultsArgs) => {
     if (!args || !Array.isArray(args.items)) return;
     deps.panel.show(args.heading ?? 'Results', args.items.map(toResultItem));
   }));
-}
-
-/** What the server's `mathsense.showResults` command carries (features/indexFeatures.ts). */
-export interface ShowResultsArgs {
-  heading: string;
-  items: Array<{ title: string; latex: string; detail?: string; url?: string; uri?: string; line?: number; label?: string; score?: number }>;
 }
 
 export function toResultItem(i: ShowResultsArgs['items'][number]): ResultItem {

@@ -7,7 +7,7 @@ import { registerCommands } from './commands.js';
 import { createClient, HOVER_MATH_COLOR, hoverMathColor } from './languageClient.js';
 import { ProgressTracker } from './progress.js';
 import { ResultsPanel } from './resultsPanel.js';
-import { STATUS_CHANGED, type ServerStatus } from './status.js';
+import { STATUS_CHANGED, STATUS_REQUEST, type ServerStatus } from './status.js';
 import { StatusBar } from './statusBar.js';
 
 let client: LanguageClient | undefined;
@@ -28,7 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MathSe
   const progress = new ProgressTracker(c);
   c.registerFeature(progress);
 
-  const fetchStatus = async (): Promise<ServerStatus | undefined> => (c.state === State.Running ? c.sendRequest<ServerStatus>('mathsense/status') : undefined);
+  const fetchStatus = async (): Promise<ServerStatus | undefined> => (c.state === State.Running ? c.sendRequest<ServerStatus>(STATUS_REQUEST) : undefined);
   const statusBar = new StatusBar(fetchStatus, (m) => output.warn(m));
   const panel = new ResultsPanel(context.extensionUri, (m) => output.warn(m));
   context.subscriptions.push(statusBar, panel, progress.onDidChange((p) => statusBar.setProgress(p)));

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import {
   LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
+import type { InitializationOptions } from 'mathsense-server/protocol';
 import { sanitizeSettings } from './trust.js';
 
 export function createClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
@@ -29,7 +30,7 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
     outputChannel: output,
     // results to cite open in the results panel (commands.ts: mathsense.showResults)
     // hovers show math typeset (MathJax SVG, drawn in the theme's text colour)
-    initializationOptions: { resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() } },
+    initializationOptions: { resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() } } satisfies InitializationOptions,
     middleware: {
       workspace: {
         // the server pulls `mathsense` settings; path settings are filtered in untrusted workspaces
@@ -56,7 +57,7 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
 }
 
 /** Notification to the server when the theme (and so the text colour of hover math) changes. */
-export const HOVER_MATH_COLOR = 'mathsense/hoverMathColor';
+export { HOVER_MATH_COLOR } from 'mathsense-server/protocol';
 
 /** The editor's usual text colour for the active theme kind (an image cannot inherit it). */
 export function hoverMathColor(kind: vscode.ColorThemeKind = vscode.window.activeColorTheme.kind): string {

@@ -1,42 +1,12 @@
-// What the server's related-equations search returns (features/relatedEquations.ts#RelatedResponse)
+// What the server's related-equations search returns (ext/protocol.ts#RelatedResponse, shared with the server)
 // turned into what the client shows: results-panel items (each equation as display math, its
 // file:line or ProofWiki page, the score and why) and the workspace hits as peek locations.
 // Pure (no VS Code API), so it is unit-tested from test/client/.
+import type { RelatedEquation, RelatedResponse, Why } from 'mathsense-server/protocol';
 
-export interface RelatedWhy { fingerprint?: 'equation' | 'identity' | 'side'; encoder?: number; structure: number }
-
-export interface RelatedResult {
-  latex: string;
-  display?: string;
-  score: number;
-  why: RelatedWhy;
-  source: 'workspace' | 'index';
-  /** Confirmed to say the same as the query (the server checked it, not only its fingerprint). */
-  same?: true;
-  /** The query's own display in a copy of its file. */
-  copy?: true;
-  /** The same display in copies of this hit's file. */
-  copies?: Array<{ uri: string; file?: string; line: number }>;
-  /** Subpages with the same equation. */
-  pages?: string[];
-  uri?: string;
-  line?: number;
-  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
-  label?: string;
-  title?: string;
-  url?: string;
-  licence?: string;
-}
-
-export interface RelatedResponse {
-  query: { latex: string; canonical?: string; uri?: string; line?: number; label?: string };
-  results: RelatedResult[];
-  encoder: boolean;
-  pending: number;
-  /** Computed for a lens title: ask the server again before showing. */
-  provisional?: true;
-  message?: string;
-}
+export type { RelatedResponse };
+export type RelatedWhy = Why;
+export type RelatedResult = RelatedEquation;
 
 export interface RelatedItem {
   title: string;

@@ -4,14 +4,10 @@
 // workspace result's `\ref{…}` at the cursor, or show them all in the results panel (KaTeX).
 import * as vscode from 'vscode';
 import type { ResultItem, ResultsPanel } from './resultsPanel.js';
+import { SEARCH_COMMAND, type SearchResponse } from 'mathsense-server/protocol';
 
-/** What `mathsense.search` returns (features/search.ts#SearchResponse). */
-export interface SearchResponse {
-  query: string;
-  kind: string;
-  items: Array<{ title: string; latex: string; detail: string; source: 'workspace' | 'index'; score: number; uri?: string; range?: { start: { line: number; character: number } }; label?: string; url?: string }>;
-  message?: string;
-}
+export type { SearchResponse };
+
 
 export function isSearchResponse(x: unknown): x is SearchResponse {
   const r = x as SearchResponse | undefined;
@@ -26,7 +22,6 @@ export function plainLine(latex: string, max = 160): string {
 
 type Pick = vscode.QuickPickItem & { result?: SearchResponse['items'][number]; all?: true };
 
-const SEARCH = 'mathsense.search';
 const DEBOUNCE_MS = 250;
 const INSERT_REF: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('references'), tooltip: 'Insert \\ref{…} at the cursor' };
 
@@ -50,7 +45,7 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
     if (!query.trim()) { qp.items = []; return; }
     qp.busy = true;
     try {
-      const r = await vscode.commands.executeCommand<unknown>(SEARCH, { query, limit: 25 });
+      const r = await vscode.commands.executeCommand<unknown>(SEARCH_COMMAND, { query, limit: 25 });
       if (mine !== asked || !isSearchResponse(r)) return;
       last = r;
       const items: Pick[] = r.items.map((i) => ({

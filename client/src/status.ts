@@ -2,25 +2,12 @@
 // from other issues add fields (embeddings provider, derivation checker, index) over time.
 // Pure (unit-tested in test/client/client.test.mjs).
 
-/** The server's notification that `mathsense/status` has changed. */
-export const STATUS_CHANGED = 'mathsense/statusChanged';
+import type { ServerStatus as Reply } from 'mathsense-server/protocol';
 
-export interface ServerStatus {
-  version?: string;
-  documents?: number;
-  blocks?: number;
-  rssBytes?: number;
-  embeddings?: {
-    state?: 'idle' | 'loading' | 'ready' | 'unavailable' | string;
-    provider?: string;
-    accelerator?: string;
-    modelVersion?: string;
-    message?: string;
-    fallbacks?: Array<{ provider: string; error: string }>;
-  };
-  index?: { state?: string; entries?: number; message?: string; semantic?: boolean };
-  [key: string]: unknown;
-}
+export { STATUS_CHANGED, STATUS_REQUEST } from 'mathsense-server/protocol';
+
+/** A status as read: a server of another version may leave fields out. */
+export type ServerStatus = Partial<Reply> & { [key: string]: unknown };
 
 const PROVIDER_NAMES: Record<string, string> = { cpu: 'CPU', cuda: 'CUDA', webgpu: 'WebGPU', dml: 'DirectML', coreml: 'CoreML', tensorrt: 'TensorRT' };
 

@@ -3,12 +3,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import { Workspace, isMacroSource, type Doc } from '../project/workspace.js';
+import { Workspace, type Doc } from '../project/workspace.js';
 import { DOCUMENT_EXTENSIONS, findDocumentFiles, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
-import { defaultDiagnosticSettings, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
-import { derivationDiagnostics } from '../features/derivation.js';
+import { defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { DiagnosticsManager } from '../features/diagnosticsManager.js';
+import { ImmediateDerivations } from '../features/derivationSources.js';
 import { DerivationChecker } from '../math/checker.js';
-import { checkWorkspaceDocumentSync } from '../math/service.js';
+import { guards } from '../util/guard.js';
 import { displayPath } from './options.js';
 import type { ProgressFn } from './progress.js';
 
@@ -83,20 +84,23 @@ export function runCheck(opts: CheckOptions): number {
   for (const d of requested) visit(d);
 
   const settings = { ...defaultDiagnosticSettings, ...opts.settings };
+  const derivationSettings = { enabled: opts.derivations !== false, showUnknown: !!opts.showUnknown };
   const results: FileDiagnostic[] = [];
-  const checker = opts.derivations === false ? undefined : new DerivationChecker();
   const progress = opts.progress;
   const docs = [...targets].sort((a, b) => a.uri.localeCompare(b.uri));
+  // a single document: progress over its display-math blocks
+  const blockProgress = (doc: Doc) => (progress && docs.length === 1 ? (done: number, total: number) => progress(`checking derivations in ${fileOf(doc)}`, done, total) : undefined);
+  // the server's diagnostics, with every derivation checked at once; a failure is the run's (exit 2), not swallowed
+  const diagnostics = new DiagnosticsManager(ws, {
+    settingsFor: () => ({ diagnostics: settings, derivations: derivationSettings }),
+    derivations: derivationSettings.enabled ? new ImmediateDerivations(new DerivationChecker(), blockProgress) : undefined,
+    guard: guards(err, () => true).guard,
+  });
   for (const [i, doc] of docs.entries()) {
-    const file = displayPath(uriToPath(doc.uri) ?? doc.uri);
-    // several documents: one step each; a single one: its display-math blocks
+    const file = fileOf(doc);
+    // several documents: one step each
     progress?.(`checking ${file}`, i, docs.length);
-    const extra = [];
-    if (checker && !isMacroSource(doc)) {
-      const steps = checkWorkspaceDocumentSync(ws, doc, checker, progress && docs.length === 1 ? (done, total) => progress(`checking derivations in ${file}`, done, total) : undefined);
-      extra.push(...derivationDiagnostics(doc, steps, { enabled: true, showUnknown: !!opts.showUnknown }));
-    }
-    for (const d of documentDiagnostics(ws, doc, { settings, extra }).diagnostics) results.push({ ...d, file });
+    for (const d of diagnostics.diagnose(doc)) results.push({ ...d, file });
   }
   progress?.('', 1, 1);
   if (opts.format === 'json') {
@@ -112,6 +116,10 @@ export function runCheck(opts: CheckOptions): number {
   // a path that could not be checked fails the run, even when others were fine
   if (failed) return 2;
   return results.some((d) => d.severity === DiagnosticSeverity.Error) ? 1 : 0;
+}
+
+function fileOf(doc: Doc): string {
+  return displayPath(uriToPath(doc.uri) ?? doc.uri);
 }
 
 /** Siblings are only context for a single file: one this large (generated output, a dump) is not worth parsing for it. */

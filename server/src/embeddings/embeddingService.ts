@@ -17,8 +17,9 @@ import { Worker } from 'node:worker_threads';
 import { EmbeddingCache } from './embeddingCache.js';
 import type { EncoderInfo } from './encoderSession.js';
 import type { Accelerator } from './providers.js';
-import type { WorkerInit, WorkerReply } from './embeddingWorker.js';
+import { BUSY, CONTROL_WORDS, STOP, type WorkerInit, type WorkerReply } from './workerMessages.js';
 import { findModelsDir, moduleDir } from './modelFiles.js';
+import type { EmbeddingStatus } from '../ext/protocol.js';
 
 export interface EmbeddingServiceOptions {
   accelerator?: Accelerator;
@@ -33,15 +34,6 @@ export interface EmbeddingServiceOptions {
   log?: (msg: string) => void;
 }
 
-export interface EmbeddingStatus {
-  state: 'idle' | 'loading' | 'ready' | 'unavailable';
-  provider?: string;
-  fallbacks?: Array<{ provider: string; error: string }>;
-  modelVersion?: string;
-  loadMs?: number;
-  message?: string;
-  cache?: { entries: number; hits: number; misses: number };
-}
 
 export function defaultCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
@@ -57,10 +49,6 @@ function workerPath(): string {
 
 interface Pending { text: string; key?: string; resolve: (v: Float32Array) => void; reject: (e: Error) => void }
 
-/** Indexes into the control words shared with the worker (`WorkerInit.control`, an Int32Array of CONTROL_WORDS). */
-export const BUSY = 0;
-export const STOP = 1;
-export const CONTROL_WORDS = 2;
 
 /** How long `dispose` waits for the worker to finish its batch and release the session. */
 const CLOSE_WAIT_MS = 5000;

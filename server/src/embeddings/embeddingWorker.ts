@@ -13,19 +13,8 @@
 // consistent atomics either the worker sees STOP or the main thread sees BUSY.
 import { parentPort, workerData } from 'node:worker_threads';
 import { EncoderSession } from './encoderSession.js';
-import type { Accelerator } from './providers.js';
-// constants only: this module's top level must never run in the main thread, so the main side
-// cannot import values from here
-import { BUSY, CONTROL_WORDS, STOP } from './embeddingService.js';
+import { BUSY, CONTROL_WORDS, STOP, type WorkerInit, type WorkerReply, type WorkerRequest } from './workerMessages.js';
 
-export interface WorkerInit { modelsDir?: string; model?: string; accelerator: Accelerator; threads: number; control?: SharedArrayBuffer }
-export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
-export type WorkerReply =
-  | { type: 'ready'; info: EncoderSession['info'] }
-  | { type: 'log'; message: string }
-  | { type: 'error'; id?: number; message: string; modelError: boolean }
-  | { type: 'result'; id: number; vectors: Float32Array[] }
-  | { type: 'closed'; released: boolean; message?: string };
 
 const port = parentPort!;
 const init = workerData as WorkerInit;

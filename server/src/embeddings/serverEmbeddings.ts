@@ -2,7 +2,8 @@
 // EmbeddingService (restarted when the accelerator or models path changes), and a status
 // object for `mathsense/status`. Features that need embeddings call `get()`; it resolves to
 // undefined (with the reason logged once) when the model is missing or corrupt.
-import { EmbeddingService, type EmbeddingStatus } from './embeddingService.js';
+import { EmbeddingService } from './embeddingService.js';
+import type { EmbeddingStatus } from '../ext/protocol.js';
 import { parseAccelerator, type Accelerator } from './providers.js';
 
 export interface EmbeddingSettings { accelerator: Accelerator; modelsPath?: string }

@@ -5,30 +5,10 @@
 //   `slides/` folder, an old version kept beside the new one) are one group; a hit identical
 //   to the query in a copy of the query's file is labelled a copy, and identical hits in one
 //   group count once.
-import { displayRelations, type DisplayRelations } from '../math/equations/equation.js';
+import type { DisplayRelations } from '../math/equations/equation.js';
 import { confirmSameDisplay } from '../math/equations/equivalence.js';
-import type { MacroTable } from '../math/macros.js';
 import type { Doc } from '../project/workspace.js';
 import type { WorkspaceSnapshot } from './workspaceEquations.js';
-
-const MAX_READ = 2000;
-
-/** Display relations by (macro signature, text), kept for a few thousand texts. */
-export class DisplayReader {
-  private young = new Map<string, DisplayRelations | null>();
-  private old = new Map<string, DisplayRelations | null>();
-
-  read(latex: string, macroKey: string, table: MacroTable | undefined): DisplayRelations | undefined {
-    const k = `${macroKey}\u0000${latex}`;
-    let v = this.young.get(k) ?? this.old.get(k);
-    if (v === undefined) {
-      v = displayRelations(latex, table) ?? null;
-      if (this.young.size >= MAX_READ) { this.old = this.young; this.young = new Map(); }
-      this.young.set(k, v);
-    }
-    return v ?? undefined;
-  }
-}
 
 /** Whether the two displays are confirmed to say the same thing (both must be readable). */
 export function confirmedSame(q: DisplayRelations | undefined, c: DisplayRelations | undefined): boolean {

@@ -8,7 +8,8 @@ import type { CodeLens } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
 import { copyText } from './equationClaims.js';
 import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
-import { findRelatedEquations, SHOW_RELATED_COMMAND, type RelatedContext, type RelatedEquation, type RelatedResponse } from './relatedEquations.js';
+import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
+import { SHOW_RELATED_COMMAND, type RelatedEquation, type RelatedResponse } from '../ext/protocol.js';
 
 export const LENS_TITLE = 'Find related equations';
 export const NO_RELATED = 'No related equations';

@@ -7,8 +7,8 @@
 import { ServerEmbeddings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 import { findModelsDir, FORMULA_ENCODER_DIR, loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { formulaEncoderInput } from '../index/equationFeatures.js';
+import type { FormulaEncoderStatus } from '../ext/protocol.js';
 
-export interface FormulaEncoderStatus { state: 'idle' | 'loading' | 'ready' | 'unavailable'; modelVersion?: string; message?: string }
 
 const BATCH = 64;
 const LIMIT = 200_000;

@@ -14,6 +14,9 @@ import type { MacroDef } from '../math/macros.js';
 import { formulaHover } from './formulaHover.js';
 import { presentMath, SOURCE_MATH, type HoverMath } from './hoverMath.js';
 import { numberedName, type AuxNumbers } from '../project/auxNumbers.js';
+import { citeHover } from './citations.js';
+import { candidateProofsMarkdown, disambiguationMarkdown } from './indexFeatures.js';
+import type { FeatureContext } from './context.js';
 
 /** What a hover may add beyond the document's own facts (the index, citations); each may fail on its own. */
 export interface HoverSources {
@@ -27,6 +30,20 @@ export interface HoverSources {
   numbers?: () => AuxNumbers | undefined;
   /** False: `\ref` hovers are left to a neighbour (LaTeX Workshop, texlab). */
   references?: boolean;
+}
+
+/** The hover request: the document's own answer, with what the running services add where it applies. */
+export function hoverAt(ctx: FeatureContext, doc: Doc, offset: number): Hover | null {
+  const providers = ctx.settingsFor(doc).providers;
+  return documentHover(ctx.ws, doc, offset, {
+    steps: ctx.steps(doc),
+    citation: providers.citationHover ? () => ctx.guard('hover (citation)', null, () => citeHover(ctx.ws, doc, offset)) : undefined,
+    references: providers.referenceHover,
+    term: () => ctx.guard('hover (terms)', undefined, () => disambiguationMarkdown(ctx.ws, doc, offset, ctx.index)),
+    proofs: () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)),
+    math: ctx.hoverMath(),
+    numbers: () => ctx.numbers(doc),
+  });
 }
 
 /**

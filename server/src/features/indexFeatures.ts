@@ -27,16 +27,10 @@ import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
 import { CiterProfiles, citerSourceOf } from '../index/citerProfiles.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { lowerBound } from '../util/lowerBound.js';
+import { SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RESULTS_COMMAND, type ShowResultsArgs } from '../ext/protocol.js';
 
-export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
-/** Server command: the results to cite for `{uri, position}` (ShowResultsArgs, or null outside a statement). */
-export const SUGGEST_CITATIONS_COMMAND = 'mathsense.suggestCitations';
 export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
-/** Server command: candidate proofs of the statement at `{uri, position}` (ShowResultsArgs, or null outside a statement). */
-export const CANDIDATE_PROOFS_COMMAND = 'mathsense.candidateProofs';
-/** Client command (VS Code) the code action runs: asks CANDIDATE_PROOFS_COMMAND and opens the results panel. */
-export const SHOW_CANDIDATE_PROOFS_COMMAND = 'mathsense.showCandidateProofs';
 
 /** A theorem-like statement and the text it says (body without labels). */
 interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
@@ -299,11 +293,6 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
   }
   if (!q.vec) lines.push('', '*(lexical match only: no encoder for this index)*');
   return { md: lines.join('\n'), range: doc.range(hit.phraseStart, hit.phraseEnd) };
-}
-
-export interface ShowResultsArgs {
-  heading: string;
-  items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
 }
 
 /**

@@ -4,63 +4,20 @@
 // structure). The query equation itself is excluded. Also the code lens on every display
 // equation and labelled row (cheap; its resolution runs the search) and the arguments of the
 // server command `mathsense.findRelatedEquations` (the lenses: equationLenses.ts).
-import type { Position, Range } from 'vscode-languageserver';
+import type { Position } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../math/macros.js';
 import type { EquationFeatures } from '../index/equationFeatures.js';
-import { rankEquations, W_FINGERPRINT, type Scored, type Why } from '../index/equationRanking.js';
+import { rankEquations, W_FINGERPRINT, type Scored } from '../index/equationRanking.js';
+import type { RelatedEquation, RelatedResponse, Why } from '../ext/protocol.js';
 import type { IndexEquations } from '../index/equationStore.js';
 import type { LoadedIndex } from '../index/store.js';
 import type { DocEquation } from './equationSites.js';
 import type { WorkspaceEquations } from './workspaceEquations.js';
 import { confirmedSame, copyGroup, copyText } from './equationClaims.js';
 import type { DisplayRelations } from '../math/equations/equation.js';
-
-export const FIND_RELATED_COMMAND = 'mathsense.findRelatedEquations';
-/** Client command a resolved lens carries (VS Code: references peek + results panel). */
-export const SHOW_RELATED_COMMAND = 'mathsense.showRelatedEquations';
-
-export interface RelatedEquation {
-  /** The equation as written. */
-  latex: string;
-  /** The same with the document's (or ProofWiki's) macros expanded, for rendering. */
-  display: string;
-  score: number;
-  why: Why;
-  source: 'workspace' | 'index';
-  /** Confirmed to say the same as the query (equivalence.ts), not only alike. */
-  same?: true;
-  /** The query's own display in a copy of its file (`slides/`, an old version). */
-  copy?: true;
-  /** The same display in copies of this hit's file, counted once (workspace hits). */
-  copies?: Array<{ uri: string; file: string; line: number; range: Range }>;
-  /** Subpages of this hit's page with the same equation (index hits), counted once. */
-  pages?: string[];
-  /** Workspace hits: where (line is 1-based; range is the LSP range of the equation or row). */
-  uri?: string;
-  file?: string;
-  line?: number;
-  range?: Range;
-  label?: string;
-  /** Index hits: the page, its URL and licence line. */
-  title?: string;
-  url?: string;
-  licence?: string;
-}
-
-export interface RelatedResponse {
-  query: { latex: string; canonical: string; uri?: string; line?: number; label?: string };
-  results: RelatedEquation[];
-  /** Whether formula-encoder similarities were used. */
-  encoder: boolean;
-  /** Workspace equations not analysed yet (results may be incomplete). */
-  pending: number;
-  /** Computed for a lens title (no encoder, positions of then): a client asks again before showing it. */
-  provisional?: true;
-  message?: string;
-}
 
 /** What a search needs; the server and the CLI each provide it. */
 export interface RelatedContext {

@@ -21,27 +21,10 @@ import { markFormulas } from '../index/queryText.js';
 import type { EntryKind } from '../index/format.js';
 import { bodyText } from './indexFeatures.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
+import type { SearchItem, SearchKind, SearchResponse } from '../ext/protocol.js';
 
-export const SEARCH_COMMAND = 'mathsense.search';
-export type SearchKind = 'statement' | 'definition' | 'proof' | 'equation';
 const KINDS: readonly SearchKind[] = ['statement', 'definition', 'proof', 'equation'];
 
-export interface SearchItem {
-  title: string;
-  /** The result's LaTeX (rendered by the client). */
-  latex: string;
-  /** One line: where it is, or its source and licence. */
-  detail: string;
-  source: 'workspace' | 'index';
-  score: number;
-  uri?: string;
-  range?: Range;
-  label?: string;
-  url?: string;
-  licence?: string;
-}
-
-export interface SearchResponse { query: string; kind: SearchKind; items: SearchItem[]; message?: string }
 
 const MAX_QUERY = 2000;
 /** Workspace statements ranked per search (a bound for huge workspaces). */

@@ -11,7 +11,7 @@ import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
 import { shapeOf, type EquationFeatures } from '../index/equationFeatures.js';
 import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equationRanking.js';
 import { documentEquations, type DocEquation, type EquationSite } from './equationSites.js';
-import { DisplayReader } from './equationClaims.js';
+import { DisplayReader } from './displayReader.js';
 import type { DisplayRelations } from '../math/equations/equation.js';
 
 /** Macros visible from a document, with their signature; recomputed when a scope document changes. */

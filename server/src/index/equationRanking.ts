@@ -10,6 +10,7 @@
 import { structuralSimilarity } from '../math/equations/structural.js';
 import { topK } from '../util/topK.js';
 import { shapeOf, type EquationFeatures } from './equationFeatures.js';
+import type { FingerprintMatch, Why } from '../ext/protocol.js';
 
 export const W_FINGERPRINT = 0.55;
 export const W_ENCODER = 0.25;
@@ -20,15 +21,6 @@ const EXACT = 120;
 const MAX_FP_HITS = 500;
 const QUICK_POOL = 60;
 const QUICK_EXACT = 30;
-
-export type FingerprintMatch = 'equation' | 'identity' | 'side';
-
-export interface Why {
-  fingerprint?: FingerprintMatch;
-  /** Cosine of the formula-encoder vectors (absent when either vector is missing). */
-  encoder?: number;
-  structure: number;
-}
 
 export interface Scored { id: number; score: number; why: Why }
 

@@ -17,6 +17,7 @@ import { prepareNames } from './namedResults.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
+import type { IndexStatus } from '../ext/protocol.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -40,21 +41,6 @@ export function indexSettings(raw: unknown): IndexSettings {
   };
 }
 
-export interface IndexStatus {
-  state: 'idle' | 'loading' | 'ready' | 'unavailable';
-  path: string;
-  entries?: number;
-  /** Display equations loaded (related equations). */
-  equations?: number;
-  bytes?: number;
-  loadMs?: number;
-  modelVersion?: string;
-  /** Whether encoder scores are used (the embedding model matches the index's); absent until the encoder has loaded. */
-  semantic?: boolean;
-  /** Texts asked for (statements of open documents, queries) whose vectors are not in yet. */
-  pendingVectors?: number;
-  message?: string;
-}
 
 /** Candidate proofs a hover reads (grouped there by the result they prove): what the background precomputes. */
 export const HOVER_PROOFS = 10;

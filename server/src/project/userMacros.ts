@@ -6,7 +6,10 @@
 // one looks undefined, a typo through one is never reported, and a chapter included through
 // one is missing from the project. The per-block facts cannot see definitions made elsewhere,
 // so the uses are found here, per document, against the macros of the project.
-import type { Doc, Workspace } from './workspace.js';
+import type { Doc } from '../model/doc.js';
+
+/** The documents compiled with a document (the workspace's scopes; macros are project-wide). */
+interface Scopes { scope(doc: Doc): ReadonlySet<Doc> }
 import type { Block, DocLabel, DocRef } from '../model/documentView.js';
 import type { IncludeKind, MacroFact } from '../syntax/facts.js';
 import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
@@ -309,7 +312,7 @@ const VERBATIM_BEGIN = /\\VerbatimEnvironment|\\begin\s*\{(?:Verbatim|BVerbatim|
 const verbatimCache = new WeakMap<ReadonlySet<Doc>, { keys: unknown[]; names: Set<string> }>();
 
 /** Names of the project's environments whose bodies are not LaTeX (their text holds no references or structure). */
-export function verbatimEnvironments(ws: Workspace, doc: Doc): ReadonlySet<string> {
+export function verbatimEnvironments(ws: Scopes, doc: Doc): ReadonlySet<string> {
   const scope = ws.scope(doc);
   const keys: unknown[] = [];
   for (const d of scope) keys.push(d.envDefs());
@@ -340,7 +343,7 @@ function definitionsKey(d: Doc): string {
  * same array while no definition changes, so what is cached on it (uses, the label universe)
  * survives ordinary typing.
  */
-export function projectMacros(ws: Workspace, doc: Doc): UserMacro[] {
+export function projectMacros(ws: Scopes, doc: Doc): UserMacro[] {
   const scope = ws.scope(doc);
   const keys: string[] = [];
   for (const d of scope) keys.push(definitionsKey(d));
@@ -374,7 +377,7 @@ function factsOf(uses: MacroUse[]) {
 }
 
 /** References `doc` makes through its project's macros (`\\thmref{x}`), shaped like its own `\\ref`s. */
-export function macroRefs(ws: Workspace, doc: Doc): DocRef[] {
+export function macroRefs(ws: Scopes, doc: Doc): DocRef[] {
   const macros = projectMacros(ws, doc);
   return macros.length ? factsOf(macroUses(doc, macros)).refs : [];
 }

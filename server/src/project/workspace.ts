@@ -14,7 +14,8 @@ import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
 import { effectMacros, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
 
-export type Doc = LatexDocument | MarkdownDocument;
+export type { Doc } from '../model/doc.js';
+import type { Doc } from '../model/doc.js';
 
 /** A definition body that includes a file. */
 const INCLUDE_IN_BODY = /\\(?:input|include|subfile|import|subimport|subfileinclude)(?![A-Za-z@])/;

@@ -1,0 +1,181 @@
+// MathSense's own messages on top of LSP: command names, notifications, the status request and
+// the shapes of what they carry. The one declaration both sides read: the server's features
+// build these values and the VS Code client (client/src) imports the same module through the
+// server package's `exports` ("mathsense-server/protocol"). It imports nothing at run time, so
+// bundling it into the client brings nothing of the server along.
+import type { Position, Range } from 'vscode-languageserver-types';
+
+// ── Commands ──────────────────────────────────────────────────────────────────────────────
+
+/** Server command: related equations for `{uri, position}` or `{latex}` → RelatedResponse. */
+export const FIND_RELATED_COMMAND = 'mathsense.findRelatedEquations';
+/** Client command a resolved equation lens carries (VS Code: references peek + results panel). */
+export const SHOW_RELATED_COMMAND = 'mathsense.showRelatedEquations';
+/** Server command: `{query, kind?, limit?}` → SearchResponse. */
+export const SEARCH_COMMAND = 'mathsense.search';
+/** Server command: results to cite for the statement at `{uri, position}` → ShowResultsArgs. */
+export const SUGGEST_CITATIONS_COMMAND = 'mathsense.suggestCitations';
+/** Server command: candidate proofs for the statement at `{uri, position}` → ShowResultsArgs. */
+export const CANDIDATE_PROOFS_COMMAND = 'mathsense.candidateProofs';
+/** Client command (VS Code) a code action runs: shows ShowResultsArgs in the results panel. */
+export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
+/** Client command (VS Code) a code action runs: asks CANDIDATE_PROOFS_COMMAND, then shows the panel. */
+export const SHOW_CANDIDATE_PROOFS_COMMAND = 'mathsense.showCandidateProofs';
+
+/** The commands the server executes (`executeCommandProvider`). */
+export const SERVER_COMMANDS = [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND, SEARCH_COMMAND] as const;
+
+/** Arguments of the commands that act on a place in a document. */
+export interface PlaceArgs { uri: string; position: Position }
+
+// ── Notifications and requests ────────────────────────────────────────────────────────────
+
+/** Request (no params) → ServerStatus; answered once the workspace scan and include loading are done. */
+export const STATUS_REQUEST = 'mathsense/status';
+/** Notification (no params), server → client: what `mathsense/status` answers has changed. */
+export const STATUS_CHANGED = 'mathsense/statusChanged';
+/** Notification client → server: the editor's text colour changed (svg hover math is drawn in it). */
+export const HOVER_MATH_COLOR = 'mathsense/hoverMathColor';
+export interface HoverMathColorParams { color: string }
+
+/** `initializationOptions` the VS Code client sends. */
+export interface InitializationOptions {
+  /** The `mathsense` settings section, for clients that cannot answer workspace/configuration. */
+  settings?: unknown;
+  /** The client shows ShowResultsArgs in a panel (SHOW_RESULTS_COMMAND). */
+  resultsPanel?: boolean;
+  mathsense?: {
+    /** How hovers show math: "svg" (typeset) or "source" (the default). */
+    hoverMath?: 'svg' | 'source';
+    hoverMathColor?: string;
+  };
+}
+
+// ── Status ────────────────────────────────────────────────────────────────────────────────
+
+export type ServiceState = 'idle' | 'loading' | 'ready' | 'unavailable';
+
+export interface EmbeddingStatus {
+  state: ServiceState;
+  provider?: string;
+  fallbacks?: Array<{ provider: string; error: string }>;
+  modelVersion?: string;
+  loadMs?: number;
+  message?: string;
+  cache?: { entries: number; hits: number; misses: number };
+}
+
+export interface IndexStatus {
+  state: ServiceState;
+  path: string;
+  entries?: number;
+  /** Display equations loaded (related equations). */
+  equations?: number;
+  bytes?: number;
+  loadMs?: number;
+  modelVersion?: string;
+  /** Whether encoder scores are used (the embedding model matches the index's); absent until the encoder has loaded. */
+  semantic?: boolean;
+  /** Texts asked for (statements of open documents, queries) whose vectors are not in yet. */
+  pendingVectors?: number;
+  message?: string;
+}
+
+export interface FormulaEncoderStatus { state: ServiceState; modelVersion?: string; message?: string }
+
+export interface EquationsStatus {
+  sites: number;
+  pending: number;
+  vectorsPending: number;
+  index: number;
+  encoder: FormulaEncoderStatus;
+}
+
+export interface ServerStatus {
+  version: string;
+  documents: number;
+  blocks: number;
+  cache: { hits: number; misses: number };
+  rssBytes: number;
+  embeddings: EmbeddingStatus & { accelerator: string };
+  index: IndexStatus;
+  equations: EquationsStatus;
+}
+
+// ── Results ───────────────────────────────────────────────────────────────────────────────
+
+/** What SHOW_RESULTS_COMMAND carries (results to cite, candidate proofs). */
+export interface ShowResultsArgs {
+  heading: string;
+  items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
+}
+
+export type SearchKind = 'statement' | 'definition' | 'proof' | 'equation';
+
+export interface SearchItem {
+  title: string;
+  /** The result's LaTeX (rendered by the client). */
+  latex: string;
+  /** One line: where it is, or its source and licence. */
+  detail: string;
+  source: 'workspace' | 'index';
+  score: number;
+  uri?: string;
+  range?: Range;
+  label?: string;
+  url?: string;
+  licence?: string;
+}
+
+export interface SearchResponse { query: string; kind: SearchKind; items: SearchItem[]; message?: string }
+
+export type FingerprintMatch = 'equation' | 'identity' | 'side';
+
+/** Why an equation was found: the signals of its score. */
+export interface Why {
+  fingerprint?: FingerprintMatch;
+  /** Cosine of the formula-encoder vectors (absent when either vector is missing). */
+  encoder?: number;
+  structure: number;
+}
+
+export interface RelatedEquation {
+  /** The equation as written. */
+  latex: string;
+  /** The same with the document's (or ProofWiki's) macros expanded, for rendering. */
+  display: string;
+  score: number;
+  why: Why;
+  source: 'workspace' | 'index';
+  /** Confirmed to say the same as the query (equivalence.ts), not only alike. */
+  same?: true;
+  /** The query's own display in a copy of its file (`slides/`, an old version). */
+  copy?: true;
+  /** The same display in copies of this hit's file, counted once (workspace hits). */
+  copies?: Array<{ uri: string; file: string; line: number; range: Range }>;
+  /** Subpages of this hit's page with the same equation (index hits), counted once. */
+  pages?: string[];
+  /** Workspace hits: where (line is 1-based; range is the LSP range of the equation or row). */
+  uri?: string;
+  file?: string;
+  line?: number;
+  range?: Range;
+  label?: string;
+  /** Index hits: the page, its URL and licence line. */
+  title?: string;
+  url?: string;
+  licence?: string;
+}
+
+/** What FIND_RELATED_COMMAND answers and SHOW_RELATED_COMMAND carries. */
+export interface RelatedResponse {
+  query: { latex: string; canonical: string; uri?: string; line?: number; label?: string };
+  results: RelatedEquation[];
+  /** Whether formula-encoder similarities were used. */
+  encoder: boolean;
+  /** Workspace equations not analysed yet (results may be incomplete). */
+  pending: number;
+  /** Computed for a lens title (no encoder, positions of then): a client asks again before showing it. */
+  provisional?: true;
+  message?: string;
+}

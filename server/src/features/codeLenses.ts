@@ -1,0 +1,37 @@
+// The code-lens requests: which displays get a "related equations" lens (the per-folder mode:
+// every display, only those with something to say, or none) and what a lens says once
+// resolved. A list answered before every display was searched, or while the workspace's
+// equations are still being analysed, asks to be refreshed; the caller sends the refresh.
+import type { CodeLens } from 'vscode-languageserver';
+import type { Doc } from '../project/workspace.js';
+import { SHOW_RELATED_COMMAND } from '../ext/protocol.js';
+import type { FeatureContext } from './context.js';
+import { equationLenses, lensData, lensSite, lensTitle, matchLenses } from './equationLenses.js';
+import { findRelatedEquations } from './relatedEquations.js';
+
+/** A lens resolution waits this long for workspace equations still being analysed. */
+export const LENS_WAIT_MS = 1500;
+/** A `matches` lens list searches this long, then answers with what it has (and asks for a refresh). */
+const LENS_BUDGET_MS = 1000;
+
+/** `soon`: the rest of the displays are searched by the next request; `analysed`: once the equations are analysed. */
+export type LensRefresh = 'soon' | 'analysed';
+
+export async function codeLensesAt(ctx: FeatureContext, doc: Doc): Promise<{ lenses: CodeLens[]; refresh?: LensRefresh }> {
+  const mode = ctx.settingsFor(doc).equations.lens;
+  if (mode === 'off') return { lenses: [] };
+  ctx.warmEquations();
+  if (mode === 'all') return { lenses: equationLenses(doc) };
+  const m = await matchLenses(await ctx.related(), doc, ctx.lensMatches, { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS });
+  return { lenses: m.lenses, ...(m.pending ? { refresh: 'analysed' as const } : m.incomplete ? { refresh: 'soon' as const } : {}) };
+}
+
+export async function resolveCodeLens(ctx: FeatureContext, lens: CodeLens): Promise<{ lens: CodeLens; refresh?: LensRefresh }> {
+  const d = lensData(lens.data);
+  const doc = d && ctx.ws.get(d.uri);
+  const site = doc && lensSite(doc, d);
+  if (!doc || !site) return { lens: { ...lens, command: { title: 'No equation here', command: '' } } };
+  const r = await findRelatedEquations(await ctx.related(), { doc, site }, { waitMs: LENS_WAIT_MS });
+  const resolved = { ...lens, command: { title: lensTitle(r), command: r.results.length || r.pending ? SHOW_RELATED_COMMAND : '', arguments: [r] } };
+  return { lens: resolved, ...(r.pending ? { refresh: 'analysed' as const } : {}) };
+}

@@ -1,0 +1,50 @@
+// What a feature may use beyond the document model: the long-lived services of a running
+// server (or of the CLI) and the settings that apply to a document. Features read it; the
+// session (session/session.ts) provides it.
+import type { Doc, Workspace } from '../project/workspace.js';
+import type { AuxNumbers } from '../project/auxNumbers.js';
+import type { DocStep } from '../math/service.js';
+import type { ServerIndex } from '../index/serverIndex.js';
+import type { Guard, GuardAsync } from '../util/guard.js';
+import type { DiagnosticSettings } from './diagnostics.js';
+import type { DerivationSettings } from './derivation.js';
+import type { LensMode, MatchCache } from './equationLenses.js';
+import type { HoverMath } from './hoverMath.js';
+import type { RelatedContext } from './relatedEquations.js';
+
+/**
+ * Providers that overlap LaTeX Workshop's or texlab's, each of which can be switched off so two
+ * extensions side by side do not answer twice.
+ */
+export interface ProviderSettings { referenceHover: boolean; citationHover: boolean; labelCompletion: boolean; citationCompletion: boolean; outline: boolean }
+export interface EquationSettings { lens: LensMode }
+
+/** The settings features read, per document (its workspace folder's). */
+export interface FeatureSettings {
+  diagnostics: DiagnosticSettings;
+  derivations: DerivationSettings;
+  equations: EquationSettings;
+  providers: ProviderSettings;
+}
+
+export interface FeatureContext {
+  readonly ws: Workspace;
+  readonly index: ServerIndex;
+  readonly guard: Guard;
+  readonly guardAsync: GuardAsync;
+  settingsFor(doc: Doc): FeatureSettings;
+  /** Numbers of the last LaTeX run (`.aux`) for the document's project, when there is one. */
+  numbers(doc: Doc): AuxNumbers | undefined;
+  /** Derivation steps checked for the document's current version. */
+  steps(doc: Doc): readonly DocStep[];
+  /** How hovers show math (the client's choice and colour). */
+  hoverMath(): HoverMath;
+  /** The client shows result lists in a panel (the VS Code extension). */
+  readonly resultsPanel: boolean;
+  /** What a related-equations search uses (waits a little for the index's equations). */
+  related(): Promise<RelatedContext>;
+  /** Searches behind the `matches` lenses, per display text. */
+  readonly lensMatches: MatchCache;
+  /** Queues the analysis of the workspace's equations (shortly, never inside the request). */
+  warmEquations(): void;
+}

@@ -1,0 +1,123 @@
+// The one place that decides what a document's diagnostics are: the label, reference and
+// structure candidates (diagnostics.ts) merged with the derivation steps found so far, through
+// the publishability gate (publishGate.ts); which documents were published with something held
+// back while the project loads; and when a document is published again (its derivation check
+// ended, the project finished loading, another document changed). The server publishes what it
+// answers; `mathsense check` asks it once per file with the derivations checked at once.
+import type { Diagnostic } from 'vscode-languageserver';
+import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
+import type { DocStep } from '../math/service.js';
+import type { Guard } from '../util/guard.js';
+import { documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
+import { derivationDiagnostics, type DerivationSettings } from './derivation.js';
+
+/** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
+export interface DerivationSource {
+  /** The steps known for this version of the document; may start checking the rest. */
+  steps(ws: Workspace, doc: Doc): DocStep[];
+  /** Called with a document whose check has ended: its steps changed. */
+  onChecked?: (uri: string, version: number, again: boolean) => void;
+}
+
+export interface DiagnosticsOptions {
+  settingsFor(doc: Doc): { diagnostics: DiagnosticSettings; derivations: DerivationSettings };
+  derivations?: DerivationSource;
+  /** Whether some project may not be fully read yet: what needs all of it is held back. */
+  projectLoading?: () => boolean;
+  guard: Guard;
+  /** Sends a document's diagnostics (server); absent for one-shot use (CLI). */
+  publish?: (doc: Doc, diagnostics: Diagnostic[]) => void;
+}
+
+/** Other open documents are published again this long after a change (a label added here may fix a reference there). */
+const REVALIDATE_MS = 300;
+
+export class DiagnosticsManager {
+  /** Open documents published with diagnostics held back until the project is read. */
+  private readonly heldBack = new Set<string>();
+  private readonly stepsByUri = new Map<string, { version: number; steps: DocStep[] }>();
+  private revalidateTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly ws: Workspace, private readonly opts: DiagnosticsOptions) {
+    if (opts.derivations) opts.derivations.onChecked = (uri, version, again) => this.checked(uri, version, again);
+  }
+
+  /** Everything published for `doc` now: candidates and derivation steps, through the gate. */
+  diagnose(doc: Doc): Diagnostic[] {
+    const { guard } = this.opts;
+    const settings = this.opts.settingsFor(doc);
+    const extra = guard('derivations', [], () => this.derivationDiagnostics(doc, settings.derivations));
+    const loading = this.opts.projectLoading?.() ?? false;
+    const { diagnostics, heldBack } = guard('diagnostics', { diagnostics: extra, heldBack: false }, () =>
+      documentDiagnostics(this.ws, doc, { settings: settings.diagnostics, extra, projectLoading: loading }));
+    if (heldBack) this.heldBack.add(doc.uri); else this.heldBack.delete(doc.uri);
+    return diagnostics;
+  }
+
+  /** Derivation steps of the document's current version (hover, code actions). */
+  steps(doc: Doc): DocStep[] {
+    const s = this.stepsByUri.get(doc.uri);
+    return s && s.version === doc.version ? s.steps : [];
+  }
+
+  /** Publishes one document now (every version gets diagnostics). */
+  publish(doc: Doc): void {
+    if (this.stopped) return;
+    this.opts.publish?.(doc, this.diagnose(doc));
+  }
+
+  /** A document changed (or opened): published now, the other open documents shortly. */
+  changed(doc: Doc): void {
+    this.publish(doc);
+    this.revalidateSoon(doc);
+  }
+
+  /** Open documents may be affected by something outside them (a file, a setting): publish them shortly. */
+  revalidateSoon(except?: Doc): void {
+    if (this.stopped) return;
+    if (this.revalidateTimer) clearTimeout(this.revalidateTimer);
+    this.revalidateTimer = setTimeout(() => this.revalidateAll(except), REVALIDATE_MS);
+  }
+
+  revalidateAll(except?: Doc): void {
+    for (const doc of this.ws.all()) if (doc !== except && this.ws.isOpen(doc)) this.publish(doc);
+  }
+
+  /** A closed document: nothing held back for it any more. */
+  closed(uri: string): void {
+    this.heldBack.delete(uri);
+    this.stepsByUri.delete(uri);
+  }
+
+  /** The project may be complete now: the documents held back are published again, complete. */
+  projectLoaded(): void {
+    if (this.opts.projectLoading?.()) return;
+    for (const uri of [...this.heldBack]) {
+      const doc = this.ws.get(uri);
+      if (doc && this.ws.isOpen(doc)) this.publish(doc);
+      else this.heldBack.delete(uri);
+    }
+  }
+
+  /** No more publishing (shutdown). */
+  stop(): void {
+    this.stopped = true;
+    if (this.revalidateTimer) clearTimeout(this.revalidateTimer);
+  }
+
+  private derivationDiagnostics(doc: Doc, settings: DerivationSettings): Diagnostic[] {
+    const source = this.opts.derivations;
+    // a .sty or .cls is read for its macros, never checked as a document
+    if (!source || !settings.enabled || isMacroSource(doc)) return [];
+    const steps = source.steps(this.ws, doc);
+    this.stepsByUri.set(doc.uri, { version: doc.version, steps });
+    return derivationDiagnostics(doc, steps, settings);
+  }
+
+  /** A check ended: the document is published again if it is still open at that version (or was edited meanwhile). */
+  private checked(uri: string, version: number, again: boolean): void {
+    const doc = this.ws.get(uri);
+    if (doc && this.ws.isOpen(doc) && (again || doc.version === version)) this.publish(doc);
+  }
+}

@@ -1,0 +1,358 @@
+// One running server: its services, settings, diagnostics and the background work around them
+// (reading the project, prefetching statements, analysing equations, refreshing lenses). The
+// protocol layer turns LSP messages into calls here and into feature entry points, which read
+// this session as their FeatureContext. Nothing here knows the LSP connection: what goes to the
+// client goes through SessionClient.
+import * as path from 'node:path';
+import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import type { Doc } from '../project/workspace.js';
+import { isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
+import { sharedBlockCache } from '../syntax/blockCache.js';
+import type { DocStep } from '../math/service.js';
+import type { FeatureContext } from '../features/context.js';
+import { DiagnosticsManager } from '../features/diagnosticsManager.js';
+import { BackgroundDerivations } from '../features/derivationSources.js';
+import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
+import { SvgMath } from '../analysis/mathSvg.js';
+import { isBibFile } from '../features/navigate.js';
+import type { RelatedContext } from '../features/relatedEquations.js';
+import type { LensRefresh } from '../features/codeLenses.js';
+import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
+import { guards, type Guard, type GuardAsync } from '../util/guard.js';
+import { Services } from './services.js';
+import { SettingsStore, type ServerSettings } from './settings.js';
+import { ProjectLoader, type StartProgress } from './projectLoader.js';
+import { StatementPrefetch } from './statementPrefetch.js';
+
+export const VERSION = '0.1.0';
+
+/** What the session sends to the client (the protocol layer implements it over the connection). */
+export interface SessionClient {
+  log(msg: string): void;
+  error(msg: string): void;
+  publishDiagnostics(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void;
+  progress: StartProgress;
+  /** Asks the client to request code lenses again (only called when it said it can). */
+  refreshLenses(): Promise<void>;
+  statusChanged(): void;
+  /** The `mathsense` section for each scope (undefined: the workspace); absent when the client cannot answer. */
+  configuration?: (scopes: Array<string | undefined>) => Promise<unknown[]>;
+  /** Errors a guard must not swallow (they are answers for the client). */
+  passThrough?: (e: unknown) => boolean;
+}
+
+export interface SessionStart {
+  folders: string[];
+  init?: InitializationOptions;
+  /** The client re-requests lenses on `workspace/codeLens/refresh`. */
+  lensRefresh: boolean;
+}
+
+/** A search waits this long for the query's formula-encoder vector, then ranks without it. */
+const QUERY_VECTOR_WAIT_MS = 300;
+/** How long a search waits for the index's equations on first use. */
+const EQUATIONS_WAIT_MS = 1500;
+/** How long shutdown waits for an embedding worker's batch (VS Code gives a server 2 s to answer `shutdown`). */
+const SHUTDOWN_WAIT_MS = 1500;
+/** A client that advertises workspace/configuration but never answers gets defaults after this long. */
+const CONFIGURATION_WAIT_MS = 10_000;
+
+export class Session implements FeatureContext {
+  readonly services: Services;
+  readonly ws;
+  readonly index;
+  readonly lensMatches;
+  readonly guard: Guard;
+  readonly guardAsync: GuardAsync;
+  readonly diagnostics: DiagnosticsManager;
+  resultsPanel = false;
+  private readonly settings = new SettingsStore();
+  private readonly loader: ProjectLoader;
+  private readonly prefetch: StatementPrefetch;
+  private hoverMathMode: HoverMath = SOURCE_MATH;
+  private folders: string[] = [];
+  private lensRefresh = false;
+  private shuttingDown = false;
+
+  constructor(private readonly client: SessionClient) {
+    ({ guard: this.guard, guardAsync: this.guardAsync } = guards((m) => client.error(m), client.passThrough));
+    this.services = new Services({ log: (m) => client.log(m), settings: () => this.settings.current, statusChanged: () => { if (!this.shuttingDown) client.statusChanged(); } });
+    this.ws = this.services.ws;
+    this.index = this.services.index;
+    this.lensMatches = this.services.lensMatches;
+    this.ws.onReadError = (uri, reason) => client.log(`cannot read ${uri}: ${reason}`);
+    // included files are read off the request path (ProjectLoader)
+    this.ws.loadIncludesSynchronously = false;
+    const derivations = new BackgroundDerivations(this.services.derivations, (m) => client.error(m));
+    this.diagnostics = new DiagnosticsManager(this.ws, {
+      settingsFor: (doc) => this.settings.for(doc),
+      derivations,
+      projectLoading: () => this.loader.incomplete(),
+      guard: this.guard,
+      publish: (doc, diagnostics) => client.publishDiagnostics(doc.uri, doc.version, diagnostics),
+    });
+    this.loader = new ProjectLoader(this.ws, {
+      progress: client.progress,
+      log: (m) => client.log(m),
+      error: (m) => client.error(m),
+      guard: this.guard,
+      loaded: () => this.diagnostics.revalidateAll(),
+      settled: () => this.diagnostics.projectLoaded(),
+    });
+    this.prefetch = new StatementPrefetch(this.ws, this.index, this.guard, (m) => client.log(m));
+  }
+
+  // ── Lifetime ────────────────────────────────────────────────────────────────────────────
+
+  initialize(start: SessionStart): void {
+    this.folders = [...start.folders];
+    this.lensRefresh = start.lensRefresh;
+    if (start.init?.settings) this.settings.set(start.init.settings);
+    this.resultsPanel = start.init?.resultsPanel === true;
+    const hm = start.init?.mathsense;
+    // svg: typeset by MathJax in the client's text colour; else TeX as written
+    this.hoverMathMode = hm?.hoverMath === 'svg' ? { mode: 'svg', svg: new SvgMath(), ...(typeof hm.hoverMathColor === 'string' ? { color: hm.hoverMathColor } : {}) } : SOURCE_MATH;
+  }
+
+  /** After `initialized`: settings are pulled, the index starts loading, the folders are scanned. */
+  initialized(): void {
+    this.loader.scan(this.folders, async () => {
+      await this.pullSettings();
+      void this.index.load();
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    this.diagnostics.stop();
+    this.prefetch.stop();
+    for (const t of [this.warmTimer, this.refreshTimer]) if (t) clearTimeout(t);
+    const t0 = performance.now();
+    for (const failure of await this.services.dispose(SHUTDOWN_WAIT_MS)) this.client.log(`shutdown: ${failure}`);
+    this.client.log(`shutdown: encoder sessions released and workers stopped in ${Math.round(performance.now() - t0)} ms`);
+  }
+
+  // ── Documents and files ─────────────────────────────────────────────────────────────────
+
+  opened(uri: string, languageId: string, version: number, text: string): void {
+    if (isBibFile(uri, languageId)) {
+      const file = uriToPath(uri);
+      if (file) this.ws.bibs.openDocument(file, uri, version, text);
+      this.diagnostics.revalidateSoon();
+      return;
+    }
+    const doc = this.ws.open(uri, languageId, version, text);
+    this.loader.collectPending();
+    this.diagnostics.changed(doc);
+    void this.loader.loadPending();
+    this.prefetch.schedule(doc);
+  }
+
+  changed(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void {
+    const bib = isBibFile(uri) ? uriToPath(uri) : undefined;
+    if (bib && this.ws.bibs.isOpen(bib)) {
+      this.ws.bibs.changeDocument(bib, changes, version);
+      this.diagnostics.revalidateSoon();
+      return;
+    }
+    const doc = this.ws.change(uri, changes, version);
+    if (!doc) return;
+    this.index.noteEdit();
+    const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
+    if (touchedProject) this.loader.collectPending();
+    this.diagnostics.changed(doc);
+    if (touchedProject) void this.loader.loadPending();
+    this.prefetch.schedule(doc);
+  }
+
+  closed(uri: string): void {
+    const bib = isBibFile(uri) ? uriToPath(uri) : undefined;
+    if (bib && this.ws.bibs.isOpen(bib)) {
+      // the disk version is read again (off the request path)
+      this.ws.bibs.closeDocument(bib);
+      this.loader.collectPending();
+      void this.loader.loadPending();
+      this.diagnostics.revalidateSoon();
+      return;
+    }
+    this.ws.close(uri);
+    this.diagnostics.closed(uri);
+    this.client.publishDiagnostics(uri, undefined, []);
+    this.diagnostics.revalidateSoon();
+  }
+
+  /** Files changed on disk (watched): documents re-read, bibliographies re-read when a project needs them. */
+  filesChanged(changes: ReadonlyArray<{ uri: string; deleted: boolean }>): void {
+    let bibs = false;
+    for (const ch of changes) {
+      const file = uriToPath(ch.uri);
+      if (file && isBibFile(file)) {
+        this.ws.bibliographyChanged(file);
+        bibs = true;
+        continue;
+      }
+      if (!file || !isDocumentPath(file)) continue;
+      if (ch.deleted) this.ws.deletedOnDisk(ch.uri);
+      else this.ws.loadFile(file, true);
+    }
+    if (bibs) {
+      this.loader.collectPending();
+      void this.loader.loadPending();
+    }
+    this.diagnostics.revalidateSoon();
+  }
+
+  foldersChanged(added: readonly string[], removed: readonly string[]): void {
+    for (const p of removed) {
+      this.folders = this.folders.filter((x) => x !== p);
+      for (const d of this.ws.all()) {
+        const dp = uriToPath(d.uri);
+        if (dp && dp.startsWith(p + path.sep) && !this.ws.isOpen(d)) this.ws.remove(d.uri);
+      }
+    }
+    for (const p of added) {
+      this.folders.push(p);
+      this.loader.scan([p]);
+    }
+    this.diagnostics.revalidateSoon();
+  }
+
+  /** Settings changed: pulled again (or taken from the notification when the client cannot answer), then every open document is published. */
+  async configurationChanged(pushed: unknown): Promise<void> {
+    if (this.client.configuration) await this.pullSettings();
+    else this.settings.set(pushed);
+    this.diagnostics.revalidateAll();
+  }
+
+  hoverMathColor(color: string): void {
+    if (this.hoverMathMode.mode === 'svg') this.hoverMathMode = { ...this.hoverMathMode, color };
+  }
+
+  // ── FeatureContext ──────────────────────────────────────────────────────────────────────
+
+  settingsFor(doc: Doc): ServerSettings {
+    return this.settings.for(doc);
+  }
+
+  numbers(doc: Doc) {
+    return this.services.aux.numbers(this.ws, doc);
+  }
+
+  steps(doc: Doc): readonly DocStep[] {
+    return this.diagnostics.steps(doc);
+  }
+
+  hoverMath(): HoverMath {
+    return this.hoverMathMode;
+  }
+
+  async related(): Promise<RelatedContext> {
+    const { index, formulaVectors, equations } = this.services;
+    // the index's equations load on first use; a search waits for them a little, like for analyses
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([index.loadEquations(), new Promise((r) => { timer = setTimeout(r, EQUATIONS_WAIT_MS); })]);
+    clearTimeout(timer);
+    const got = index.get();
+    const eqs = index.equations();
+    return {
+      ws: this.ws,
+      equations,
+      index: got && eqs ? { index: got.index, equations: eqs } : undefined,
+      queryVector: (t) => formulaVectors.query(t, QUERY_VECTOR_WAIT_MS),
+      indexVectorsMatch: () => !!eqs && eqs.header.dim > 0 && eqs.header.modelVersion === formulaVectors.modelVersion,
+      encoderMessage: () => formulaVectors.unavailable ?? (formulaVectors.modelVersion ? undefined : 'formula encoder still loading: ranked by fingerprints and structure'),
+    };
+  }
+
+  private warmTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * The workspace's equations are analysed (in the equation worker) once lenses are first asked
+   * for, and again after edits: queued shortly after the request, never inside it.
+   */
+  warmEquations(): void {
+    if (this.warmTimer || this.shuttingDown) return;
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = undefined;
+      const { equations, equationAnalyses, index } = this.services;
+      this.guard('equations', undefined, () => equations.snapshot(this.ws));
+      void index.loadEquations();
+      // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
+      void equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => equations.snapshot(this.ws)));
+    }, 200);
+  }
+
+  // ── Lens refresh ────────────────────────────────────────────────────────────────────────
+
+  private refreshing = false;
+  private refreshTimer: NodeJS.Timeout | undefined;
+
+  /** Lenses answered incomplete are asked for again: shortly, or once the equations are analysed. */
+  refreshLenses(when: LensRefresh | undefined): void {
+    if (!when || !this.lensRefresh || this.shuttingDown) return;
+    if (when === 'soon') {
+      if (this.refreshTimer) return;
+      this.refreshTimer = setTimeout(() => {
+        this.refreshTimer = undefined;
+        if (this.shuttingDown) return;
+        this.client.refreshLenses().catch((e) => this.client.log(`code lens refresh failed: ${(e as Error).message}`));
+      }, 100);
+      return;
+    }
+    if (this.refreshing) return;
+    this.refreshing = true;
+    void this.services.equationAnalyses.whenIdle().then(() => {
+      this.refreshing = false;
+      return this.client.refreshLenses();
+    }).catch((e) => { this.refreshing = false; this.client.log(`code lens refresh failed: ${(e as Error).message}`); });
+  }
+
+  // ── Status ──────────────────────────────────────────────────────────────────────────────
+
+  /** Answered once the workspace scan and the include loading have finished. */
+  async status(): Promise<ServerStatus> {
+    await this.loader.idle();
+    const docs = this.ws.all();
+    return {
+      version: VERSION,
+      documents: docs.length,
+      blocks: docs.reduce((n, d) => n + d.blocks().length, 0),
+      cache: { hits: sharedBlockCache.hits, misses: sharedBlockCache.misses },
+      rssBytes: process.memoryUsage().rss,
+      embeddings: await this.services.embeddings.status(),
+      index: this.index.status(),
+      equations: await this.equationStatus(),
+    };
+  }
+
+  private async equationStatus(): Promise<EquationsStatus> {
+    const { equations, formulaVectors } = this.services;
+    const snap = this.guard('equations status', undefined, () => equations.snapshot(this.ws, { queue: false }));
+    return {
+      sites: snap?.sites.length ?? 0,
+      pending: snap?.pending ?? 0,
+      vectorsPending: formulaVectors.pending,
+      index: this.index.equations()?.size ?? 0,
+      encoder: await formulaVectors.status(),
+    };
+  }
+
+  // ── Settings ────────────────────────────────────────────────────────────────────────────
+
+  /** The workspace's settings, then each folder's; defaults when the client does not answer in time. */
+  private async pullSettings(): Promise<void> {
+    const ask = this.client.configuration;
+    if (!ask) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer to workspace/configuration in ${CONFIGURATION_WAIT_MS / 1000} s: using defaults`)), CONFIGURATION_WAIT_MS); });
+    try {
+      const folders = [...this.folders];
+      const all = await Promise.race([ask([undefined, ...folders.map((f) => pathToUri(f))]), late]);
+      this.settings.setAll(all[0], folders.map((folder, i) => ({ folder, raw: all[i + 1] })));
+    } catch (e) {
+      this.client.log(`could not read settings: ${(e as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
