@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, HoverRequest, CompletionRequest, DocumentSymbolRequest, PublishDiagnosticsNotification,
+  DidOpenTextDocumentNotification, DidChangeWorkspaceFoldersNotification, HoverRequest, CompletionRequest, DocumentSymbolRequest, PublishDiagnosticsNotification,
   ConfigurationRequest, ShutdownRequest, ExitNotification, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 
@@ -41,18 +41,18 @@ describe('overlapping providers, switched off per folder', { timeout: 60_000 }, 
   before(async () => {
     assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-neighbour-'));
-    for (const f of ['paper', 'notes']) {
+    for (const f of ['paper', 'notes', 'later']) {
       fs.mkdirSync(path.join(dir, f));
       fs.writeFileSync(path.join(dir, f, 'main.tex'), TEXT);
       fs.writeFileSync(path.join(dir, f, 'refs.bib'), BIB);
     }
     child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.scopeUri?.endsWith('/notes') ? OFF : {})));
+    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.scopeUri?.endsWith('/notes') || i.scopeUri?.endsWith('/later') ? OFF : {})));
     conn.onNotification(PublishDiagnosticsNotification.method, (p: PublishDiagnosticsParams) => { diags.set(p.uri, p); });
     conn.listen();
     const folders = ['paper', 'notes'].map((f) => ({ uri: pathToFileURL(path.join(dir, f)).href, name: f }));
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: folders, capabilities: { workspace: { configuration: true } } });
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: folders, capabilities: { workspace: { configuration: true, workspaceFolders: true } } });
     await conn.sendNotification(InitializedNotification.type, {});
     await conn.sendRequest('mathsense/status');
     for (const f of ['paper', 'notes']) await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uriIn(f), languageId: 'latex', version: 1, text: TEXT } });
@@ -81,6 +81,17 @@ describe('overlapping providers, switched off per folder', { timeout: 60_000 }, 
       const symbols = await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
       assert.equal((symbols ?? []).length > 0, on, `${folder}: outline`);
     }
+  });
+
+  it('a folder added later gets its own settings', async () => {
+    const later = { uri: pathToFileURL(path.join(dir, 'later')).href, name: 'later' };
+    await conn.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [later], removed: [] } });
+    await conn.sendRequest('mathsense/status');
+    const uri = uriIn('later');
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: TEXT } });
+    assert.equal(await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: at('\\ref{sec:one}') }), null, 'later: \\ref hover left to the neighbour');
+    const symbols = await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+    assert.equal((symbols ?? []).length, 0, 'later: outline left to the neighbour');
   });
 
   it('duplicate-label diagnostics only where they are on', async () => {

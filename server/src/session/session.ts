@@ -212,7 +212,8 @@ export class Session implements FeatureContext {
     }
     for (const p of added) {
       this.folders.push(p);
-      this.loader.scan([p]);
+      // the new folder's own settings are read before its documents are
+      this.loader.scan([p], () => this.pullSettings());
     }
     this.diagnostics.revalidateSoon();
   }
