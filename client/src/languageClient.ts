@@ -25,7 +25,7 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
     ],
     synchronize: {
       configurationSection: 'mathsense',
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib}'),
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib,aux}'),
     },
     outputChannel: output,
     // results to cite open in the results panel (commands.ts: mathsense.showResults)

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, HoverRequest, InlayHintRequest, DocumentSymbolRequest, CompletionRequest, ShutdownRequest, ExitNotification,
+  DidOpenTextDocumentNotification, DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, InlayHintRequest, DocumentSymbolRequest, CompletionRequest, ShutdownRequest, ExitNotification,
   type ProtocolConnection, type Hover, type DocumentSymbol, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
 import { parseAux } from '../project/auxNumbers.js';
@@ -50,6 +50,7 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
   let dir: string;
   let child: ChildProcessWithoutNullStreams;
   let conn: ProtocolConnection;
+  let refreshes = 0;
   const uri = () => pathToFileURL(path.join(dir, 'main.tex')).href;
 
   before(async () => {
@@ -68,8 +69,9 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
     for (const f of ['main.tex', 'chap.tex']) fs.utimesSync(path.join(dir, f), past, past);
     child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    conn.onRequest('workspace/inlayHint/refresh', () => { refreshes++; return null; });
     conn.listen();
-    const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} });
+    const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { inlayHint: { refreshSupport: true } } } });
     assert.equal(init.capabilities.inlayHintProvider, true);
     await conn.sendNotification(InitializedNotification.type, {});
     await conn.sendRequest('mathsense/status');
@@ -96,6 +98,16 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
     assert.deepEqual(hints!.map((h) => [h.position.line, h.label]), [[line, '1.1'], [line, '(1)'], [line, 'lemma 1.1'], [line, '1'], [line, 'lemma 2.1']]);
     // after the closing brace
     assert.equal(hints![0].position.character, col('lem:key}') + 'lem:key}'.length);
+  });
+
+  it('the client is asked for inlay hints again once the project is read and after a LaTeX run', async () => {
+    const until = async (n: number) => { for (let i = 0; i < 100 && refreshes < n; i++) await new Promise((r) => setTimeout(r, 50)); };
+    await until(1);
+    assert.ok(refreshes >= 1, 'a refresh once the folder scan has read the project');
+    const before = refreshes;
+    await conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(path.join(dir, 'main.aux')).href, type: FileChangeType.Changed }] });
+    await until(before + 1);
+    assert.equal(refreshes, before + 1, 'one refresh for the new .aux');
   });
 
   it('the outline and label completion show the numbers', async () => {

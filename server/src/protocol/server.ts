@@ -55,6 +55,7 @@ export class MathSenseServer {
     const s = this.session;
     conn.onInitialize((params: InitializeParams): InitializeResult => {
       const caps = params.capabilities;
+      if (caps.workspace?.inlayHint?.refreshSupport) client.refreshInlayHints = async () => { await conn.sendRequest('workspace/inlayHint/refresh'); };
       if (caps.workspace?.configuration) client.configuration = (scopes) => conn.workspace.getConfiguration(scopes.map((scopeUri) => ({ section: 'mathsense', ...(scopeUri ? { scopeUri } : {}) })));
       const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
       s.initialize({

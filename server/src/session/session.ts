@@ -34,6 +34,8 @@ export interface SessionClient {
   progress: StartProgress;
   /** Asks the client to request code lenses again (only called when it said it can). */
   refreshLenses(): Promise<void>;
+  /** Asks the client to request inlay hints again; absent when it cannot. */
+  refreshInlayHints?: () => Promise<void>;
   statusChanged(): void;
   /** The `mathsense` section for each scope (undefined: the workspace); absent when the client cannot answer. */
   configuration?: (scopes: Array<string | undefined>) => Promise<unknown[]>;
@@ -96,7 +98,7 @@ export class Session implements FeatureContext {
       log: (m) => client.log(m),
       error: (m) => client.error(m),
       guard: this.guard,
-      loaded: () => this.diagnostics.revalidateAll(),
+      loaded: () => { this.diagnostics.revalidateAll(); this.numbersChanged(); },
       settled: () => this.diagnostics.projectLoaded(),
     });
     this.prefetch = new StatementPrefetch(this.ws, this.index, this.guard, (m) => client.log(m));
@@ -126,7 +128,7 @@ export class Session implements FeatureContext {
     this.shuttingDown = true;
     this.diagnostics.stop();
     this.prefetch.stop();
-    for (const t of [this.warmTimer, this.refreshTimer]) if (t) clearTimeout(t);
+    for (const t of [this.warmTimer, this.refreshTimer, this.inlayTimer]) if (t) clearTimeout(t);
     const t0 = performance.now();
     for (const failure of await this.services.dispose(SHUTDOWN_WAIT_MS)) this.client.log(`shutdown: ${failure}`);
     this.client.log(`shutdown: encoder sessions released and workers stopped in ${Math.round(performance.now() - t0)} ms`);
@@ -186,6 +188,8 @@ export class Session implements FeatureContext {
     let bibs = false;
     for (const ch of changes) {
       const file = uriToPath(ch.uri);
+      // a LaTeX run wrote new numbers: the store re-reads them by their stamps when asked
+      if (file && /\.aux$/i.test(file)) { this.numbersChanged(); continue; }
       if (file && isBibFile(file)) {
         this.ws.bibliographyChanged(file);
         bibs = true;
@@ -280,6 +284,23 @@ export class Session implements FeatureContext {
       void index.loadEquations();
       // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
       void equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => equations.snapshot(this.ws)));
+    }, 200);
+  }
+
+  private inlayTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * What the numbers after references read may have changed (the project is read, a LaTeX run
+   * wrote its .aux): the client asks for inlay hints again, which an editor does not do by itself
+   * for a file that did not change.
+   */
+  private numbersChanged(): void {
+    const refresh = this.client.refreshInlayHints;
+    if (!refresh || this.inlayTimer || this.shuttingDown) return;
+    this.inlayTimer = setTimeout(() => {
+      this.inlayTimer = undefined;
+      if (this.shuttingDown) return;
+      refresh().catch((e) => this.client.log(`inlay hint refresh failed: ${(e as Error).message}`));
     }, 200);
   }
 
