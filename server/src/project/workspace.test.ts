@@ -269,7 +269,7 @@ See \\ref{ch:intro}.
 `);
   try {
     // what the CLI has when asked for part.tex: the file and its folder's parent, not main.tex
-    const ws = new Workspace();
+    const ws = new Workspace({ fs: fx.fs });
     const part = ws.loadFile(path.join(fx.dir, 'chapters/ch2/sub/part.tex'))!;
     ws.loadFile(path.join(fx.dir, 'chapters/ch2/body.tex'));
     assert.deepEqual(ws.roots(part).map((d) => base(d.uri)), ['main.tex']);
