@@ -1,18 +1,21 @@
 // Test fixtures in texlab's style: several files in one string, held in memory.
 //
-//   %! main.tex                 a line `%! name` starts a file (a path under the fixture root)
-//   \input{sec}                 the file's text, up to the next `%! ` line
+//   %! main.tex
+//   \input{sec}
 //   %! sec.tex
 //   See \ref{thm:a} and \ref{lem:b}.
-//             ^^^^^                     a marker line: the `^` runs mark ranges of the line above
-//   %                   ^^^^^           (a leading `%` keeps the marker a LaTeX comment)
-//   Here<|> is the cursor.              `<|>` marks the cursor inline (and is removed)
-//       |                               or a `|` in a marker line, under the character it marks
+//            ^^^^^
+//   %                        ^^^^^
+//   %                          |
 //
-// Marker lines (spaces, `^` and `|` only, after an optional `%`) are removed from the text:
-// offsets and line numbers are those of the text without them. A marker line under a marker
-// line marks the same text line. Columns count in the text line as it stands, so a line
-// holding `<|>` cannot have marker lines. Ranges are ordered by file, then start.
+// A `%! name` line starts a file (a path under the fixture root), up to the next one. A marker
+// line (spaces, `^` and `|` only, after an optional `%` that keeps it a LaTeX comment) marks
+// the text line above it: each run of `^` a range, a `|` the cursor; `<|>` marks the cursor
+// inline. Marker lines and `<|>` are taken out of the text: offsets and line numbers are those
+// of the text without them. A marker line under a marker line marks the same text line.
+// Columns count in the text line as it stands, so a line holding `<|>` cannot have marker
+// lines. Ranges are ordered by file, then start. Written as String.raw, a fixture's markers
+// line up with the TeX as it reads.
 //
 // Files live in a MemoryFileSystem under FIXTURE_ROOT and are opened in a Workspace reading
 // from it (`.bib` files are only written: bibliographies are read when a document names them).
