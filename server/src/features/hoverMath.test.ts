@@ -70,7 +70,9 @@ a &= b \\
 \begin{lemma}\label{lem:set}
 The set $\{ x \in \R : x > 0 \}$ is open.
 \end{lemma}
-By Lemma~\ref{lem:set}, and since $x^2<|> \geq 0$,
+By Lemma~\ref{lem:set}, and since $x^2 \geq 0$,
+                                  ^^^^^^^^^^^^
+%                                     |
 \begin{equation}
   \int_0^1 t \, dt = \frac12
 \end{equation}
@@ -86,7 +88,7 @@ By Lemma~\ref{lem:set}, and since $x^2<|> \geq 0$,
     // the formula under the cursor
     const inline = documentHover(f.ws, doc, f.cursor!.offset, { steps: [], math: hm })!;
     assert.equal(svgOf((inline.contents as { value: string }).value).length, 1);
-    assert.deepEqual(inline.range!.start, doc.positionAt(doc.text.indexOf('$x^2')));
+    assert.deepEqual(inline.range, f.ranges[0].range, 'the whole formula, dollars included');
     const display = documentHover(f.ws, doc, doc.text.indexOf('\\int') + 3, { steps: [], math: hm })!;
     assert.equal(svgOf((display.contents as { value: string }).value).length, 1);
     assert.equal(documentHover(f.ws, doc, f.cursor!.offset, { steps: [] }), null, 'source mode: no hover repeating the TeX');
