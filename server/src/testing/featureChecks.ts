@@ -9,7 +9,7 @@ import type {
   CodeAction, CompletionList, Diagnostic, DocumentLink, DocumentSymbol, FoldingRange, Hover, Location, MarkupContent, Range, WorkspaceEdit,
 } from 'vscode-languageserver';
 import { fixture, type Fixture } from './fixture.js';
-import { check, type Expect } from './snapshot.js';
+import { check, rangeText, type Expect } from './snapshot.js';
 import { uriToPath } from '../project/files.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { hover } from '../features/hover.js';
@@ -39,7 +39,7 @@ export function fileName(fx: Fixture, uri: string): string {
   return rel.startsWith('..') || path.isAbsolute(rel) ? uri : rel.split(path.sep).join('/');
 }
 
-export const rangeText = (r: Range): string => `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1}`;
+export { rangeText };
 
 /** `file:line:col-line:col`. */
 export function place(fx: Fixture, uri: string, range: Range): string {

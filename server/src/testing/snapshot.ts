@@ -8,9 +8,9 @@
 // reads as TeX) but for two escapes a template literal needs: \` for a backtick and \${ for
 // `${`. Its common indentation and surrounding blank lines are dropped, on both sides. Editors
 // drop trailing spaces, so the snapshot's are ignored and the actual text's are shown as ␠
-// (a Markdown line break, `text␠␠`), tabs there as ␉. A mismatch fails with a line diff; run the tests with
-// UPDATE_SNAPSHOTS=1 and the snapshot is rewritten in the test's .ts source instead (build
-// again to see it in the compiled test), and the test passes.
+// (a Markdown line break reads `text␠␠`), tabs there as ␉. A mismatch fails with a line diff.
+// Run the tests with UPDATE_SNAPSHOTS=1 and a differing snapshot is rewritten in the test's .ts
+// source instead, and the test passes (build again to see it in the compiled test).
 import * as assert from 'node:assert/strict';
 import { dedent } from './fixture.js';
 import { callerOf, rewriteSnapshot, type CallSite } from './snapshotSource.js';
