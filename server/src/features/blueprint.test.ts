@@ -4,16 +4,19 @@ import { test } from 'node:test';
 import { expect } from '../testing/snapshot.js';
 import { checkDefinition, checkDiagnostics, checkHover, checkReferences } from '../testing/featureChecks.js';
 
-/** The blueprint, the cursor in the theorem's `\uses`, `^^^` under what `marks` names. */
-const SPEC = (marks: { label?: boolean; uses?: boolean }) => String.raw`
+const PRINT = String.raw`
 %! print.tex
 \documentclass{report}
 \begin{document}
 \input{content}
 \end{document}
-%! content.tex
+`;
+
+test('\\uses is a reference: hover, definition, references, and undefined keys are reported', () => {
+  // from the theorem's \uses: the lemma's label is the definition
+  const fx = checkDefinition(PRINT + String.raw`%! content.tex
 \begin{lemma}\label{lem:concave}
-${marks.label ? '                    ^^^^^^^^^^^' : '%'}
+                    ^^^^^^^^^^^
   \lean{Real.strictConcaveOn_negMulLog}
   \leanok
   $h$ is strictly concave.
@@ -21,21 +24,17 @@ ${marks.label ? '                    ^^^^^^^^^^^' : '%'}
 \begin{theorem}\label{thm:main}
   \uses{lem:concave, lem:missing}
 %        |
-${marks.uses ? '        ^^^^^^^^^^^' : '%'}
   \notready
   The main result.
 \end{theorem}
 \begin{proof}
   \uses{lem:concave}
-${marks.uses ? '        ^^^^^^^^^^^' : '%'}
   By concavity.
 \end{proof}
-`;
-
-test('\\uses is a reference: hover, definition, references, and undefined keys are reported', () => {
+`);
   // the statement's text without its metadata; the metadata on a line of its own
-  checkHover(SPEC({}), expect`
-    content.tex:8:9-8:20
+  checkHover(fx, expect`
+    content.tex:7:9-7:20
 
     **Lemma** · \`lem:concave\` · content.tex:1
 
@@ -45,9 +44,27 @@ test('\\uses is a reference: hover, definition, references, and undefined keys a
 
     $h$ is strictly concave.
   `);
-  checkDefinition(SPEC({ label: true }));
-  checkReferences(SPEC({ uses: true }), false);
-  checkDiagnostics(SPEC({}), 'content.tex', expect`
-    8:22-8:33 error undefined-ref: Undefined reference: no \label{lem:missing} in this project
+  checkDiagnostics(fx, 'content.tex', expect`
+    7:22-7:33 error undefined-ref: Undefined reference: no \label{lem:missing} in this project
   `);
+  // both \uses are its references
+  checkReferences(PRINT + String.raw`%! content.tex
+\begin{lemma}\label{lem:concave}
+  \lean{Real.strictConcaveOn_negMulLog}
+  \leanok
+  $h$ is strictly concave.
+\end{lemma}
+\begin{theorem}\label{thm:main}
+  \uses{lem:concave, lem:missing}
+        ^^^^^^^^^^^
+%        |
+  \notready
+  The main result.
+\end{theorem}
+\begin{proof}
+  \uses{lem:concave}
+        ^^^^^^^^^^^
+  By concavity.
+\end{proof}
+`, false);
 });

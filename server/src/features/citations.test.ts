@@ -110,27 +110,42 @@ test('hover on a key: the formatted entry with its .bib file:line; undefined key
 });
 
 test('definition goes to the .bib entry; references find every citation of the entry', () => {
-  const project = (marks: { sec: string; bib: string }) => String.raw`
+  const main = String.raw`
 %! main.tex
 \documentclass{article}
 \begin{document}
 \input{sec}
 \bibliography{refs}
 \end{document}
-%! sec.tex
+`;
+  // definition: the entry's key
+  checkDefinition(main + String.raw`%! sec.tex
 As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
 %                     |
-${marks.sec}
 %! refs.bib
 @article{euclid, title = {Elements}}
-${marks.bib}
+         ^^^^^^
 @book{hartshorne, title = {AG}}
-`;
-  const citations = '                  ^^^^^^                         ^^^^^^';
-  const entry = '         ^^^^^^';
-  checkDefinition(project({ sec: '', bib: entry }), citeDefinition);
-  checkReferences(project({ sec: citations, bib: entry }), true, citeReferences);
-  checkReferences(project({ sec: citations, bib: '' }), false, citeReferences);
+`, citeDefinition);
+  // references with the declaration: the key and both citations
+  checkReferences(main + String.raw`%! sec.tex
+As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
+                  ^^^^^^                         ^^^^^^
+%                     |
+%! refs.bib
+@article{euclid, title = {Elements}}
+         ^^^^^^
+@book{hartshorne, title = {AG}}
+`, true, citeReferences);
+  // without it: the citations
+  checkReferences(main + String.raw`%! sec.tex
+As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
+                  ^^^^^^                         ^^^^^^
+%                     |
+%! refs.bib
+@article{euclid, title = {Elements}}
+@book{hartshorne, title = {AG}}
+`, false, citeReferences);
   const fx = fixture(PROJECT);
   assert.equal(citeDefinition(fx.ws, fx.doc('sec.tex'), 0), undefined);
 });

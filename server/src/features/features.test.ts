@@ -95,28 +95,47 @@ test('hover on a label reports what it labels and its reference count', () => {
   `);
 });
 
-const CROSS_FILES = (marks: { label: boolean; ref: boolean }) => `
+const CROSS_MAIN = String.raw`
 %! main.tex
-\\documentclass{article}
-\\begin{document}
-\\input{sec1}
-\\input{sec2}
-\\end{document}
-%! sec1.tex
-\\section{Intro}
-\\begin{theorem}[Lagrange]\\label{thm:lagrange}
-${marks.label ? '                                ^^^^^^^^^^^^' : '% no marker'}
-\\end{theorem}
-%! sec2.tex
-By \\cref{thm:lagrange} and \\ref{thm:lagrange}.
-%          |
-${marks.ref ? '         ^^^^^^^^^^^^           ^^^^^^^^^^^^' : '% no marker'}
+\documentclass{article}
+\begin{document}
+\input{sec1}
+\input{sec2}
+\end{document}
 `;
 
 test('definition and references across files', () => {
-  checkDefinition(CROSS_FILES({ label: true, ref: false }));
-  checkReferences(CROSS_FILES({ label: true, ref: true }), true);
-  checkReferences(CROSS_FILES({ label: false, ref: true }), false);
+  // definition: the label
+  checkDefinition(CROSS_MAIN + String.raw`%! sec1.tex
+\section{Intro}
+\begin{theorem}[Lagrange]\label{thm:lagrange}
+                                ^^^^^^^^^^^^
+\end{theorem}
+%! sec2.tex
+By \cref{thm:lagrange} and \ref{thm:lagrange}.
+%          |
+`);
+  // references with the declaration: the label and both references
+  checkReferences(CROSS_MAIN + String.raw`%! sec1.tex
+\section{Intro}
+\begin{theorem}[Lagrange]\label{thm:lagrange}
+                                ^^^^^^^^^^^^
+\end{theorem}
+%! sec2.tex
+By \cref{thm:lagrange} and \ref{thm:lagrange}.
+         ^^^^^^^^^^^^           ^^^^^^^^^^^^
+%          |
+`, true);
+  // without it: the references
+  checkReferences(CROSS_MAIN + String.raw`%! sec1.tex
+\section{Intro}
+\begin{theorem}[Lagrange]\label{thm:lagrange}
+\end{theorem}
+%! sec2.tex
+By \cref{thm:lagrange} and \ref{thm:lagrange}.
+         ^^^^^^^^^^^^           ^^^^^^^^^^^^
+%          |
+`, false);
 });
 
 test('definition on an \\input path opens the file', () => {
