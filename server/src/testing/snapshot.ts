@@ -118,10 +118,6 @@ export function check(actual: string, snapshot: Expect): void {
   snapshot.assertEq(actual);
 }
 
-export function assertSnapshot(actual: string, expected: string): void {
-  assert.equal(actual.trimEnd(), dedent(expected));
-}
-
 /** `file:line:col-line:col` of an offset range, 1-based like editors show it. */
 export function loc(doc: Doc, start: number, end: number): string {
   const a = doc.positionAt(start);
