@@ -118,6 +118,11 @@ export function check(actual: string, snapshot: Expect): void {
   snapshot.assertEq(actual);
 }
 
+/** The older form, kept for tests written against it: a cooked literal, not updated by UPDATE_SNAPSHOTS. Prefer check(actual, expect`…`). */
+export function assertSnapshot(actual: string, expected: string): void {
+  assert.equal(actual.trimEnd(), dedent(expected));
+}
+
 /** `file:line:col-line:col` of an offset range, 1-based like editors show it. */
 export function loc(doc: Doc, start: number, end: number): string {
   const a = doc.positionAt(start);
