@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { assertSnapshot } from '../testing/snapshot.js';
+import { check, expect } from '../testing/snapshot.js';
 import { latexToMarkdown, latexToPlain } from './render.js';
 
 test('a nested enumerate is indented under its item and the outer numbering goes on', () => {
@@ -17,14 +17,14 @@ open covering.
 \\item If $g_1, \\ldots, g_n \\in R$, then $D(f) \\subset \\bigcup D(g_i)$
 if and only if they generate the unit ideal.
 \\end{enumerate}`;
-  assertSnapshot(latexToMarkdown(src), `
-    Let $R$ be a ring. Let $f \\in R$.
+  check(latexToMarkdown(src), expect`
+    Let $R$ be a ring. Let $f \in R$.
 
-    1. If $g\\in R$ and $D(g) \\subset D(f)$, then
+    1. If $g\in R$ and $D(g) \subset D(f)$, then
        1. $f$ is invertible in $R_g$,
-       2. $g^e = af$ for some $e \\geq 1$ and $a \\in R$,
+       2. $g^e = af$ for some $e \geq 1$ and $a \in R$,
     2. Any open covering of $D(f)$ can be refined to a finite open covering.
-    3. If $g_1, \\ldots, g_n \\in R$, then $D(f) \\subset \\bigcup D(g_i)$ if and only if they generate the unit ideal.
+    3. If $g_1, \ldots, g_n \in R$, then $D(f) \subset \bigcup D(g_i)$ if and only if they generate the unit ideal.
   `);
 });
 
@@ -35,7 +35,7 @@ test('everything after an item marker stays inside the item: lists, display math
 \\item b
 \\end{itemize}
 \\begin{description}\\item[Foo] c \\begin{itemize}\\item w\\end{itemize} after \\item[Bar] d\\end{description}`;
-  assertSnapshot(latexToMarkdown(src), `
+  check(latexToMarkdown(src), expect`
     - a
       1. x
       2. y
@@ -90,7 +90,7 @@ test('references: kind and title once, the label where there is no title, \\eqre
   };
   const src = 'By Lemma~\\ref{lem:key}, \\ref{lem:key}, Theorem \\ref{thm:main}, \\cref{thm:main,lem:key}, Section~\\ref{sec:a}, '
     + 'Lemmas~\\ref{lem:key}, \\eqref{eq:intro}, \\ref{nowhere} and \\eqref{nowhere}.';
-  assertSnapshot(latexToMarkdown(src, { refTarget: (n) => targets[n] }), `
+  check(latexToMarkdown(src, { refTarget: (n) => targets[n] }), expect`
     By Lemma (*Key lemma*), *Lemma (Key lemma)*, Theorem \`thm:main\`, *Theorem* \`thm:main\`, *Lemma (Key lemma)*, Section (*Setup*), Lemmas (*Key lemma*), (\`eq:intro\`), \`nowhere\` and (\`nowhere\`).
   `);
 });

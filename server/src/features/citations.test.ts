@@ -9,7 +9,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MarkupContent } from 'vscode-languageserver';
 import { fixture } from '../testing/fixture.js';
-import { assertSnapshot, rangeText } from '../testing/snapshot.js';
+import { check, expect } from '../testing/snapshot.js';
+import {
+  checkCompletion, checkDefinition, checkDiagnostics, checkReferences, cursorOf, renderCompletion, renderHover,
+} from '../testing/featureChecks.js';
 import { repoRoot, sharedData } from '../testing/paths.js';
 import { citeCompletion, citeContextAt, citeDefinition, citeHover, citeReferences, citationSources } from './citations.js';
 import { computeDiagnostics } from './diagnostics.js';
@@ -50,82 +53,115 @@ const md = (h: { contents: unknown } | null) => (h?.contents as MarkupContent | 
 
 test('completion inside \\cite-like commands: keys with author (year) and title/venue', () => {
   const fx = fixture(PROJECT);
-  try {
-    const { doc, offset } = fx.cursor!;
-    const list = citeCompletion(fx.ws, doc, offset)!;
-    assert.equal(list.isIncomplete, false);
-    assertSnapshot(list.items.map((i) => `${i.label} | ${i.detail} | ${(i.documentation as MarkupContent).value.replace(/\n/g, '⏎')}`).join('\n'), String.raw`
-      euclid | Euclid et al. (300) | **Euclid, Thomas L. Heath, et al.**  ⏎*The Thirteen Books of the Éléments*  ⏎J. Anc. Geom. 1, 300⏎⏎${'`'}@article${'`'} · refs.bib:3
-      hartshorne | Hartshorne (1977) | **Robin Hartshorne**  ⏎*Algebraic Geometry*  ⏎Amer. Math. Soc., Providence, 1977⏎⏎${'`'}@book${'`'} · refs.bib:10
-    `);
-    // the key after the comma is replaced as a whole
-    assert.equal(rangeText((list.items[0].textEdit as unknown as { range: never }).range), '1:50-1:56');
-    // an empty `\cite{` already lists the keys; so do natbib/biblatex forms, after options and commas
-    for (const text of ['\\cite{', '\\citep[see][p.~2]{', '\\parencite*{a,', '\\autocite{ ', '\\cites[x]{euclid}[y]{', '\\nocite{']) {
-      const d = fx.ws.open(`file://${fx.dir}/probe.tex`, 'latex', 1, `\\input{main}\n${text}`);
-      assert.equal(citeCompletion(fx.ws, d, d.text.length)?.items.length, 2, text);
-    }
-    // not in a \ref, not after a closed \cite, not in \citestyle
-    for (const text of ['\\ref{', '\\cite{a} {', '\\citestyle{']) {
-      const d = fx.ws.open(`file://${fx.dir}/probe.tex`, 'latex', 2, text);
-      assert.equal(citeContextAt(d, d.text.length), undefined, text);
-    }
-  } finally {
-    fx.cleanup();
+  const { doc, offset } = cursorOf(fx);
+  const list = citeCompletion(fx.ws, doc, offset)!;
+  assert.equal(list.isIncomplete, false);
+  // the key after the comma is replaced as a whole
+  check(renderCompletion(list), expect`
+    euclid — Euclid et al. (300) [1:50-1:56]
+    hartshorne — Hartshorne (1977) [1:50-1:56]
+  `);
+  check(list.items.map((i) => `${i.label}:\n${(i.documentation as MarkupContent).value}`).join('\n\n'), expect`
+    euclid:
+    **Euclid, Thomas L. Heath, et al.**␠␠
+    *The Thirteen Books of the Éléments*␠␠
+    J. Anc. Geom. 1, 300
+
+    \`@article\` · refs.bib:3
+
+    hartshorne:
+    **Robin Hartshorne**␠␠
+    *Algebraic Geometry*␠␠
+    Amer. Math. Soc., Providence, 1977
+
+    \`@book\` · refs.bib:10
+  `);
+  // an empty `\cite{` already lists the keys; so do natbib/biblatex forms, after options and commas
+  for (const text of ['\\cite{', '\\citep[see][p.~2]{', '\\parencite*{a,', '\\autocite{ ', '\\cites[x]{euclid}[y]{', '\\nocite{']) {
+    const d = fx.ws.open(fx.uri('probe.tex'), 'latex', 1, `\\input{main}\n${text}`);
+    assert.equal(citeCompletion(fx.ws, d, d.text.length)?.items.length, 2, text);
+  }
+  // not in a \ref, not after a closed \cite, not in \citestyle
+  for (const text of ['\\ref{', '\\cite{a} {', '\\citestyle{']) {
+    const d = fx.ws.open(fx.uri('probe.tex'), 'latex', 2, text);
+    assert.equal(citeContextAt(d, d.text.length), undefined, text);
   }
 });
 
 test('hover on a key: the formatted entry with its .bib file:line; undefined keys say so', () => {
   const fx = fixture(PROJECT);
-  try {
-    const doc = fx.doc('sec.tex');
-    const at = (needle: string) => doc.text.indexOf(needle) + 1;
-    assertSnapshot(md(citeHover(fx.ws, doc, at('hartshorne'))), String.raw`
-      **Robin Hartshorne**  
-      *Algebraic Geometry*  
-      Amer. Math. Soc., Providence, 1977
+  const doc = fx.doc('sec.tex');
+  const at = (needle: string) => doc.text.indexOf(needle) + 1;
+  check(renderHover(fx, doc.uri, citeHover(fx.ws, doc, at('hartshorne'))), expect`
+    sec.tex:1:38-1:48
 
-      ${'`'}@book{hartshorne}${'`'} — [refs.bib:10](${'file://' + fx.dir}/refs.bib#L10)
-    `);
-    assert.equal(md(citeHover(fx.ws, doc, at('nowhere'))), '**Undefined citation** `nowhere`');
-    assert.equal(citeHover(fx.ws, doc, doc.text.indexOf('As in')), null);
-  } finally {
-    fx.cleanup();
-  }
+    **Robin Hartshorne**␠␠
+    *Algebraic Geometry*␠␠
+    Amer. Math. Soc., Providence, 1977
+
+    \`@book{hartshorne}\` — [refs.bib:10](file:///fixture/refs.bib#L10)
+  `);
+  check(renderHover(fx, doc.uri, citeHover(fx.ws, doc, at('nowhere'))), expect`
+    sec.tex:1:69-1:76
+
+    **Undefined citation** \`nowhere\`
+  `);
+  assert.equal(citeHover(fx.ws, doc, doc.text.indexOf('As in')), null);
 });
 
 test('definition goes to the .bib entry; references find every citation of the entry', () => {
+  const main = String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\input{sec}
+\bibliography{refs}
+\end{document}
+`;
+  // definition: the entry's key
+  checkDefinition(main + String.raw`%! sec.tex
+As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
+%                     |
+%! refs.bib
+@article{euclid, title = {Elements}}
+         ^^^^^^
+@book{hartshorne, title = {AG}}
+`, citeDefinition);
+  // references with the declaration: the key and both citations
+  checkReferences(main + String.raw`%! sec.tex
+As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
+                  ^^^^^^                         ^^^^^^
+%                     |
+%! refs.bib
+@article{euclid, title = {Elements}}
+         ^^^^^^
+@book{hartshorne, title = {AG}}
+`, true, citeReferences);
+  // without it: the citations
+  checkReferences(main + String.raw`%! sec.tex
+As in \cite[p.~3]{euclid} and \citep{hartshorne, euclid}, \textcite{nowhere}.
+                  ^^^^^^                         ^^^^^^
+%                     |
+%! refs.bib
+@article{euclid, title = {Elements}}
+@book{hartshorne, title = {AG}}
+`, false, citeReferences);
   const fx = fixture(PROJECT);
-  try {
-    const doc = fx.doc('sec.tex');
-    const defs = citeDefinition(fx.ws, doc, doc.text.indexOf('euclid'))!;
-    assert.deepEqual(defs.map((d) => `${path.basename(d.uri)} ${rangeText(d.range)}`), ['refs.bib 3:10-3:16']);
-    assert.equal(citeDefinition(fx.ws, doc, 0), undefined);
-    const refs = citeReferences(fx.ws, doc, doc.text.indexOf('euclid'), true)!;
-    assert.deepEqual(refs.map((d) => `${path.basename(d.uri)} ${rangeText(d.range)}`), ['refs.bib 3:10-3:16', 'sec.tex 1:19-1:25', 'sec.tex 1:50-1:56']);
-  } finally {
-    fx.cleanup();
-  }
+  assert.equal(citeDefinition(fx.ws, fx.doc('sec.tex'), 0), undefined);
 });
 
 test('diagnostics: undefined-citation only when every bibliography was read; a missing .bib is reported instead', () => {
-  const fx = fixture(PROJECT);
-  try {
-    const show = (name: string) => computeDiagnostics(fx.ws, fx.doc(name)).map((d) => `${rangeText(d.range)} ${d.code}: ${d.message}`).join('\n');
-    assertSnapshot(show('sec.tex'), `
-      1:69-1:76 undefined-citation: Undefined citation: no entry 'nowhere' in this project's bibliography (refs.bib)
-    `);
-    assert.equal(show('main.tex'), '');
-    // a second, missing bibliography: no undefined-citation, the missing file is reported
-    const main = fx.doc('main.tex');
-    fx.ws.change(main.uri, [{ range: { start: { line: 3, character: 18 }, end: { line: 3, character: 18 } }, text: ',gone' }], 2);
-    assert.equal(show('sec.tex'), '');
-    assertSnapshot(show('main.tex'), `
-      4:20-4:24 missing-include: File not found: gone.bib (looked beside this file and up to 3 folders up); its entries are unknown, so citations are not checked
-    `);
-  } finally {
-    fx.cleanup();
-  }
+  const fx = checkDiagnostics(PROJECT, 'sec.tex', expect`
+    1:69-1:76 warning undefined-citation: Undefined citation: no entry 'nowhere' in this project's bibliography (refs.bib)
+  `);
+  checkDiagnostics(fx, 'main.tex', expect``);
+  // a second, missing bibliography: no undefined-citation, the missing file is reported
+  const main = fx.doc('main.tex');
+  fx.ws.change(main.uri, [{ range: { start: { line: 3, character: 18 }, end: { line: 3, character: 18 } }, text: ',gone' }], 2);
+  checkDiagnostics(fx, 'sec.tex', expect``);
+  checkDiagnostics(fx, 'main.tex', expect`
+    4:20-4:24 warning missing-include: File not found: gone.bib (looked beside this file and up to 3 folders up); its entries are unknown, so citations are not checked
+  `);
 });
 
 test('an unreadable .bib is a read error on the \\bibliography, never a crash', () => {
@@ -137,15 +173,12 @@ test('an unreadable .bib is a read error on the \\bibliography, never a crash', 
 \bibliography{bin}
 \end{document}
 `);
-  try {
-    fs.writeFileSync(path.join(fx.dir, 'bin.bib'), Buffer.from([0x40, 0, 0, 1]));
-    const diags = computeDiagnostics(fx.ws, fx.doc('main.tex')).map((d) => `${d.code}: ${d.message}`);
-    assert.deepEqual(diags, ['unreadable: Could not read bin.bib: binary file (contains NUL bytes); its entries are unknown, so citations are not checked']);
-    assert.equal(citeHover(fx.ws, fx.doc('main.tex'), fx.doc('main.tex').text.indexOf('{x}') + 1), null);
-    assert.equal(citeCompletion(fx.ws, fx.doc('main.tex'), fx.doc('main.tex').text.indexOf('{x}') + 1)?.items.length, 0);
-  } finally {
-    fx.cleanup();
-  }
+  fx.memory!.writeFile(fx.path('bin.bib'), new Uint8Array([0x40, 0, 0, 1]));
+  checkDiagnostics(fx, 'main.tex', expect`
+    4:15-4:18 warning unreadable: Could not read bin.bib: binary file (contains NUL bytes); its entries are unknown, so citations are not checked
+  `);
+  assert.equal(citeHover(fx.ws, fx.doc('main.tex'), fx.doc('main.tex').text.indexOf('{x}') + 1), null);
+  assert.equal(citeCompletion(fx.ws, fx.doc('main.tex'), fx.doc('main.tex').text.indexOf('{x}') + 1)?.items.length, 0);
 });
 
 test('thebibliography: \\bibitem keys complete, hover, resolve; no bibliography at all reports nothing', () => {
@@ -156,25 +189,26 @@ test('thebibliography: \\bibitem keys complete, hover, resolve; no bibliography 
 See \cite{<|>ahl} and \cite{missing}.
 \begin{thebibliography}{9}
 \bibitem[Ahl]{ahl} L. Ahlfors, \emph{Complex Analysis}, 1953.
+              ^^^
 \end{thebibliography}
 \end{document}
 %! lone.tex
 \cite{whatever}
 `);
-  try {
-    const { doc, offset } = fx.cursor!;
-    assert.deepEqual(citeCompletion(fx.ws, doc, offset)!.items.map((i) => `${i.label} ${i.detail}`), ['ahl [Ahl]']);
-    assertSnapshot(md(citeHover(fx.ws, doc, offset + 1)), String.raw`
-      L. Ahlfors, *Complex Analysis*, 1953.
+  const { doc, offset } = cursorOf(fx);
+  checkCompletion(fx, expect`ahl — [Ahl] [3:11-3:14]`, citeCompletion);
+  check(renderHover(fx, doc.uri, citeHover(fx.ws, doc, offset + 1)), expect`
+    paper.tex:3:11-3:14
 
-      ${'`'}\bibitem[Ahl]{ahl}${'`'} — [paper.tex:5](${doc.uri}#L5)
-    `);
-    assert.deepEqual(citeDefinition(fx.ws, doc, offset)!.map((l) => rangeText(l.range)), ['5:15-5:18']);
-    assert.deepEqual(computeDiagnostics(fx.ws, doc).map((d) => d.message), ["Undefined citation: no entry 'missing' in this project's bibliography (\\bibitem)"]);
-    assert.deepEqual(computeDiagnostics(fx.ws, fx.doc('lone.tex')), []);
-  } finally {
-    fx.cleanup();
-  }
+    L. Ahlfors, *Complex Analysis*, 1953.
+
+    \`\bibitem[Ahl]{ahl}\` — [paper.tex:5](file:///fixture/paper.tex#L5)
+  `);
+  checkDefinition(fx, citeDefinition);
+  checkDiagnostics(fx, 'paper.tex', expect`
+    3:26-3:33 warning undefined-citation: Undefined citation: no entry 'missing' in this project's bibliography (\bibitem)
+  `);
+  checkDiagnostics(fx, 'lone.tex', expect``);
 });
 
 test('the analyser: cite commands, options, key lists, multicite, not \\citestyle', () => {
@@ -185,7 +219,8 @@ test('the analyser: cite commands, options, key lists, multicite, not \\citestyl
 });
 
 test('CLI: mathsense check reports undefined-citation', () => {
-  const fx = fixture(PROJECT);
+  // the CLI is another process: the files must be on disk
+  const fx = fixture(PROJECT, { disk: true });
   try {
     const r = spawnSync(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'check', fx.dir], { cwd: fx.dir, encoding: 'utf8', timeout: 60_000 });
     const lines = r.stdout.split('\n').filter((l) => l.includes('citation'));

@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
+import { expect } from '../testing/snapshot.js';
+import { checkCompletion, cursorOf } from '../testing/featureChecks.js';
 import { completion } from './completion.js';
 
 const SPEC = (typed: string) => `
@@ -23,16 +25,19 @@ By \\ref{${typed}<|>}.
 `;
 
 test('\\ref{ completion offers xr prefixes from the first keystroke, their labels once a prefix is typed', () => {
-  const labels = (typed: string) => {
-    const fx = fixture(SPEC(typed));
-    try {
-      const { doc, offset } = fx.cursor!;
-      return completion(fx.ws, doc, offset)!.items.map((i) => i.label).sort();
-    } finally { fx.cleanup(); }
-  };
-  assert.deepEqual(labels(''), ['algebra-', 'lemma-local']);
-  assert.deepEqual(labels('a'), ['algebra-', 'lemma-local']); // the client filters by what is typed
-  assert.deepEqual(labels('algebra-'), ['algebra-lemma-nak', 'lemma-local']);
+  checkCompletion(SPEC(''), expect`
+    lemma-local — Lemma [6:9-6:9]
+    algebra- — external document prefix [6:9-6:9]
+  `);
+  // the client filters by what is typed
+  checkCompletion(SPEC('a'), expect`
+    lemma-local — Lemma [6:9-6:10]
+    algebra- — external document prefix [6:9-6:10]
+  `);
+  checkCompletion(SPEC('algebra-'), expect`
+    lemma-local — Lemma [6:9-6:17]
+    algebra-lemma-nak — Lemma [6:9-6:17]
+  `);
 });
 
 test('label completion in every reference command of the one table (syntax/blockAnalyser.ts#REF_COMMANDS)', () => {
@@ -45,9 +50,7 @@ test('label completion in every reference command of the one table (syntax/block
 See \\${cmd}{<|>}.
 \\end{document}
 `);
-    try {
-      const { doc, offset } = fx.cursor!;
-      assert.deepEqual(completion(fx.ws, doc, offset)?.items.map((i) => i.label), ['sec:a'], cmd);
-    } finally { fx.cleanup(); }
+    const { doc, offset } = cursorOf(fx);
+    assert.deepEqual(completion(fx.ws, doc, offset)?.items.map((i) => i.label), ['sec:a'], cmd);
   }
 });

@@ -141,12 +141,12 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       // `\IfFileExists{x}{\input{x}}{}`: its absence is expected
       if (inc.guarded) continue;
       const what = 'its labels and contents are unknown';
-      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE), needs: NEEDS_COMPILED });
+      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE, ws.fs), needs: NEEDS_COMPILED });
     }
     for (const inc of doc.includes()) {
       if (inc.kind !== 'external' || inc.guarded || /[\\#]/.test(inc.path) || !inc.path.trim() || ws.resolveIncludePath(doc, inc)) continue;
       // xr reads the other document's .aux, which its own build writes: information
-      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE);
+      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE, ws.fs);
       out.push({ diagnostic: { ...d, severity: DiagnosticSeverity.Information }, needs: NEEDS_COMPILED });
     }
     const incs = ws.includesOf(doc);

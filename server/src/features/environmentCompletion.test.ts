@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
+import { expect } from '../testing/snapshot.js';
+import { checkCompletion, cursorOf } from '../testing/featureChecks.js';
 import { environmentCompletion, macroCompletion, openEnvironment } from './environmentCompletion.js';
-import { rangeText } from '../testing/snapshot.js';
 
 const PREAMBLE = String.raw`
 %! main.tex
@@ -20,27 +21,50 @@ const PREAMBLE = String.raw`
 `;
 
 test('\\begin{: the project\'s theorem-like environments, those it uses, then the common ones', () => {
-  const fx = fixture(PREAMBLE + String.raw`%! body.tex
+  // in the order an editor lists them; the typed name is replaced, up to the closing brace
+  const fx = checkCompletion(PREAMBLE + String.raw`%! body.tex
 \begin{mycases}x\end{mycases}
 \begin{th<|>}
-`);
-  try {
-    const { doc, offset } = fx.cursor!;
-    const list = environmentCompletion(fx.ws, doc, offset)!;
-    const byName = new Map(list.items.map((i) => [i.label, i]));
-    assert.equal(byName.get('thm')?.detail, 'Theorem (theorem-like)');
-    assert.equal(byName.get('mainthm')?.detail, 'Main Theorem, unnumbered (theorem-like)');
-    assert.equal(byName.get('mycases')?.detail, 'used in this project');
-    assert.equal(byName.get('align*')?.detail, 'aligned equations');
-    // amsthm's default names are not offered unless the project defines or uses them
-    assert.equal(byName.has('lemma'), false);
-    const sorted = [...list.items].sort((a, b) => a.sortText!.localeCompare(b.sortText!)).map((i) => i.label);
-    assert.deepEqual(sorted.slice(0, 3), ['mainthm', 'thm', 'mycases']);
-    // the typed name is replaced, up to the closing brace
-    assert.equal(rangeText((list.items[0].textEdit as { range: Parameters<typeof rangeText>[0] }).range), '2:8-2:10');
-  } finally {
-    fx.cleanup();
-  }
+`, expect`
+  mainthm — Main Theorem, unnumbered (theorem-like) [2:8-2:10]
+  thm — Theorem (theorem-like) [2:8-2:10]
+  mycases — used in this project [2:8-2:10]
+  th — used in this project [2:8-2:10]
+  abstract — abstract [2:8-2:10]
+  align — aligned equations, numbered [2:8-2:10]
+  align* — aligned equations [2:8-2:10]
+  alignat — alignment with set spacing [2:8-2:10]
+  aligned — alignment inside math [2:8-2:10]
+  array — array [2:8-2:10]
+  bmatrix — [matrix] [2:8-2:10]
+  cases — cases [2:8-2:10]
+  center — centred [2:8-2:10]
+  description — description list [2:8-2:10]
+  document — the document body [2:8-2:10]
+  enumerate — numbered list [2:8-2:10]
+  equation — numbered display [2:8-2:10]
+  equation* — display [2:8-2:10]
+  figure — float [2:8-2:10]
+  flalign — full-width alignment [2:8-2:10]
+  gather — centred equations, numbered [2:8-2:10]
+  gather* — centred equations [2:8-2:10]
+  itemize — bulleted list [2:8-2:10]
+  matrix — matrix [2:8-2:10]
+  multline — one long equation, numbered [2:8-2:10]
+  multline* — one long equation [2:8-2:10]
+  pmatrix — (matrix) [2:8-2:10]
+  proof — proof (amsthm) [2:8-2:10]
+  quote — quotation [2:8-2:10]
+  split — split inside an equation [2:8-2:10]
+  table — float [2:8-2:10]
+  tabular — table body [2:8-2:10]
+  thebibliography — \bibitem list [2:8-2:10]
+  verbatim — verbatim text [2:8-2:10]
+  vmatrix — |matrix| [2:8-2:10]
+`, environmentCompletion);
+  const { doc, offset } = cursorOf(fx);
+  // amsthm's default names are not offered unless the project defines or uses them
+  assert.equal(environmentCompletion(fx.ws, doc, offset)!.items.some((i) => i.label === 'lemma'), false);
 });
 
 test('\\end{: the innermost open environment first and preselected (comments and closed ones skipped)', () => {
@@ -52,36 +76,28 @@ test('\\end{: the innermost open environment first and preselected (comments and
   c &= d \% not a comment \begin{equation} x \end{equation}
 \end{<|>
 `);
-  try {
-    const { doc, offset } = fx.cursor!;
-    const list = environmentCompletion(fx.ws, doc, offset)!;
-    const first = list.items.find((i) => i.preselect);
-    assert.equal(first?.label, 'align');
-    assert.equal(first?.sortText, '0align');
-    assert.equal(openEnvironment('\\begin{a}\\begin{b}\\end{b}', 25), 'a');
-    assert.equal(openEnvironment('\\begin{a}\\end{a}', 16), undefined);
-    assert.equal(environmentCompletion(fx.ws, doc, 3), null);
-  } finally {
-    fx.cleanup();
-  }
+  const { doc, offset } = cursorOf(fx);
+  const list = environmentCompletion(fx.ws, doc, offset)!;
+  const first = list.items.find((i) => i.preselect);
+  assert.equal(first?.label, 'align');
+  assert.equal(first?.sortText, '0align');
+  assert.equal(openEnvironment('\\begin{a}\\begin{b}\\end{b}', 25), 'a');
+  assert.equal(openEnvironment('\\begin{a}\\end{a}', 16), undefined);
+  assert.equal(environmentCompletion(fx.ws, doc, 3), null);
 });
 
 test('after a backslash: the project\'s macros with their arguments and definition; not after \\\\', () => {
-  const fx = fixture(PREAMBLE + String.raw`%! body.tex
+  // the whole command name is replaced, backslash included
+  const fx = checkCompletion(PREAMBLE + String.raw`%! body.tex
 Let $x \in \no<|>$ and \\
-`);
-  try {
-    const { doc, offset } = fx.cursor!;
-    const list = macroCompletion(fx.ws, doc, offset)!;
-    const byName = new Map(list.items.map((i) => [i.label, i]));
-    assert.deepEqual([...byName.keys()].sort(), ['\\Hom', '\\Z', '\\norm']);
-    assert.equal(byName.get('\\norm')?.detail, '1 argument · \\newcommand');
-    assert.match((byName.get('\\norm')?.documentation as { value: string }).value, /\\lVert #1 \\rVert/);
-    // the whole command name is replaced, backslash included
-    assert.equal(rangeText((byName.get('\\Z')!.textEdit as { range: Parameters<typeof rangeText>[0] }).range), '1:12-1:15');
-    // a line break `\\` is not a command being typed
-    assert.equal(macroCompletion(fx.ws, doc, doc.text.indexOf('\\\\') + 2), null);
-  } finally {
-    fx.cleanup();
-  }
+`, expect`
+  \Hom — no arguments · \DeclareMathOperator [1:12-1:15]
+  \norm — 1 argument · \newcommand [1:12-1:15]
+  \Z — no arguments · \newcommand [1:12-1:15]
+`, macroCompletion);
+  const { doc, offset } = cursorOf(fx);
+  const norm = macroCompletion(fx.ws, doc, offset)!.items.find((i) => i.label === '\\norm');
+  assert.match((norm?.documentation as { value: string }).value, /\\lVert #1 \\rVert/);
+  // a line break `\\` is not a command being typed
+  assert.equal(macroCompletion(fx.ws, doc, doc.text.indexOf('\\\\') + 2), null);
 });

@@ -34,15 +34,13 @@ const SPEC = String.raw`
 describe('copies of a file', () => {
   it('groups term-by-term versions and slides; a single shared display is not copying', () => {
     const f = fixture(SPEC);
-    try {
-      const eqs = new WorkspaceEquations(new EquationAnalyses());
-      const snap = eqs.snapshot(f.ws);
-      const g = (name: string) => copyGroup(snap, f.doc(name));
-      assert.equal(g('Fall2020/Sets.tex'), g('Spring2021/Sets.tex'), 'same name, one shared display');
-      assert.equal(g('ch-first-order-ode.tex'), g('slides/1.4.tex'), 'three of four shared');
-      assert.notEqual(g('ch-first-order-ode.tex'), g('other.tex'));
-      assert.notEqual(g('ch-first-order-ode.tex'), g('Fall2020/Sets.tex'));
-      assert.equal(copyText('y = e^{x} . \\label{eq:a}'), copyText('y=e^{x}'));
-    } finally { f.cleanup(); }
+    const eqs = new WorkspaceEquations(new EquationAnalyses());
+    const snap = eqs.snapshot(f.ws);
+    const g = (name: string) => copyGroup(snap, f.doc(name));
+    assert.equal(g('Fall2020/Sets.tex'), g('Spring2021/Sets.tex'), 'same name, one shared display');
+    assert.equal(g('ch-first-order-ode.tex'), g('slides/1.4.tex'), 'three of four shared');
+    assert.notEqual(g('ch-first-order-ode.tex'), g('other.tex'));
+    assert.notEqual(g('ch-first-order-ode.tex'), g('Fall2020/Sets.tex'));
+    assert.equal(copyText('y = e^{x} . \\label{eq:a}'), copyText('y=e^{x}'));
   });
 });

@@ -36,25 +36,23 @@ const SPEC = String.raw`
 describe('related-equations lenses', () => {
   it('only where something is worth opening, titled with what it is', async () => {
     const f = fixture(SPEC);
-    try {
-      const analyses = new EquationAnalyses();
-      const ctx: RelatedContext = { ws: f.ws, equations: new WorkspaceEquations(analyses) };
-      const pde = f.doc('ch-pde.tex');
-      const { lenses, pending } = await matchLenses(ctx, pde, new MatchCache(), { waitMs: 5000 });
-      assert.equal(pending, 0);
-      const byLine = new Map(lenses.map((l) => [l.range.start.line, l.command!.title]));
-      assert.deepEqual(byLine, new Map([
-        // the heat equation with other letters in another chapter; its copy in the slides is not counted
-        [0, 'Same as line 1 of ch-more.tex'],
-        // an integral the evaluator cannot read, written again word for word
-        [3, 'Also at line 4 of ch-more.tex'],
-      ]));
-      // the slides' copy is listed last, labelled
-      const heat = await findRelatedEquations(ctx, { doc: pde, site: documentEquations(pde)[0] });
-      const copy = heat.results.find((x) => x.copy);
-      assert.ok(copy && copy.file!.endsWith('slides/pde.tex'));
-      assert.equal(heat.results[heat.results.length - 1], copy);
-      assert.equal(lensTitle(heat), 'Same as line 1 of ch-more.tex');
-    } finally { f.cleanup(); }
+    const analyses = new EquationAnalyses();
+    const ctx: RelatedContext = { ws: f.ws, equations: new WorkspaceEquations(analyses) };
+    const pde = f.doc('ch-pde.tex');
+    const { lenses, pending } = await matchLenses(ctx, pde, new MatchCache(), { waitMs: 5000 });
+    assert.equal(pending, 0);
+    const byLine = new Map(lenses.map((l) => [l.range.start.line, l.command!.title]));
+    assert.deepEqual(byLine, new Map([
+      // the heat equation with other letters in another chapter; its copy in the slides is not counted
+      [0, 'Same as line 1 of ch-more.tex'],
+      // an integral the evaluator cannot read, written again word for word
+      [3, 'Also at line 4 of ch-more.tex'],
+    ]));
+    // the slides' copy is listed last, labelled
+    const heat = await findRelatedEquations(ctx, { doc: pde, site: documentEquations(pde)[0] });
+    const copy = heat.results.find((x) => x.copy);
+    assert.ok(copy && copy.file!.endsWith('slides/pde.tex'));
+    assert.equal(heat.results[heat.results.length - 1], copy);
+    assert.equal(lensTitle(heat), 'Same as line 1 of ch-more.tex');
   });
 });

@@ -63,21 +63,19 @@ describe('formula encoder in related equations', { skip: !hasTextEncoder && 'mod
 (x+y)^2 = x^2 + 2xy + y^2
 \end{equation}
 `);
-    try {
-      const analyses = new EquationAnalyses();
-      const equations = new WorkspaceEquations(analyses, vectors);
-      equations.snapshot(f.ws);
-      await analyses.whenIdle();
-      equations.snapshot(f.ws); // asks for the vectors of what is analysed now
-      for (let i = 0; i < 200 && vectors.pending > 0; i++) await new Promise((r) => setTimeout(r, 50));
-      for (let i = 0; i < 200 && equations.snapshot(f.ws).features.some((x) => x && !vectors.get(x.canonical)); i++) await new Promise((r) => setTimeout(r, 50));
-      const ctx = { ws: f.ws, equations, queryVector: (t: string) => vectors.query(t, 30_000) };
-      const a = f.doc('a.tex');
-      const r = await findRelatedEquations(ctx, { doc: a, site: documentEquations(a)[0] });
-      assert.equal(r.encoder, true);
-      assert.equal(r.results[0].label, 'eq:three');
-      assert.ok(r.results.every((x) => typeof x.why.encoder === 'number'), JSON.stringify(r.results.map((x) => x.why)));
-    } finally { f.cleanup(); }
+    const analyses = new EquationAnalyses();
+    const equations = new WorkspaceEquations(analyses, vectors);
+    equations.snapshot(f.ws);
+    await analyses.whenIdle();
+    equations.snapshot(f.ws); // asks for the vectors of what is analysed now
+    for (let i = 0; i < 200 && vectors.pending > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && equations.snapshot(f.ws).features.some((x) => x && !vectors.get(x.canonical)); i++) await new Promise((r) => setTimeout(r, 50));
+    const ctx = { ws: f.ws, equations, queryVector: (t: string) => vectors.query(t, 30_000) };
+    const a = f.doc('a.tex');
+    const r = await findRelatedEquations(ctx, { doc: a, site: documentEquations(a)[0] });
+    assert.equal(r.encoder, true);
+    assert.equal(r.results[0].label, 'eq:three');
+    assert.ok(r.results.every((x) => typeof x.why.encoder === 'number'), JSON.stringify(r.results.map((x) => x.why)));
   });
 
   it('without the model: no vector, no worker, and a message saying how it ranks', async () => {

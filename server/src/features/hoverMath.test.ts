@@ -70,28 +70,28 @@ a &= b \\
 \begin{lemma}\label{lem:set}
 The set $\{ x \in \R : x > 0 \}$ is open.
 \end{lemma}
-By Lemma~\ref{lem:set}, and since $x^2<|> \geq 0$,
+By Lemma~\ref{lem:set}, and since $x^2 \geq 0$,
+                                  ^^^^^^^^^^^^
+%                                     |
 \begin{equation}
   \int_0^1 t \, dt = \frac12
 \end{equation}
 \end{document}
 `);
-    try {
-      const doc = f.doc('main.tex');
-      const at = doc.text.indexOf('lem:set}, and') + 2;
-      const src = documentHover(f.ws, doc, at, { steps: [] })!;
-      assert.ok(codeIn((src.contents as { value: string }).value).includes('$\\{ x \\in \\R : x > 0 \\}$'));
-      const hm: HoverMath = { mode: 'svg', svg: new SvgMath(), color: '#cccccc' };
-      const svg = documentHover(f.ws, doc, at, { steps: [], math: hm })!;
-      assert.equal(svgOf((svg.contents as { value: string }).value).length, 1, 'typeset with the document\'s \\R');
-      // the formula under the cursor
-      const inline = documentHover(f.ws, doc, f.cursor!.offset, { steps: [], math: hm })!;
-      assert.equal(svgOf((inline.contents as { value: string }).value).length, 1);
-      assert.deepEqual(inline.range!.start, doc.positionAt(doc.text.indexOf('$x^2')));
-      const display = documentHover(f.ws, doc, doc.text.indexOf('\\int') + 3, { steps: [], math: hm })!;
-      assert.equal(svgOf((display.contents as { value: string }).value).length, 1);
-      assert.equal(documentHover(f.ws, doc, f.cursor!.offset, { steps: [] }), null, 'source mode: no hover repeating the TeX');
-      assert.equal(documentHover(f.ws, doc, doc.text.indexOf('is open'), { steps: [], math: hm }), null, 'prose: none');
-    } finally { f.cleanup(); }
+    const doc = f.doc('main.tex');
+    const at = doc.text.indexOf('lem:set}, and') + 2;
+    const src = documentHover(f.ws, doc, at, { steps: [] })!;
+    assert.ok(codeIn((src.contents as { value: string }).value).includes('$\\{ x \\in \\R : x > 0 \\}$'));
+    const hm: HoverMath = { mode: 'svg', svg: new SvgMath(), color: '#cccccc' };
+    const svg = documentHover(f.ws, doc, at, { steps: [], math: hm })!;
+    assert.equal(svgOf((svg.contents as { value: string }).value).length, 1, 'typeset with the document\'s \\R');
+    // the formula under the cursor
+    const inline = documentHover(f.ws, doc, f.cursor!.offset, { steps: [], math: hm })!;
+    assert.equal(svgOf((inline.contents as { value: string }).value).length, 1);
+    assert.deepEqual(inline.range, f.ranges[0].range, 'the whole formula, dollars included');
+    const display = documentHover(f.ws, doc, doc.text.indexOf('\\int') + 3, { steps: [], math: hm })!;
+    assert.equal(svgOf((display.contents as { value: string }).value).length, 1);
+    assert.equal(documentHover(f.ws, doc, f.cursor!.offset, { steps: [] }), null, 'source mode: no hover repeating the TeX');
+    assert.equal(documentHover(f.ws, doc, doc.text.indexOf('is open'), { steps: [], math: hm }), null, 'prose: none');
   });
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import { fixture } from '../testing/fixture.js';
 import { computeDiagnostics } from './diagnostics.js';
-import { assertSnapshot } from '../testing/snapshot.js';
+import { check, expect } from '../testing/snapshot.js';
 import type { Fixture } from '../testing/fixture.js';
 
 /** Every published diagnostic of the named files, `file:line code: message`. */
@@ -18,231 +18,213 @@ function published(fx: Fixture, ...names: string[]): string {
 }
 
 test('a local package (.sty) is a macro source: its theorem and reference macros count, nothing about it is reported', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\usepackage[opt]{amsmath,bookmacros}
-\\begin{document}
-\\theorem{thm:main}{Main}{Every $x$ is $x$.}
-By \\thmref{thm:main} and \\thmref{thm:typo}.
-\\end{document}
+\documentclass{book}
+\usepackage[opt]{amsmath,bookmacros}
+\begin{document}
+\theorem{thm:main}{Main}{Every $x$ is $x$.}
+By \thmref{thm:main} and \thmref{thm:typo}.
+\end{document}
 %! bookmacros.sty
-\\ProvidesPackage{bookmacros}
-\\newtheorem{thm}{Theorem}
-\\newcommand{\\theorem}[3]{\\begin{thm}[#2]\\label{#1}#3\\end{thm}}
-\\newcommand{\\myref}[2]{\\hyperref[#2]{#1~\\ref*{#2}}}
-\\newcommand{\\thmref}[1]{\\myref{Theorem}{#1}}
-\\newenvironment{oops}{\\begin{center}}{\\end{center}
-\\end{itemize}
+\ProvidesPackage{bookmacros}
+\newtheorem{thm}{Theorem}
+\newcommand{\theorem}[3]{\begin{thm}[#2]\label{#1}#3\end{thm}}
+\newcommand{\myref}[2]{\hyperref[#2]{#1~\ref*{#2}}}
+\newcommand{\thmref}[1]{\myref{Theorem}{#1}}
+\newenvironment{oops}{\begin{center}}{\end{center}
+\end{itemize}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex', 'bookmacros.sty'), `
-      main.tex:5 E undefined-ref: Undefined reference: no \\label{thm:typo} in this project (through \\thmref)
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex', 'bookmacros.sty'), expect`
+    main.tex:5 E undefined-ref: Undefined reference: no \label{thm:typo} in this project (through \thmref)
+  `);
 });
 
 test('computed label names: keys a pattern may produce are not undefined, others are', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\newcounter{ex}
-\\newcommand{\\exsol}[1]{\\refstepcounter{ex}\\label{sol_\\arabic{chapter}_\\arabic{ex}}
+\documentclass{book}
+\newcounter{ex}
+\newcommand{\exsol}[1]{\refstepcounter{ex}\label{sol_\arabic{chapter}_\arabic{ex}}
 
 #1}
-\\begin{document}
-\\chapter{One}\\label{ch:one}
-\\exsol{Yes.} See \\ref{sol_1_1}, \\ref{sol_\\arabic{chapter}_2} and \\ref{ch:two}.
-\\end{document}
+\begin{document}
+\chapter{One}\label{ch:one}
+\exsol{Yes.} See \ref{sol_1_1}, \ref{sol_\arabic{chapter}_2} and \ref{ch:two}.
+\end{document}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:8 E undefined-ref: Undefined reference: no \\label{ch:two} in this project
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:8 E undefined-ref: Undefined reference: no \label{ch:two} in this project
+  `);
 });
 
 test('definition bodies hold no labels, references or environments, blank lines and \\WithSuffix included', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\usepackage{suffix}
-\\newcommand{\\figref}[1]{\\hyperref[#1]{Figure~\\ref*{#1}}}
-\\WithSuffix\\newcommand\\figref*[1]{Figure~\\ref*{#1}}
-\\newenvironment{onebox}[1]{
-\\begin{minipage}{\\textwidth}
+\documentclass{article}
+\usepackage{suffix}
+\newcommand{\figref}[1]{\hyperref[#1]{Figure~\ref*{#1}}}
+\WithSuffix\newcommand\figref*[1]{Figure~\ref*{#1}}
+\newenvironment{onebox}[1]{
+\begin{minipage}{\textwidth}
 
-\\textbf{#1}}{
-\\end{minipage}
+\textbf{#1}}{
+\end{minipage}
 
 }
-\\begin{document}
-\\begin{figure}\\caption{A}\\label{fig:a}\\end{figure}
-\\figref*{fig:a}, \\figref{fig:b}.
-\\begin{onebox}{Title} x \\end{onebox}
-\\end{document}
+\begin{document}
+\begin{figure}\caption{A}\label{fig:a}\end{figure}
+\figref*{fig:a}, \figref{fig:b}.
+\begin{onebox}{Title} x \end{onebox}
+\end{document}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:14 E undefined-ref: Undefined reference: no \\label{fig:b} in this project (through \\figref)
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:14 E undefined-ref: Undefined reference: no \label{fig:b} in this project (through \figref)
+  `);
 });
 
 test('a file no root compiles (a draft, an old chapter) has no knowable references or structure; its own duplicate labels are still real', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\begin{document}
-\\include*{ch1}
-%\\include{old}
-\\end{document}
+\documentclass{book}
+\begin{document}
+\include*{ch1}
+%\include{old}
+\end{document}
 %! ch1.tex
-\\chapter{One}\\label{ch:one} See \\ref{ch:old} and \\ref{ch:one}.
+\chapter{One}\label{ch:one} See \ref{ch:old} and \ref{ch:one}.
 %! old.tex
-\\begin{chapter}{Old}
-\\label{ch:old}\\label{ch:old} See \\ref{ch:gone}.
+\begin{chapter}{Old}
+\label{ch:old}\label{ch:old} See \ref{ch:gone}.
 `);
-  try {
-    assertSnapshot(published(fx, 'ch1.tex', 'old.tex'), `
-      ch1.tex:1 E undefined-ref: Undefined reference: no \\label{ch:old} in this project
-      old.tex:2 E duplicate-label: Duplicate label 'ch:old' (also at old.tex:2)
-      old.tex:2 E duplicate-label: Duplicate label 'ch:old' (also at old.tex:2)
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'ch1.tex', 'old.tex'), expect`
+    ch1.tex:1 E undefined-ref: Undefined reference: no \label{ch:old} in this project
+    old.tex:2 E duplicate-label: Duplicate label 'ch:old' (also at old.tex:2)
+    old.tex:2 E duplicate-label: Duplicate label 'ch:old' (also at old.tex:2)
+  `);
 });
 
 test('several roots over the same files: a label is duplicate only within one compilation', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! vol1.tex
-\\documentclass{book}
-\\begin{document}
-\\input{common}
-\\input{part1}
-\\end{document}
+\documentclass{book}
+\begin{document}
+\input{common}
+\input{part1}
+\end{document}
 %! vol2.tex
-\\documentclass{book}
-\\begin{document}
-\\input{common}
-\\input{part2}
-\\end{document}
+\documentclass{book}
+\begin{document}
+\input{common}
+\input{part2}
+\end{document}
 %! common.tex
-\\chapter{Notation}\\label{ch:notation}
+\chapter{Notation}\label{ch:notation}
 %! part1.tex
-\\chapter{Intro}\\label{ch:intro}
+\chapter{Intro}\label{ch:intro}
 %! part2.tex
-\\chapter{Intro again}\\label{ch:intro}\\label{ch:notation}
+\chapter{Intro again}\label{ch:intro}\label{ch:notation}
 `);
-  try {
-    assertSnapshot(published(fx, 'part1.tex', 'part2.tex', 'common.tex'), `
-      part2.tex:1 E duplicate-label: Duplicate label 'ch:notation' (also at common.tex:1)
-      common.tex:1 E duplicate-label: Duplicate label 'ch:notation' (also at part2.tex:1)
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'part1.tex', 'part2.tex', 'common.tex'), expect`
+    part2.tex:1 E duplicate-label: Duplicate label 'ch:notation' (also at common.tex:1)
+    common.tex:1 E duplicate-label: Duplicate label 'ch:notation' (also at part2.tex:1)
+  `);
 });
 
 test('ambiguous structure is not reported; a certain problem is', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{beamer}
-\\newif\\ifsolutions
-\\begin{document}
-\\begin{frame}
-\\section{Start}
+\documentclass{beamer}
+\newif\ifsolutions
+\begin{document}
+\begin{frame}
+\section{Start}
 Text.
-\\end{frame}
-\\begin{small}
-\\begin{multicols*}{3}[\\begin{center}\\section*{Sheet}\\end{center}]
+\end{frame}
+\begin{small}
+\begin{multicols*}{3}[\begin{center}\section*{Sheet}\end{center}]
 Cells.
-\\end{multicols*}
-\\end{small}
-\\ifsolutions
-\\begin{proof}
-\\else
-\\begin{proof}[Sketch]
-\\fi
+\end{multicols*}
+\end{small}
+\ifsolutions
+\begin{proof}
+\else
+\begin{proof}[Sketch]
+\fi
 Done.
-\\end{proof}
-\\begin{theorem}
+\end{proof}
+\begin{theorem}
 Never closed.
-\\end{document}
+\end{document}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:20 W unclosed-environment: \\begin{theorem} is never closed
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:20 W unclosed-environment: \begin{theorem} is never closed
+  `);
 });
 
 test('files the build writes are information; a name that differs only in case says so; a missing file leaves references unjudged', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\begin{document}
-Draft \\input{gitrev}
-\\input{figures/plot.pdf_t}
-\\input{../../.lake/build/library/Main}
-\\IfFileExists{local.cfg}{\\input{local.cfg}}{}
-\\subfile{content/Preface}
-\\input{chapter9}
-See \\ref{thm:in-chapter9}.
-\\end{document}
+\documentclass{book}
+\begin{document}
+Draft \input{gitrev}
+\input{figures/plot.pdf_t}
+\input{../../.lake/build/library/Main}
+\IfFileExists{local.cfg}{\input{local.cfg}}{}
+\subfile{content/Preface}
+\input{chapter9}
+See \ref{thm:in-chapter9}.
+\end{document}
 %! content/preface.tex
 Preface.
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:3 I missing-include: gitrev is not here: a version stamp the build writes; its labels and contents are unknown
-      main.tex:4 I missing-include: figures/plot.pdf_t is not here: a figure exported from its drawing by the build; its labels and contents are unknown
-      main.tex:5 I missing-include: ../../.lake/build/library/Main is not here: it is under a build output folder; its labels and contents are unknown
-      main.tex:7 W missing-include: File not found: content/Preface; content/preface.tex differs only in letter case (found on macOS and Windows, not on Linux); its labels and contents are unknown
-      main.tex:8 W missing-include: File not found: chapter9 (looked beside this file and up to 3 folders up); its labels and contents are unknown
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:3 I missing-include: gitrev is not here: a version stamp the build writes; its labels and contents are unknown
+    main.tex:4 I missing-include: figures/plot.pdf_t is not here: a figure exported from its drawing by the build; its labels and contents are unknown
+    main.tex:5 I missing-include: ../../.lake/build/library/Main is not here: it is under a build output folder; its labels and contents are unknown
+    main.tex:7 W missing-include: File not found: content/Preface; content/preface.tex differs only in letter case (found on macOS and Windows, not on Linux); its labels and contents are unknown
+    main.tex:8 W missing-include: File not found: chapter9 (looked beside this file and up to 3 folders up); its labels and contents are unknown
+  `);
 });
 
 test('chapters included through the project\'s own macro are part of it; labels in section titles and environment wrappers count', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\newcommand\\includechapter[2]{\\setcounter{chapter}{#1}\\include{#2/TeX/#2}}
-\\newenvironment{thmbox}[1]{\\begin{theorem}\\label{#1}}{\\end{theorem}}
-\\begin{document}
-\\includechapter{3}{probability}
-See \\ref{sec:bool}, \\ref{thm:boxed} and \\ref{sec:nowhere}.
-\\begin{thmbox}{thm:boxed} X. \\end{thmbox}
-\\end{document}
+\documentclass{book}
+\newcommand\includechapter[2]{\setcounter{chapter}{#1}\include{#2/TeX/#2}}
+\newenvironment{thmbox}[1]{\begin{theorem}\label{#1}}{\end{theorem}}
+\begin{document}
+\includechapter{3}{probability}
+See \ref{sec:bool}, \ref{thm:boxed} and \ref{sec:nowhere}.
+\begin{thmbox}{thm:boxed} X. \end{thmbox}
+\end{document}
 %! probability/TeX/probability.tex
-\\chapter{Probability}
-\\subsection{Boolean types\\label{sec:bool}}
+\chapter{Probability}
+\subsection{Boolean types\label{sec:bool}}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:6 E undefined-ref: Undefined reference: no \\label{sec:nowhere} in this project
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:6 E undefined-ref: Undefined reference: no \label{sec:nowhere} in this project
+  `);
 });
 
 test('the bodies of the project\'s verbatim-like environments hold no references or structure', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\usepackage{listings}
-\\lstnewenvironment{coq}[2]{\\lstset{language=Coq}}{}
-\\newminted{python}{}
-\\begin{document}
-\\begin{coq}{name=x}{}
-Lemma a : \\begin{itemize} \\ref{not:a:label}.
-\\end{coq}
-\\begin{pythoncode}
-s = r"\\end{enumerate} \\label{x}"
-\\end{pythoncode}
-See \\ref{sec:none}.
-\\end{document}
+\documentclass{book}
+\usepackage{listings}
+\lstnewenvironment{coq}[2]{\lstset{language=Coq}}{}
+\newminted{python}{}
+\begin{document}
+\begin{coq}{name=x}{}
+Lemma a : \begin{itemize} \ref{not:a:label}.
+\end{coq}
+\begin{pythoncode}
+s = r"\end{enumerate} \label{x}"
+\end{pythoncode}
+See \ref{sec:none}.
+\end{document}
 `);
-  try {
-    assertSnapshot(published(fx, 'main.tex'), `
-      main.tex:12 E undefined-ref: Undefined reference: no \\label{sec:none} in this project
-    `);
-  } finally { fx.cleanup(); }
+  check(published(fx, 'main.tex'), expect`
+    main.tex:12 E undefined-ref: Undefined reference: no \label{sec:none} in this project
+  `);
 });

@@ -11,11 +11,9 @@ import { derivationDiagnostics } from '../features/derivation.js';
 /** The right sides of the flagged steps of a one-file document. */
 function flagged(src: string): string[] {
   const fx = fixture(`%! main.tex\n\\documentclass{article}\n\\begin{document}\n${src}\n\\end{document}\n`);
-  try {
-    const doc = fx.doc('main.tex');
-    const steps = checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker());
-    return derivationDiagnostics(doc, steps).map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)).trim());
-  } finally { fx.cleanup(); }
+  const doc = fx.doc('main.tex');
+  const steps = checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker());
+  return derivationDiagnostics(doc, steps).map((d) => doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)).trim());
 }
 
 test('equations side by side in an align row are separate equations; a wrong one among them is flagged', () => {

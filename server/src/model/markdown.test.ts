@@ -13,7 +13,7 @@ import { documentEquations } from '../features/equationSites.js';
 import { derivationDiagnostics } from '../features/derivation.js';
 import { checkWorkspaceDocumentSync } from '../math/service.js';
 import { DerivationChecker } from '../math/checker.js';
-import { assertSnapshot } from '../testing/snapshot.js';
+import { check, expect } from '../testing/snapshot.js';
 import { rangeText } from '../testing/snapshot.js';
 
 const URI = 'file:///notes/note.md';
@@ -192,38 +192,30 @@ By $\\eqref{eq:energy}$ and $\\ref{eq:nowhere}$.
 
   it('a reference to an undefined label is diagnosed; a defined one is not', () => {
     const fx = fixture(SPEC);
-    try {
-      const doc = fx.doc('notes/note.md');
-      assert.equal(doc.kind, 'markdown');
-      const diags = computeDiagnostics(fx.ws, doc);
-      assert.deepEqual(diags.map((d) => [d.code, d.severity]), [['undefined-ref', 1]]);
-      const start = at(doc.text, 'eq:nowhere');
-      assert.deepEqual(diags[0].range, doc.range(start, start + 'eq:nowhere'.length));
-      assert.match(String(diags[0].message), /eq:nowhere/);
-    } finally {
-      fx.cleanup();
-    }
+    const doc = fx.doc('notes/note.md');
+    assert.equal(doc.kind, 'markdown');
+    const diags = computeDiagnostics(fx.ws, doc);
+    assert.deepEqual(diags.map((d) => [d.code, d.severity]), [['undefined-ref', 1]]);
+    const start = at(doc.text, 'eq:nowhere');
+    assert.deepEqual(diags[0].range, doc.range(start, start + 'eq:nowhere'.length));
+    assert.match(String(diags[0].message), /eq:nowhere/);
   });
 
   it('hover, definition and symbols work on notes', () => {
     const fx = fixture(SPEC);
-    try {
-      const doc = fx.doc('notes/note.md');
-      const refAt = at(doc.text, 'eq:energy', 1) + 2;
-      const h = hover(fx.ws, doc, refAt);
-      assert.ok(h);
-      const md = (h.contents as MarkupContent).value;
-      assert.match(md, /Equation/);
-      assert.ok(md.includes('E = mc^2'), md);
-      assert.ok(!md.includes('\\label'), md);
-      const defs = definition(fx.ws, doc, refAt);
-      assert.equal(defs.length, 1);
-      assert.deepEqual(defs[0].range, doc.range(at(doc.text, 'eq:energy'), at(doc.text, 'eq:energy') + 'eq:energy'.length));
-      const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
-      assert.deepEqual(symbols.map((s) => s.name), ['Heading: Note']);
-    } finally {
-      fx.cleanup();
-    }
+    const doc = fx.doc('notes/note.md');
+    const refAt = at(doc.text, 'eq:energy', 1) + 2;
+    const h = hover(fx.ws, doc, refAt);
+    assert.ok(h);
+    const md = (h.contents as MarkupContent).value;
+    assert.match(md, /Equation/);
+    assert.ok(md.includes('E = mc^2'), md);
+    assert.ok(!md.includes('\\label'), md);
+    const defs = definition(fx.ws, doc, refAt);
+    assert.equal(defs.length, 1);
+    assert.deepEqual(defs[0].range, doc.range(at(doc.text, 'eq:energy'), at(doc.text, 'eq:energy') + 'eq:energy'.length));
+    const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
+    assert.deepEqual(symbols.map((s) => s.name), ['Heading: Note']);
   });
 });
 
@@ -234,27 +226,23 @@ describe('Markdown notes as Pandoc reads them', () => {
   it('math inside a block quote is read without the `>` markers, at the same offsets', () => {
     const text = '# Q\n\n> $$\n> (x+y)^2 = x^2 + 2xy + y^2\n> \\label{eq:sq}\n> $$\n\nSee $\\eqref{eq:sq}$.\n';
     const fx = fixture(`%! q.md\n${text}`);
-    try {
-      const doc = fx.doc('q.md');
-      assert.equal(doc.latexText.length, doc.text.length);
-      const [display] = doc.envs();
-      assert.equal(doc.latexText.slice(display.bodyStart, display.bodyEnd), '\n  (x+y)^2 = x^2 + 2xy + y^2\n  \\label{eq:sq}\n  ');
-      assert.equal(doc.text.slice(doc.labels()[0].start, doc.labels()[0].end), 'eq:sq');
-      // hover preview
-      assertSnapshot((hover(fx.ws, doc, at(doc.text, 'eq:sq}$'))!.contents as MarkupContent).value, `
-        **Equation** · \`eq:sq\` · q.md:5
+    const doc = fx.doc('q.md');
+    assert.equal(doc.latexText.length, doc.text.length);
+    const [display] = doc.envs();
+    assert.equal(doc.latexText.slice(display.bodyStart, display.bodyEnd), '\n  (x+y)^2 = x^2 + 2xy + y^2\n  \\label{eq:sq}\n  ');
+    assert.equal(doc.text.slice(doc.labels()[0].start, doc.labels()[0].end), 'eq:sq');
+    // hover preview
+    check((hover(fx.ws, doc, at(doc.text, 'eq:sq}$'))!.contents as MarkupContent).value, expect`
+      **Equation** · \`eq:sq\` · q.md:5
 
-        ---
+      ---
 
-        $$
-        (x+y)^2 = x^2 + 2xy + y^2
-        $$
-      `);
-      // the related-equations query
-      assert.deepEqual(documentEquations(doc).map((e) => [e.latex.replace(/\s+/g, ' ').trim(), e.label]), [['(x+y)^2 = x^2 + 2xy + y^2 \\label{eq:sq}', 'eq:sq']]);
-    } finally {
-      fx.cleanup();
-    }
+      $$
+      (x+y)^2 = x^2 + 2xy + y^2
+      $$
+    `);
+    // the related-equations query
+    assert.deepEqual(documentEquations(doc).map((e) => [e.latex.replace(/\s+/g, ' ').trim(), e.label]), [['(x+y)^2 = x^2 + 2xy + y^2 \\label{eq:sq}', 'eq:sq']]);
   });
 
   it('a wrong step in a block quote is flagged like one at top level, at its place in the text', () => {
@@ -262,17 +250,13 @@ describe('Markdown notes as Pandoc reads them', () => {
     const quoted = step.split('\n').map((l) => (l ? `> ${l}` : l)).join('\n');
     const text = `# Q\n\n${quoted}\n${step}\n- ${step.split('\n').join('\n  ').trimEnd()}\n`;
     const fx = fixture(`%! q.md\n${text}`);
-    try {
-      const doc = fx.doc('q.md');
-      const diags = derivationDiagnostics(doc, checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker()));
-      assert.deepEqual(diags.map((d) => `${rangeText(d.range)} ${doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))}`), [
-        '6:6-6:21 a^2 + 3ab + b^2',
-        '13:4-13:19 a^2 + 3ab + b^2',
-        '20:6-20:21 a^2 + 3ab + b^2',
-      ]);
-    } finally {
-      fx.cleanup();
-    }
+    const doc = fx.doc('q.md');
+    const diags = derivationDiagnostics(doc, checkWorkspaceDocumentSync(fx.ws, doc, new DerivationChecker()));
+    assert.deepEqual(diags.map((d) => `${rangeText(d.range)} ${doc.text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end))}`), [
+      '6:6-6:21 a^2 + 3ab + b^2',
+      '13:4-13:19 a^2 + 3ab + b^2',
+      '20:6-20:21 a^2 + 3ab + b^2',
+    ]);
   });
 
   it('single dollars follow Pandoc: no space inside the delimiters, no digit after the closing one', () => {
@@ -286,13 +270,9 @@ describe('Markdown notes as Pandoc reads them', () => {
     assert.deepEqual(math('Code `$x$` and\n\n```\necho $HOME $x$\n```\n\nthen $y$ and $$z$$.'), ['$y$', '$$z$$']);
     // the reference after a price is found and checked
     const fx = fixture('%! n.md\nIt costs $5, then see $\\ref{eq:one}$ for details.\n\n$$ x^2 - 1 = (x-1)(x+1) \\label{eq:one} $$\n');
-    try {
-      const doc = fx.doc('n.md');
-      assert.deepEqual(doc.refs().map((r) => r.name), ['eq:one']);
-      assert.deepEqual(computeDiagnostics(fx.ws, doc), []);
-    } finally {
-      fx.cleanup();
-    }
+    const doc = fx.doc('n.md');
+    assert.deepEqual(doc.refs().map((r) => r.name), ['eq:one']);
+    assert.deepEqual(computeDiagnostics(fx.ws, doc), []);
   });
 
   it('raw LaTeX outside $…$ (environments, \\label, \\ref) is read as in .tex, not in code', () => {
@@ -315,25 +295,21 @@ By Theorem $\ref{thm:pyth}$, Lemma \ref{lem:two} and \eqref{eq:binom}; \cref{now
 
 ` + '`\\ref{in:code}` and\n\n```latex\n\\label{fenced} \\ref{fenced:ref}\n```\n';
     const fx = fixture(`%! n.md\n${note}`);
-    try {
-      const doc = fx.doc('n.md');
-      assert.deepEqual(doc.labels().map((l) => [l.name, note.slice(l.start, l.end)]), [['thm:pyth', 'thm:pyth'], ['lem:two', 'lem:two'], ['eq:binom', 'eq:binom']]);
-      assert.deepEqual(doc.refs().map((r) => r.name), ['thm:pyth', 'lem:two', 'eq:binom', 'nowhere']);
-      assert.deepEqual(computeDiagnostics(fx.ws, doc).map((d) => `${rangeText(d.range)} ${d.code}`), ['16:78-16:85 undefined-ref']);
-      assertSnapshot((hover(fx.ws, doc, at(note, 'thm:pyth', 1))!.contents as MarkupContent).value, `
-        **Theorem** (Pythagoras) · \`thm:pyth\` · n.md:3
+    const doc = fx.doc('n.md');
+    assert.deepEqual(doc.labels().map((l) => [l.name, note.slice(l.start, l.end)]), [['thm:pyth', 'thm:pyth'], ['lem:two', 'lem:two'], ['eq:binom', 'eq:binom']]);
+    assert.deepEqual(doc.refs().map((r) => r.name), ['thm:pyth', 'lem:two', 'eq:binom', 'nowhere']);
+    assert.deepEqual(computeDiagnostics(fx.ws, doc).map((d) => `${rangeText(d.range)} ${d.code}`), ['16:78-16:85 undefined-ref']);
+    check((hover(fx.ws, doc, at(note, 'thm:pyth', 1))!.contents as MarkupContent).value, expect`
+      **Theorem** (Pythagoras) · \`thm:pyth\` · n.md:3
 
-        ---
+      ---
 
-        For a right triangle $a^2+b^2=c^2$, which costs \\$5.
-      `);
-      assert.match((hover(fx.ws, doc, at(note, '\\eqref') + 2)!.contents as MarkupContent).value, /^\*\*Equation\*\* · `eq:binom`/);
-      assert.deepEqual(definition(fx.ws, doc, at(note, 'lem:two', 1)).map((l) => rangeText(l.range)), ['7:21-7:28']);
-      const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
-      assert.deepEqual(symbols.map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['Heading: Note', ['Theorem (Pythagoras)', 'Lemma']]]);
-    } finally {
-      fx.cleanup();
-    }
+      For a right triangle $a^2+b^2=c^2$, which costs \$5.
+    `);
+    assert.match((hover(fx.ws, doc, at(note, '\\eqref') + 2)!.contents as MarkupContent).value, /^\*\*Equation\*\* · `eq:binom`/);
+    assert.deepEqual(definition(fx.ws, doc, at(note, 'lem:two', 1)).map((l) => rangeText(l.range)), ['7:21-7:28']);
+    const symbols = documentSymbols(fx.ws, doc) as DocumentSymbol[];
+    assert.deepEqual(symbols.map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['Heading: Note', ['Theorem (Pythagoras)', 'Lemma']]]);
   });
 
   it('YAML front matter is skipped: no heading, no math', () => {

@@ -4,10 +4,10 @@
 // (`\newlabel{lem:key@cref}{{[lemma][3][2]2.3}{[1][5][]5}}`), and `\@input{chap.aux}` chains the
 // chapters' files. Read when asked, re-read when a file's time stamp changes; older than the
 // sources it describes, it is "at last compilation". No `.aux`: nothing.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Doc, Workspace } from './workspace.js';
 import { uriToPath } from './files.js';
+import type { FileSystem } from './fileSystem.js';
 
 export interface AuxLabel {
   /** As LaTeX prints it: `2.3`, `(a)`, `IV`. */
@@ -97,8 +97,8 @@ function auxCandidates(rootPath: string): string[] {
   return [dir, path.join(dir, 'build'), path.join(dir, 'out'), path.join(dir, '_build'), path.join(dir, 'output')].map((d) => path.join(d, `${stem}.aux`));
 }
 
-function mtime(p: string): number | undefined {
-  try { return fs.statSync(p).mtimeMs; } catch { return undefined; }
+function mtime(fs: FileSystem, p: string): number | undefined {
+  try { return fs.stat(p).mtimeMs; } catch { return undefined; }
 }
 
 const MAX_AUX_BYTES = 32 * 1024 * 1024;
@@ -130,18 +130,18 @@ export class AuxStore {
   }
 
   private compute(ws: Workspace, root: Doc, rootPath: string): AuxNumbers | undefined {
-    const file = auxCandidates(rootPath).find((p) => mtime(p) !== undefined);
+    const file = auxCandidates(rootPath).find((p) => mtime(ws.fs, p) !== undefined);
     if (!file) return undefined;
-    const labels = this.read(file);
-    const auxTime = mtime(file) ?? 0;
+    const labels = this.read(ws.fs, file);
+    const auxTime = mtime(ws.fs, file) ?? 0;
     // older than a source of the project (the root's scope: its chapters, its .sty files)
-    const stale = [...ws.scope(root)].some((d) => { const p = uriToPath(d.uri); const t = p ? mtime(p) : undefined; return t !== undefined && t > auxTime + 1000; });
+    const stale = [...ws.scope(root)].some((d) => { const p = uriToPath(d.uri); const t = p ? mtime(ws.fs, p) : undefined; return t !== undefined && t > auxTime + 1000; });
     return { labels, file, stale };
   }
 
-  private read(file: string): Map<string, AuxLabel> {
+  private read(fs: FileSystem, file: string): Map<string, AuxLabel> {
     const have = this.cache.get(file);
-    if (have && [...have.stamps].every(([p, t]) => mtime(p) === t)) return have.labels;
+    if (have && [...have.stamps].every(([p, t]) => mtime(fs, p) === t)) return have.labels;
     const stamps = new Map<string, number>();
     const labels = new Map<string, AuxLabel>();
     const queue = [file];
@@ -149,13 +149,13 @@ export class AuxStore {
     while (queue.length && stamps.size < MAX_INPUTS) {
       const p = queue.shift()!;
       if (stamps.has(p)) continue;
-      const t = mtime(p);
+      const t = mtime(fs, p);
       if (t === undefined) continue;
       stamps.set(p, t);
       let text: string;
       try {
-        if (fs.statSync(p).size > MAX_AUX_BYTES) continue;
-        text = fs.readFileSync(p, 'utf8');
+        if (fs.stat(p).size > MAX_AUX_BYTES) continue;
+        text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(fs.readFile(p));
       } catch { continue; }
       const r = parseAux(text);
       for (const [k, v] of r.labels) if (!labels.has(k)) labels.set(k, v);

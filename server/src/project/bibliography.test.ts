@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseBibtex, bibItems, BibStore, type BibFile } from './bibliography.js';
-import { assertSnapshot } from '../testing/snapshot.js';
+import { check, expect } from '../testing/snapshot.js';
 import { Workspace } from './workspace.js';
 
 /** One line per entry: type key @line:char {field=value; …}. */
@@ -32,7 +32,7 @@ test('entries: nested braces, quotes, numbers, @string macros, # concatenation, 
 }
 @book(knuth, title = "The {\TeX}book", year = {1984})
 `);
-  assertSnapshot(show(f), String.raw`
+  check(show(f), expect`
     article euclid @7:10 {author=Euclid and {Heath, Thomas L.}; title=The {Thirteen} Books of {\em Elements} {{nested {deep}}}; journal=J. Amer. Math. Soc.; year=300; month=January; note=a \"quoted\" {with "quotes" inside} value; booktitle=Proc. of the Royal Society}
     book knuth @16:7 {title=The {\TeX}book; year=1984}
   `);
@@ -58,7 +58,7 @@ junk @ @@ @123 @misc junk
 @book{ok2, title = {Two}, author = {A. Author}
 }
 @inproceedings{trunc, title = {Cut off in the mid`);
-  assertSnapshot(show(f), String.raw`
+  check(show(f), expect`
     misc ok1 @3:7 {title=One}
     article broken @5:10 {}
     book ok2 @7:7 {title=Two; author=A. Author}
@@ -94,7 +94,7 @@ test('\\bibitem entries of thebibliography (comments skipped)', () => {
 \end{thebibliography}
 `);
   const items = bibItems(doc).map((i) => `${i.key} [${i.label ?? ''}] ${doc.text.slice(i.start, i.end)} | ${i.text}`);
-  assertSnapshot(items.join('\n'), String.raw`
+  check(items.join('\n'), expect`
     euclid [Eu] euclid | Euclid, \emph{Elements}.
     knuth [] knuth | D. Knuth, The \TeX book.
   `);

@@ -8,6 +8,7 @@
 // value being read.
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { readTextFile } from './files.js';
+import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import type { DocumentView } from '../model/documentView.js';
 
 export interface BibEntry {
@@ -357,6 +358,9 @@ export class BibStore {
   /** Advances whenever a file is added, changed or removed. */
   generation = 0;
 
+  /** Where loadSync reads (the workspace's file system). */
+  constructor(private readonly fs: FileSystem = nodeFileSystem) {}
+
   get(p: string): BibState | undefined {
     return this.files.get(p);
   }
@@ -384,7 +388,7 @@ export class BibStore {
 
   /** Reads a file synchronously (the CLI). */
   loadSync(p: string): BibState {
-    const r = readTextFile(p);
+    const r = readTextFile(p, this.fs);
     if ('error' in r) this.setError(p, r.error); else this.setText(p, r.text);
     return this.files.get(p)!;
   }

@@ -1,8 +1,9 @@
 // File-system access for the project layer: URI/path conversion and a defensive text reader
 // (binary files are refused, non-UTF-8 text falls back to Latin-1, huge files are capped).
-import * as fs from 'node:fs';
+// Reads go through a FileSystem (fileSystem.ts), the disk unless the caller gives another.
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeFileSystem, type DirEntry, type FileSystem } from './fileSystem.js';
 
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
@@ -45,31 +46,31 @@ export function decodeText(bytes: Uint8Array): ReadResult {
   }
 }
 
-export function readTextFile(p: string): ReadResult {
+export function readTextFile(p: string, fs: FileSystem = nodeFileSystem): ReadResult {
   try {
-    const st = fs.statSync(p);
-    if (!st.isFile()) return { error: 'not a file' };
+    const st = fs.stat(p);
+    if (!st.isFile) return { error: 'not a file' };
     if (st.size > MAX_FILE_BYTES) return { error: `file too large (${st.size} bytes)` };
-    return decodeText(fs.readFileSync(p));
+    return decodeText(fs.readFile(p));
   } catch (e) {
     return { error: (e as Error).message };
   }
 }
 
-export async function readTextFileAsync(p: string): Promise<ReadResult> {
+export async function readTextFileAsync(p: string, fs: FileSystem = nodeFileSystem): Promise<ReadResult> {
   try {
-    const st = await fs.promises.stat(p);
-    if (!st.isFile()) return { error: 'not a file' };
+    const st = await fs.statAsync(p);
+    if (!st.isFile) return { error: 'not a file' };
     if (st.size > MAX_FILE_BYTES) return { error: `file too large (${st.size} bytes)` };
-    return decodeText(await fs.promises.readFile(p));
+    return decodeText(await fs.readFileAsync(p));
   } catch (e) {
     return { error: (e as Error).message };
   }
 }
 
-export function isFile(p: string): boolean {
+export function isFile(p: string, fs: FileSystem = nodeFileSystem): boolean {
   try {
-    return fs.statSync(p).isFile();
+    return fs.stat(p).isFile;
   } catch {
     return false;
   }
@@ -89,13 +90,13 @@ export function isMarkdownPath(p: string): boolean {
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'out', 'dist', '_minted', '.vscode-test']);
 
 /** Lists document files under `root` (depth- and count-bounded, hidden folders skipped). */
-export function findDocumentFiles(root: string, maxFiles = 20000): string[] {
+export function findDocumentFiles(root: string, maxFiles = 20000, fs: FileSystem = nodeFileSystem): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number): void => {
     if (depth > 12 || out.length >= maxFiles) return;
-    let entries: fs.Dirent[];
+    let entries: DirEntry[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = fs.readDir(dir);
     } catch {
       return;
     }
@@ -103,9 +104,9 @@ export function findDocumentFiles(root: string, maxFiles = 20000): string[] {
     for (const e of entries) {
       if (out.length >= maxFiles) return;
       const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
+      if (e.isDirectory) {
         if (!e.name.startsWith('.') && !SKIP_DIRS.has(e.name)) walk(full, depth + 1);
-      } else if (e.isFile() && isDocumentPath(e.name)) {
+      } else if (e.isFile && isDocumentPath(e.name)) {
         out.push(full);
       }
     }

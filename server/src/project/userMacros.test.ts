@@ -29,14 +29,12 @@ By \\ref{thm:main}, \\lemref{foo} (\\pg{lem:page}) and \\lemref{typo}, \\seeeq{a
 
 test('macros that wrap \\label and \\ref: their uses resolve, typos are reported, the labels they name are used', () => {
   const fx = fixture(SPEC);
-  try {
-    const body = fx.doc('body.tex');
-    const d = computeDiagnostics(fx.ws, body, { unusedLabels: true, structure: true });
-    assert.deepEqual(d.map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.code}: ${x.message}`), [
-      '5:61 undefined-ref: Undefined reference: no \\label{lem:typo} in this project (through \\lemref)',
-      '5:92 undefined-ref: Undefined reference: no \\label{eq:nope} in this project (through \\seeeq)',
-    ]);
-  } finally { fx.cleanup(); }
+  const body = fx.doc('body.tex');
+  const d = computeDiagnostics(fx.ws, body, { unusedLabels: true, structure: true });
+  assert.deepEqual(d.map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.code}: ${x.message}`), [
+    '5:61 undefined-ref: Undefined reference: no \\label{lem:typo} in this project (through \\lemref)',
+    '5:92 undefined-ref: Undefined reference: no \\label{eq:nope} in this project (through \\seeeq)',
+  ]);
 });
 
 const BOOK = `
@@ -68,23 +66,21 @@ By \\thmref{thm:picard}, \\figurevref{fig:slope} and \\lemref{picard}, see \\eqr
 
 test('references and labels through the project\'s macros at any depth: hover, definition, references, completion; labels in the project\'s floats', () => {
   const fx = fixture(BOOK);
-  try {
-    const doc = fx.doc('book.tex');
-    const at = (needle: string, delta = 1) => doc.text.indexOf(needle) + delta;
-    // hover through \thmref -> \myref -> \ref*, and through \figurevref -> \myvref -> \hyperref[{#2}]
-    const h1 = hover(fx.ws, doc, at('{thm:picard}', 2));
-    assert.match((h1?.contents as MarkupContent).value, /\*\*Theorem\*\* \(Picard\) · `thm:picard`/);
-    const h2 = hover(fx.ws, doc, at('{fig:slope}', 2));
-    assert.match((h2?.contents as MarkupContent).value, /\*\*Figure\*\* · `fig:slope`/, 'a label in the caption of the project\'s float is the figure\'s, not the example\'s');
-    // a label made by \lemlabel{picard} = \label{lem:picard}, referenced by \lemref{picard}
-    assert.equal(definition(fx.ws, doc, at('\\lemref{picard}', 9)).length, 1);
-    const label = hover(fx.ws, doc, at('\\lemlabel{picard}', 11));
-    assert.match((label?.contents as MarkupContent).value, /Referenced 1 time/);
-    assert.equal(findReferences(fx.ws, doc, at('\\label{thm:picard}', 8), false).length, 1);
-    // completion inside \thmref{ offers labels; \eqref{ puts equations first
-    const items = completion(fx.ws, doc, at('\\thmref{}.', 8))!.items.map((i) => i.label);
-    assert.ok(items.includes('thm:picard'), items.join(' '));
-    const eq = completion(fx.ws, doc, at('\\eqref{}', 7))!.items.sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1));
-    assert.equal(eq[0].label, 'eq:ode');
-  } finally { fx.cleanup(); }
+  const doc = fx.doc('book.tex');
+  const at = (needle: string, delta = 1) => doc.text.indexOf(needle) + delta;
+  // hover through \thmref -> \myref -> \ref*, and through \figurevref -> \myvref -> \hyperref[{#2}]
+  const h1 = hover(fx.ws, doc, at('{thm:picard}', 2));
+  assert.match((h1?.contents as MarkupContent).value, /\*\*Theorem\*\* \(Picard\) · `thm:picard`/);
+  const h2 = hover(fx.ws, doc, at('{fig:slope}', 2));
+  assert.match((h2?.contents as MarkupContent).value, /\*\*Figure\*\* · `fig:slope`/, 'a label in the caption of the project\'s float is the figure\'s, not the example\'s');
+  // a label made by \lemlabel{picard} = \label{lem:picard}, referenced by \lemref{picard}
+  assert.equal(definition(fx.ws, doc, at('\\lemref{picard}', 9)).length, 1);
+  const label = hover(fx.ws, doc, at('\\lemlabel{picard}', 11));
+  assert.match((label?.contents as MarkupContent).value, /Referenced 1 time/);
+  assert.equal(findReferences(fx.ws, doc, at('\\label{thm:picard}', 8), false).length, 1);
+  // completion inside \thmref{ offers labels; \eqref{ puts equations first
+  const items = completion(fx.ws, doc, at('\\thmref{}.', 8))!.items.map((i) => i.label);
+  assert.ok(items.includes('thm:picard'), items.join(' '));
+  const eq = completion(fx.ws, doc, at('\\eqref{}', 7))!.items.sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1));
+  assert.equal(eq[0].label, 'eq:ode');
 });

@@ -5,277 +5,241 @@ import { fixture } from '../testing/fixture.js';
 import { Workspace } from './workspace.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { computeDiagnostics } from '../features/diagnostics.js';
-import { assertSnapshot, rangeText } from '../testing/snapshot.js';
+import { check, expect, rangeText } from '../testing/snapshot.js';
 
 const base = (uri: string): string => path.basename(decodeURIComponent(uri));
 
 test('roots: \\documentclass file including chapters; magic root comment wins', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\begin{document}
-\\input{chapters/one}
-\\include{chapters/two}
-\\end{document}
+\documentclass{article}
+\begin{document}
+\input{chapters/one}
+\include{chapters/two}
+\end{document}
 %! chapters/one.tex
-\\section{One}\\label{sec:one}
-See \\ref{sec:two}.
+\section{One}\label{sec:one}
+See \ref{sec:two}.
 %! chapters/two.tex
-\\section{Two}\\label{sec:two}
+\section{Two}\label{sec:two}
 %! notes/orphan.tex
 %!TEX root = ../main.tex
-\\ref{sec:one}
+\ref{sec:one}
 `);
-  try {
-    const one = fx.doc('chapters/one.tex');
-    assert.deepEqual(fx.ws.roots(one).map((d) => base(d.uri)), ['main.tex']);
-    assert.deepEqual([...fx.ws.scope(one)].map((d) => base(d.uri)).sort(), ['main.tex', 'one.tex', 'two.tex']);
-    assert.equal(fx.ws.findLabel(one, 'sec:two').length, 1);
-    const orphan = fx.doc('notes/orphan.tex');
-    assert.deepEqual(fx.ws.roots(orphan).map((d) => base(d.uri)), ['main.tex']);
-    assert.equal(fx.ws.findLabel(orphan, 'sec:one').length, 1);
-    assert.deepEqual(computeDiagnostics(fx.ws, orphan), []);
-  } finally {
-    fx.cleanup();
-  }
+  const one = fx.doc('chapters/one.tex');
+  assert.deepEqual(fx.ws.roots(one).map((d) => base(d.uri)), ['main.tex']);
+  assert.deepEqual([...fx.ws.scope(one)].map((d) => base(d.uri)).sort(), ['main.tex', 'one.tex', 'two.tex']);
+  assert.equal(fx.ws.findLabel(one, 'sec:two').length, 1);
+  const orphan = fx.doc('notes/orphan.tex');
+  assert.deepEqual(fx.ws.roots(orphan).map((d) => base(d.uri)), ['main.tex']);
+  assert.equal(fx.ws.findLabel(orphan, 'sec:one').length, 1);
+  assert.deepEqual(computeDiagnostics(fx.ws, orphan), []);
 });
 
 test('separate projects do not see each other\'s labels', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! a.tex
-\\documentclass{article}
-\\label{only-a}
+\documentclass{article}
+\label{only-a}
 %! b.tex
-\\documentclass{article}
-\\ref{only-a}
+\documentclass{article}
+\ref{only-a}
 `);
-  try {
-    const diags = computeDiagnostics(fx.ws, fx.doc('b.tex'));
-    assert.deepEqual(diags.map((d) => d.code), ['undefined-ref']);
-  } finally {
-    fx.cleanup();
-  }
+  const diags = computeDiagnostics(fx.ws, fx.doc('b.tex'));
+  assert.deepEqual(diags.map((d) => d.code), ['undefined-ref']);
 });
 
 test('subfiles: a subfile is its own root and part of the main project', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\usepackage{subfiles}
-\\begin{document}
-\\label{main-label}
-\\subfile{sub}
-\\end{document}
+\documentclass{article}
+\usepackage{subfiles}
+\begin{document}
+\label{main-label}
+\subfile{sub}
+\end{document}
 %! sub.tex
-\\documentclass[main.tex]{subfiles}
-\\begin{document}
-\\ref{main-label}
-\\end{document}
+\documentclass[main.tex]{subfiles}
+\begin{document}
+\ref{main-label}
+\end{document}
 `);
-  try {
-    const sub = fx.doc('sub.tex');
-    assert.deepEqual(fx.ws.roots(sub).map((d) => base(d.uri)).sort(), ['main.tex', 'sub.tex']);
-    assert.equal(fx.ws.findLabel(sub, 'main-label').length, 1);
-  } finally {
-    fx.cleanup();
-  }
+  const sub = fx.doc('sub.tex');
+  assert.deepEqual(fx.ws.roots(sub).map((d) => base(d.uri)).sort(), ['main.tex', 'sub.tex']);
+  assert.equal(fx.ws.findLabel(sub, 'main-label').length, 1);
 });
 
 test('xr external documents: prefixed labels resolve into the other project', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! algebra.tex
-\\documentclass{amsart}
-\\begin{document}
-\\begin{lemma}\\label{lemma-nak}Nakayama.\\end{lemma}
-\\end{document}
+\documentclass{amsart}
+\begin{document}
+\begin{lemma}\label{lemma-nak}Nakayama.\end{lemma}
+\end{document}
 %! schemes.tex
-\\documentclass{amsart}
-\\usepackage{xr-hyper}
-\\externaldocument[algebra-]{algebra}
-\\begin{document}
-By \\ref{algebra-lemma-nak} and \\ref{algebra-lemma-missing}.
-\\end{document}
+\documentclass{amsart}
+\usepackage{xr-hyper}
+\externaldocument[algebra-]{algebra}
+\begin{document}
+By \ref{algebra-lemma-nak} and \ref{algebra-lemma-missing}.
+\end{document}
 `);
-  try {
-    const schemes = fx.doc('schemes.tex');
-    const locs = fx.ws.findLabel(schemes, 'algebra-lemma-nak');
-    assert.equal(locs.length, 1);
-    assert.equal(locs[0].prefix, 'algebra-');
-    assert.equal(base(locs[0].doc.uri), 'algebra.tex');
-    assert.deepEqual(computeDiagnostics(fx.ws, schemes).map((d) => d.message), [
-      'Undefined reference: no \\label{algebra-lemma-missing} in this project',
-    ]);
-  } finally {
-    fx.cleanup();
-  }
+  const schemes = fx.doc('schemes.tex');
+  const locs = fx.ws.findLabel(schemes, 'algebra-lemma-nak');
+  assert.equal(locs.length, 1);
+  assert.equal(locs[0].prefix, 'algebra-');
+  assert.equal(base(locs[0].doc.uri), 'algebra.tex');
+  assert.deepEqual(computeDiagnostics(fx.ws, schemes).map((d) => d.message), [
+    'Undefined reference: no \\label{algebra-lemma-missing} in this project',
+  ]);
 });
 
 test('theorem registry: defaults, \\newtheorem with shared/parent counters, styles, thmtools, wrappers', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\input{defs}
-\\begin{document}
-\\begin{satz}[Main]\\label{s}\\end{satz}
-\\begin{defi}\\label{d}\\end{defi}
-\\begin{obs}\\label{o}\\end{obs}
-\\begin{lem}\\label{l}\\end{lem}
-\\begin{lemma}\\label{dl}\\end{lemma}
-\\end{document}
+\documentclass{article}
+\input{defs}
+\begin{document}
+\begin{satz}[Main]\label{s}\end{satz}
+\begin{defi}\label{d}\end{defi}
+\begin{obs}\label{o}\end{obs}
+\begin{lem}\label{l}\end{lem}
+\begin{lemma}\label{dl}\end{lemma}
+\end{document}
 %! defs.tex
-\\theoremstyle{plain}
-\\newtheorem{satz}{Satz}[section]
-\\theoremstyle{definition}
-\\newtheorem{defi}[satz]{Definition}
-\\declaretheorem[name=Observation,style=remark]{obs}
-\\newcommand{\\defthm}[3]{\\newtheorem{#1}[#1]{#2}}
-\\theoremstyle{plain}
-\\defthm{lem}{Hilfssatz}{Hilfssätze}
+\theoremstyle{plain}
+\newtheorem{satz}{Satz}[section]
+\theoremstyle{definition}
+\newtheorem{defi}[satz]{Definition}
+\declaretheorem[name=Observation,style=remark]{obs}
+\newcommand{\defthm}[3]{\newtheorem{#1}[#1]{#2}}
+\theoremstyle{plain}
+\defthm{lem}{Hilfssatz}{Hilfssätze}
 `);
-  try {
-    const main = fx.doc('main.tex');
-    const reg = fx.ws.theorems(main);
-    assert.deepEqual(
-      ['satz', 'defi', 'obs', 'lem', 'lemma', 'proof'].map((e) => {
-        const k = reg.get(e);
-        return k ? `${e}:${k.title}:${k.style}:${k.counter}:${k.parent ?? ''}` : `${e}:-`;
-      }),
-      ['satz:Satz:plain:satz:section', 'defi:Definition:definition:satz:section', 'obs:Observation:remark:obs:', 'lem:Hilfssatz:plain:lem:', 'lemma:Lemma:plain:lemma:', 'proof:-'],
-    );
-    assert.deepEqual(statements(fx.ws, main).map((s) => `${s.kind.title}${s.title ? ` (${s.title})` : ''} ${s.labels.map((l) => l.name)}`), [
-      'Satz (Main) s', 'Definition d', 'Observation o', 'Hilfssatz l', 'Lemma dl',
-    ]);
-    const l = main.labelMap().get('d')![0];
-    assert.equal(labelTarget(fx.ws, main, l).displayName, 'Definition');
-  } finally {
-    fx.cleanup();
-  }
+  const main = fx.doc('main.tex');
+  const reg = fx.ws.theorems(main);
+  assert.deepEqual(
+    ['satz', 'defi', 'obs', 'lem', 'lemma', 'proof'].map((e) => {
+      const k = reg.get(e);
+      return k ? `${e}:${k.title}:${k.style}:${k.counter}:${k.parent ?? ''}` : `${e}:-`;
+    }),
+    ['satz:Satz:plain:satz:section', 'defi:Definition:definition:satz:section', 'obs:Observation:remark:obs:', 'lem:Hilfssatz:plain:lem:', 'lemma:Lemma:plain:lemma:', 'proof:-'],
+  );
+  assert.deepEqual(statements(fx.ws, main).map((s) => `${s.kind.title}${s.title ? ` (${s.title})` : ''} ${s.labels.map((l) => l.name)}`), [
+    'Satz (Main) s', 'Definition d', 'Observation o', 'Hilfssatz l', 'Lemma dl',
+  ]);
+  const l = main.labelMap().get('d')![0];
+  assert.equal(labelTarget(fx.ws, main, l).displayName, 'Definition');
 });
 
 test('proofs attach to the statement they prove', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\begin{document}
-\\begin{theorem}\\label{t1}A\\end{theorem}
-\\begin{lemma}\\label{l1}B\\end{lemma}
-\\begin{proof}Proof of B.\\end{proof}
-\\begin{remark}R\\end{remark}
-\\begin{proof}[Proof of Theorem~\\ref{t1}]Deferred.\\end{proof}
-\\begin{definition}D\\end{definition}
-\\begin{proof}Orphan.\\end{proof}
-\\end{document}
+\documentclass{article}
+\begin{document}
+\begin{theorem}\label{t1}A\end{theorem}
+\begin{lemma}\label{l1}B\end{lemma}
+\begin{proof}Proof of B.\end{proof}
+\begin{remark}R\end{remark}
+\begin{proof}[Proof of Theorem~\ref{t1}]Deferred.\end{proof}
+\begin{definition}D\end{definition}
+\begin{proof}Orphan.\end{proof}
+\end{document}
 `);
-  try {
-    const doc = fx.doc('main.tex');
-    const envs = doc.envs();
-    const links = envs.map((e, i) => (e.name === 'proof' ? proofTarget(fx.ws, doc, i) : undefined)).filter((x) => x);
-    assert.deepEqual(links.map((p) => `${p!.via}:${p!.statement ? doc.text.slice(p!.statement.env.bodyStart, p!.statement.env.bodyEnd).replace(/\\label\{[^}]*\}/, '') : '-'}`), [
-      'adjacent:B', 'reference:A', 'none:-',
-    ]);
-  } finally {
-    fx.cleanup();
-  }
+  const doc = fx.doc('main.tex');
+  const envs = doc.envs();
+  const links = envs.map((e, i) => (e.name === 'proof' ? proofTarget(fx.ws, doc, i) : undefined)).filter((x) => x);
+  assert.deepEqual(links.map((p) => `${p!.via}:${p!.statement ? doc.text.slice(p!.statement.env.bodyStart, p!.statement.env.bodyEnd).replace(/\\label\{[^}]*\}/, '') : '-'}`), [
+    'adjacent:B', 'reference:A', 'none:-',
+  ]);
 });
 
 test('label targets: equation rows, items, sections, figures', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\section{Intro}
-\\label{sec}
-\\begin{align}
-a &= b \\label{row1}\\\\
-c &= d \\label{row2}
-\\end{align}
-\\begin{enumerate}
-\\item first \\label{it}
-\\end{enumerate}
-\\begin{figure}\\caption{C}\\label{fig}\\end{figure}
+\section{Intro}
+\label{sec}
+\begin{align}
+a &= b \label{row1}\\
+c &= d \label{row2}
+\end{align}
+\begin{enumerate}
+\item first \label{it}
+\end{enumerate}
+\begin{figure}\caption{C}\label{fig}\end{figure}
 `);
-  try {
-    const doc = fx.doc('main.tex');
-    const out = doc.labels().map((l) => {
-      const t = labelTarget(fx.ws, doc, l);
-      return `${l.name}:${t.kind}:${t.displayName}${t.row !== undefined ? ':row' + t.row : ''}${t.title ? ':' + t.title : ''}`;
-    });
-    assert.deepEqual(out, ['sec:section:Section:Intro', 'row1:equation:Equation:row0', 'row2:equation:Equation:row1', 'it:item:Item', 'fig:figure:Figure']);
-  } finally {
-    fx.cleanup();
-  }
+  const doc = fx.doc('main.tex');
+  const out = doc.labels().map((l) => {
+    const t = labelTarget(fx.ws, doc, l);
+    return `${l.name}:${t.kind}:${t.displayName}${t.row !== undefined ? ':row' + t.row : ''}${t.title ? ':' + t.title : ''}`;
+  });
+  assert.deepEqual(out, ['sec:section:Section:Intro', 'row1:equation:Equation:row0', 'row2:equation:Equation:row1', 'it:item:Item', 'fig:figure:Figure']);
 });
 
 test('include graph: an include that closes a cycle and a file with labels read twice are warnings', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{article}
-\\begin{document}
-\\input{ch/a}
-\\input{ch/twice}
-\\input{ch/twice}
-\\input{ch/shared}
-\\end{document}
+\documentclass{article}
+\begin{document}
+\input{ch/a}
+\input{ch/twice}
+\input{ch/twice}
+\input{ch/shared}
+\end{document}
 %! ch/a.tex
-\\section{A}\\label{sec:a}
-\\input{ch/b}
+\section{A}\label{sec:a}
+\input{ch/b}
 %! ch/b.tex
-\\section{B}\\label{sec:b}
-See \\ref{sec:a}.
-\\input{ch/a}
-\\input{ch/shared}
+\section{B}\label{sec:b}
+See \ref{sec:a}.
+\input{ch/a}
+\input{ch/shared}
 %! ch/twice.tex
-\\begin{equation}\\label{eq:tw} y=2 \\end{equation}
+\begin{equation}\label{eq:tw} y=2 \end{equation}
 %! ch/shared.tex
 Shared text.
 %! loop/x.tex
-\\input{y}
+\input{y}
 %! loop/y.tex
-\\input{x}
+\input{x}
 %! self.tex
-\\documentclass{article}
-\\input{self}
+\documentclass{article}
+\input{self}
 `);
-  try {
-    const render = (name: string) => computeDiagnostics(fx.ws, fx.doc(name)).map((d) => `${name}:${rangeText(d.range)} ${d.code}: ${d.message}`);
-    assertSnapshot(['main.tex', 'ch/a.tex', 'ch/b.tex', 'ch/twice.tex', 'loop/x.tex', 'loop/y.tex', 'self.tex'].flatMap(render).join('\n'), `
-      main.tex:5:8-5:16 duplicate-include: twice.tex is already included (main.tex:4): LaTeX reads it twice and reports every label in it as multiply defined
-      ch/b.tex:3:8-3:12 include-cycle: include cycle: a.tex → b.tex → a.tex
-      loop/y.tex:1:8-1:9 include-cycle: include cycle: x.tex → y.tex → x.tex
-      self.tex:2:8-2:12 include-cycle: include cycle: self.tex → self.tex
-    `);
-    // shared.tex (no labels) is read twice too, harmlessly: not reported; the labels of the
-    // file read twice are not reported as duplicates (one definition on disk)
-    assert.deepEqual(computeDiagnostics(fx.ws, fx.doc('ch/twice.tex')), []);
-  } finally {
-    fx.cleanup();
-  }
+  const render = (name: string) => computeDiagnostics(fx.ws, fx.doc(name)).map((d) => `${name}:${rangeText(d.range)} ${d.code}: ${d.message}`);
+  check(['main.tex', 'ch/a.tex', 'ch/b.tex', 'ch/twice.tex', 'loop/x.tex', 'loop/y.tex', 'self.tex'].flatMap(render).join('\n'), expect`
+    main.tex:5:8-5:16 duplicate-include: twice.tex is already included (main.tex:4): LaTeX reads it twice and reports every label in it as multiply defined
+    ch/b.tex:3:8-3:12 include-cycle: include cycle: a.tex → b.tex → a.tex
+    loop/y.tex:1:8-1:9 include-cycle: include cycle: x.tex → y.tex → x.tex
+    self.tex:2:8-2:12 include-cycle: include cycle: self.tex → self.tex
+  `);
+  // shared.tex (no labels) is read twice too, harmlessly: not reported; the labels of the
+  // file read twice are not reported as duplicates (one definition on disk)
+  assert.deepEqual(computeDiagnostics(fx.ws, fx.doc('ch/twice.tex')), []);
 });
 
 test('roots: a parent\'s %!TEX root is followed, even when the root has not been read', () => {
-  const fx = fixture(`
+  const fx = fixture(String.raw`
 %! main.tex
-\\documentclass{book}
-\\begin{document}
-\\input{chapters/ch1/intro}
-\\input{chapters/ch2/body}
-\\end{document}
+\documentclass{book}
+\begin{document}
+\input{chapters/ch1/intro}
+\input{chapters/ch2/body}
+\end{document}
 %! chapters/ch1/intro.tex
-\\chapter{Intro}\\label{ch:intro}
+\chapter{Intro}\label{ch:intro}
 %! chapters/ch2/body.tex
 %!TEX root = ../../main.tex
-\\chapter{Body}
-\\input{sub/part}
+\chapter{Body}
+\input{sub/part}
 %! chapters/ch2/sub/part.tex
-See \\ref{ch:intro}.
+See \ref{ch:intro}.
 `);
-  try {
-    // what the CLI has when asked for part.tex: the file and its folder's parent, not main.tex
-    const ws = new Workspace();
-    const part = ws.loadFile(path.join(fx.dir, 'chapters/ch2/sub/part.tex'))!;
-    ws.loadFile(path.join(fx.dir, 'chapters/ch2/body.tex'));
-    assert.deepEqual(ws.roots(part).map((d) => base(d.uri)), ['main.tex']);
-    assert.deepEqual([...ws.scope(part)].map((d) => base(d.uri)).sort(), ['body.tex', 'intro.tex', 'main.tex', 'part.tex']);
-    assert.deepEqual(computeDiagnostics(ws, part), []);
-  } finally {
-    fx.cleanup();
-  }
+  // what the CLI has when asked for part.tex: the file and its folder's parent, not main.tex
+  const ws = new Workspace({ fs: fx.fs });
+  const part = ws.loadFile(path.join(fx.dir, 'chapters/ch2/sub/part.tex'))!;
+  ws.loadFile(path.join(fx.dir, 'chapters/ch2/body.tex'));
+  assert.deepEqual(ws.roots(part).map((d) => base(d.uri)), ['main.tex']);
+  assert.deepEqual([...ws.scope(part)].map((d) => base(d.uri)).sort(), ['body.tex', 'intro.tex', 'main.tex', 'part.tex']);
+  assert.deepEqual(computeDiagnostics(ws, part), []);
 });

@@ -10,6 +10,7 @@ import type { DocInclude, DocLabel } from '../model/documentView.js';
 import {
   isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
 } from './files.js';
+import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
 import { effectMacros, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
@@ -59,7 +60,20 @@ export function isMacroSource(doc: Doc): boolean {
   return /\.(sty|cls)$/i.test(doc.uri);
 }
 
+export interface WorkspaceOptions {
+  /** Where files not open in the editor are read from: the disk unless given. */
+  fs?: FileSystem;
+}
+
 export class Workspace {
+  /** Every read of the workspace (documents, includes, .bib files, what auxNumbers reads) goes through it. */
+  readonly fs: FileSystem;
+
+  constructor(options: WorkspaceOptions = {}) {
+    this.fs = options.fs ?? nodeFileSystem;
+    this.bibs = new BibStore(this.fs);
+  }
+
   private readonly docs = new Map<string, Doc>();
   private readonly openUris = new Set<string>();
   private readonly failed = new Map<string, string>();
@@ -91,7 +105,7 @@ export class Workspace {
   } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map() };
 
   /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
-  readonly bibs = new BibStore();
+  readonly bibs: BibStore;
   private readonly pendingBibs = new Set<string>();
 
   /** Called when a document could not be read (binary, too large, unreadable). */
@@ -134,7 +148,7 @@ export class Workspace {
     const key = normalizeUri(uri);
     this.openUris.delete(key);
     const p = uriToPath(key);
-    if (p && isFile(p)) this.loadFile(p, true);
+    if (p && isFile(p, this.fs)) this.loadFile(p, true);
     else this.remove(key);
   }
 
@@ -166,7 +180,7 @@ export class Workspace {
     const uri = pathToUri(p);
     if (this.openUris.has(uri)) return this.docs.get(uri);
     if (!force && this.docs.has(uri)) return this.docs.get(uri);
-    const r = readTextFile(p);
+    const r = readTextFile(p, this.fs);
     if ('error' in r) {
       this.failed.set(uri, r.error);
       this.onReadError(uri, r.error);
@@ -529,7 +543,7 @@ export class Workspace {
     for (let up = 0; up < 4; up++) {
       for (const c of candidates) {
         const full = path.resolve(dir, c);
-        if (this.docs.has(pathToUri(full)) || isFile(full)) return full;
+        if (this.docs.has(pathToUri(full)) || isFile(full, this.fs)) return full;
       }
       const parent = path.dirname(dir);
       if (parent === dir) break;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { assertSnapshot, loc } from '../testing/snapshot.js';
+import { check, expect, loc } from '../testing/snapshot.js';
 import { dedent } from '../testing/fixture.js';
 import { splitAll } from './blockSplitter.js';
 
@@ -30,23 +30,23 @@ function outline(src: string): string {
 }
 
 test('theorem-like environments with titles, labels and a proof', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\begin{theorem}[Fermat]\\label{thm:f}
     No solutions for $n > 2$.
     \\end{theorem}
     \\begin{proof}[Proof of Theorem~\\ref{thm:f}]
     Margin too small.
     \\end{proof}
-  `), `
+  `), expect`
     env theorem [Fermat] t.tex:1:1-3:14 #0
-    env proof [Proof of Theorem~\\ref{thm:f}] t.tex:4:1-6:12 #1
+    env proof [Proof of Theorem~\ref{thm:f}] t.tex:4:1-6:12 #1
     label thm:f env=#0 math=#-1 row=-1
-    ref \\ref{thm:f} t.tex:4:37-4:42
+    ref \ref{thm:f} t.tex:4:37-4:42
   `);
 });
 
 test('display math: rows, per-row labels, notag, nested aligned, \\[ \\] and $$', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\begin{align}
     a &= b \\label{r1} \\\\
     &= c \\notag \\\\[2pt]
@@ -55,10 +55,10 @@ test('display math: rows, per-row labels, notag, nested aligned, \\[ \\] and $$'
     \\[ x^2 \\]
     $$ y \\label{dd} $$
     \\begin{alignat}{2} a &= b \\\\ c &= d \\end{alignat}
-  `), `
+  `), expect`
     env align t.tex:1:1-5:12 rows=3 notag=010 #0
     env aligned t.tex:4:1-4:37 in align #1
-    env \\[ t.tex:6:1-6:10 rows=1 #2
+    env \[ t.tex:6:1-6:10 rows=1 #2
     env $$ t.tex:7:1-7:19 rows=1 #3
     env alignat t.tex:8:1-8:50 rows=2 #4
     label r1 env=#0 math=#0 row=0
@@ -75,39 +75,39 @@ test('every display-math kind is recognised, starred too', () => {
 });
 
 test('reference commands: lists, starred, ranges, hyperref, doubled braces', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\ref{a} \\eqref{b} \\pageref{c} \\autoref{d}
     \\cref{e, f ,g} \\Cref*{h} \\crefrange{i}{j}
     \\hyperref[k]{text} \\cref{{l}}
-  `), `
-    ref \\ref{a} t.tex:1:6-1:7
-    ref \\eqref{b} t.tex:1:16-1:17
-    ref \\pageref{c} t.tex:1:28-1:29
-    ref \\autoref{d} t.tex:1:40-1:41
-    ref \\cref{e} t.tex:2:7-2:8
-    ref \\cref{f} t.tex:2:10-2:11
-    ref \\cref{g} t.tex:2:13-2:14
-    ref \\Cref{h} t.tex:2:23-2:24
-    ref \\crefrange{i} t.tex:2:37-2:38
-    ref \\crefrange{j} t.tex:2:40-2:41
-    ref \\hyperref{k} t.tex:3:11-3:12
-    ref \\cref{l} t.tex:3:27-3:28
+  `), expect`
+    ref \ref{a} t.tex:1:6-1:7
+    ref \eqref{b} t.tex:1:16-1:17
+    ref \pageref{c} t.tex:1:28-1:29
+    ref \autoref{d} t.tex:1:40-1:41
+    ref \cref{e} t.tex:2:7-2:8
+    ref \cref{f} t.tex:2:10-2:11
+    ref \cref{g} t.tex:2:13-2:14
+    ref \Cref{h} t.tex:2:23-2:24
+    ref \crefrange{i} t.tex:2:37-2:38
+    ref \crefrange{j} t.tex:2:40-2:41
+    ref \hyperref{k} t.tex:3:11-3:12
+    ref \cref{l} t.tex:3:27-3:28
   `);
 });
 
 test('citations, includes, xr external documents and magic comments', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     %!TEX root = ../main.tex
     \\cite{knuth} \\citep[p.~3]{a, b} \\parencite[see][]{c} \\nocite{*}
     \\input{chapters/one} \\include{two} \\subfile{sub/three}
     \\import{dir/}{four} \\externaldocument[alg-]{algebra} \\input preamble
     \\bibliography{refs,more}
-  `), `
-    cite \\cite{knuth}
-    cite \\citep{a}
-    cite \\citep{b}
-    cite \\parencite{c}
-    cite \\nocite{*}
+  `), expect`
+    cite \cite{knuth}
+    cite \citep{a}
+    cite \citep{b}
+    cite \parencite{c}
+    cite \nocite{*}
     include input chapters/one
     include include two
     include subfile sub/three
@@ -121,7 +121,7 @@ test('citations, includes, xr external documents and magic comments', () => {
 });
 
 test('theorem definitions: newtheorem variants, styles, thmtools, wrapper macros', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\theoremstyle{plain}
     \\newtheorem{theorem}{Theorem}[section]
     \\newtheorem{lemma}[theorem]{Lemma}
@@ -130,8 +130,8 @@ test('theorem definitions: newtheorem variants, styles, thmtools, wrapper macros
     \\declaretheorem[name=Definition, sibling=theorem]{definition}
     \\declaretheorem{remark}[style=remark, numberwithin=section]
     \\def\\defthm#1#2#3{\\newtheorem{#1}[#1]{#2}\\crefname{#1}{#2}{#3}}
-  `), `
-    macro \\defthm nargs=3 body=\\newtheorem{#1}[#1]{#2}\\crefname{#1}{#2}{#3} wrapper={"envArg":1,"titleArg":2,"sharedArg":1}
+  `), expect`
+    macro \defthm nargs=3 body=\newtheorem{#1}[#1]{#2}\crefname{#1}{#2}{#3} wrapper={"envArg":1,"titleArg":2,"sharedArg":1}
     thmdef theoremstyle style=plain
     thmdef newtheorem theorem Theorem parent=section
     thmdef newtheorem lemma Lemma shared=theorem
@@ -143,7 +143,7 @@ test('theorem definitions: newtheorem variants, styles, thmtools, wrapper macros
 });
 
 test('macro definitions are kept with argument counts and bodies', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\newcommand{\\R}{\\mathbb{R}}
     \\newcommand*\\norm[1]{\\lVert #1 \\rVert}
     \\renewcommand{\\vec}[2][n]{(#2_1,\\dots,#2_#1)}
@@ -151,19 +151,19 @@ test('macro definitions are kept with argument counts and bodies', () => {
     \\DeclareMathOperator*{\\argmax}{arg\\,max}
     \\def\\pair#1#2{\\langle #1, #2\\rangle}
     \\NewDocumentCommand{\\abs}{m}{\\lvert #1 \\rvert}
-  `), `
-    macro \\R nargs=0 body=\\mathbb{R}
-    macro \\norm nargs=1 body=\\lVert #1 \\rVert
-    macro \\vec nargs=2 opt=n body=(#2_1,\\dots,#2_#1)
-    macro \\Hom nargs=0 body=Hom
-    macro \\argmax nargs=0 body=arg\\,max
-    macro \\pair nargs=2 body=\\langle #1, #2\\rangle
-    macro \\abs nargs=1 body=\\lvert #1 \\rvert
+  `), expect`
+    macro \R nargs=0 body=\mathbb{R}
+    macro \norm nargs=1 body=\lVert #1 \rVert
+    macro \vec nargs=2 opt=n body=(#2_1,\dots,#2_#1)
+    macro \Hom nargs=0 body=Hom
+    macro \argmax nargs=0 body=arg\,max
+    macro \pair nargs=2 body=\langle #1, #2\rangle
+    macro \abs nargs=1 body=\lvert #1 \rvert
   `);
 });
 
 test('comments, verbatim, \\verb and definitions hide structure', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     % \\label{commented} \\begin{lemma}
     \\verb|\\label{verb}| \\url{http://x.org/a%20b}
     \\begin{verbatim}
@@ -172,18 +172,18 @@ test('comments, verbatim, \\verb and definitions hide structure', () => {
     \\newenvironment{myproof}{\\begin{proof}}{\\end{proof}}
     \\newcommand{\\beq}{\\begin{equation}}
     50\\% \\label{real}
-  `), `
+  `), expect`
     label real env=#-1 math=#-1 row=-1
-    macro \\beq nargs=0 body=\\begin{equation}
+    macro \beq nargs=0 body=\begin{equation}
   `);
 });
 
 test('sections with short titles and starred forms', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\chapter{Algebra}
     \\section[Short]{Long title with $x$}
     \\subsection*{Unnumbered}
-  `), `
+  `), expect`
     section 1 Algebra
     section 2 Long title with $x$
     section 3 Unnumbered *
@@ -191,19 +191,19 @@ test('sections with short titles and starred forms', () => {
 });
 
 test('malformed structure is reported, not fatal', () => {
-  assertSnapshot(outline(`
+  check(outline(`
     \\begin{lemma}
     \\begin{equation} x
     \\end{lemma}
     \\end{proof}
     \\begin{theorem}
-  `), `
+  `), expect`
     env lemma t.tex:1:1-3:12 #0
     env equation t.tex:2:1-3:1 in lemma rows=1 UNCLOSED #1
     env theorem t.tex:5:1-5:16 UNCLOSED #2
-    problem unclosed-environment t.tex:2:1-2:17: \\begin{equation} is never closed
-    problem unmatched-end t.tex:4:1-4:12: \\end{proof} has no matching \\begin
-    problem unclosed-environment t.tex:5:1-5:16: \\begin{theorem} is never closed
+    problem unclosed-environment t.tex:2:1-2:17: \begin{equation} is never closed
+    problem unmatched-end t.tex:4:1-4:12: \end{proof} has no matching \begin
+    problem unclosed-environment t.tex:5:1-5:16: \begin{theorem} is never closed
   `);
 });
 
