@@ -104,7 +104,7 @@ export class ProjectLoader {
       }
       for (const file of pending) {
         if (!ws.get(pathToUri(file))) {
-          const r = await readTextFileAsync(file);
+          const r = await readTextFileAsync(file, ws.fs);
           if ('error' in r) ws.markUnreadable(file, r.error);
           else hooks.guard('includes', undefined, () => ws.addLoaded(file, r.text));
           loaded++;
@@ -115,7 +115,7 @@ export class ProjectLoader {
       // bibliographies (.bib): parsed into the store, never opened as documents
       for (const file of bibs) {
         if (!ws.bibs.has(file)) {
-          const r = await readTextFileAsync(file);
+          const r = await readTextFileAsync(file, ws.fs);
           if ('error' in r) { ws.bibs.setError(file, r.error); hooks.log(`cannot read ${file}: ${r.error}`); }
           else hooks.guard('bibliography', undefined, () => ws.bibs.setText(file, r.text));
           if (!ws.bibs.has(file)) ws.bibs.setError(file, 'could not be parsed');
@@ -145,7 +145,7 @@ export class ProjectLoader {
   /** Reads every document under the folders, yielding to requests as it goes. */
   private async scanFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
-    const files = folders.flatMap((f) => findDocumentFiles(f));
+    const files = folders.flatMap((f) => findDocumentFiles(f, undefined, this.ws.fs));
     const progress = await this.hooks.progress('MathSense: indexing', `${files.length} files`);
     const started = Date.now();
     let lastReport = 0;
