@@ -13,8 +13,9 @@ import { check, rangeText, type Expect } from './snapshot.js';
 import { uriToPath } from '../project/files.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { hover } from '../features/hover.js';
-import { definition, findReferences, rename } from '../features/navigation.js';
-import { completion } from '../features/completion.js';
+import { definitionAt, referencesAt, renameAt } from '../features/navigate.js';
+import { completeAt } from '../features/complete.js';
+import { testContext } from './featureContext.js';
 import { documentSymbols } from '../features/symbols.js';
 import { foldingRanges } from '../features/folding.js';
 import { documentLinks } from '../features/documentLinks.js';
@@ -116,6 +117,15 @@ export function renderActions(fx: Fixture, actions: readonly CodeAction[]): stri
 }
 
 // ---- the checks -------------------------------------------------------------------------
+// Requests default to the feature's entry point, as the server calls it (testing/featureContext.ts):
+// what is checked is the answer an editor gets, precedence included. Hover defaults to the
+// document's own answer with its math as features write it (`$…$`); `hoverAt` adds the services'
+// parts and the client's math presentation.
+
+const definition = (ws: Workspace, doc: Doc, offset: number) => definitionAt(testContext(ws), doc.uri, doc.positionAt(offset));
+const findReferences = (ws: Workspace, doc: Doc, offset: number, includeDeclaration: boolean) => referencesAt(testContext(ws), doc.uri, doc.positionAt(offset), includeDeclaration);
+const rename = (ws: Workspace, doc: Doc, offset: number, newName: string) => renameAt(testContext(ws), doc.uri, doc.positionAt(offset), newName);
+const completion = (ws: Workspace, doc: Doc, offset: number) => completeAt(testContext(ws), doc, offset);
 
 /** Hover at the cursor. */
 export function checkHover(spec: Spec, snapshot: Expect, request: (ws: Workspace, doc: Doc, offset: number) => Hover | null = hover): Fixture {

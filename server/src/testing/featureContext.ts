@@ -1,0 +1,50 @@
+// A FeatureContext for tests: the workspace of a fixture with the services a running server
+// would have, minus the ones that need files outside it (the bundled index stays unloaded, so
+// index features contribute nothing; no derivation steps unless given). Feature entry points
+// run on it exactly as the server runs them; a failing part throws instead of being logged.
+import type { Doc, Workspace } from '../project/workspace.js';
+import { AuxStore } from '../project/auxNumbers.js';
+import type { DocStep } from '../math/service.js';
+import { ServerIndex } from '../index/serverIndex.js';
+import type { FeatureContext, FeatureSettings } from '../features/context.js';
+import { defaultDiagnosticSettings } from '../features/diagnostics.js';
+import { defaultDerivationSettings } from '../features/derivation.js';
+import { MatchCache } from '../features/equationLenses.js';
+import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
+import type { RelatedContext } from '../features/relatedEquations.js';
+import { guards } from '../util/guard.js';
+
+export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
+  diagnostics: defaultDiagnosticSettings,
+  derivations: defaultDerivationSettings,
+  equations: { lens: 'matches' },
+  providers: { referenceHover: true, citationHover: true, labelCompletion: true, citationCompletion: true, outline: true },
+};
+
+export interface TestContextOptions {
+  settings?: Partial<FeatureSettings>;
+  steps?: (doc: Doc) => readonly DocStep[];
+  hoverMath?: HoverMath;
+  resultsPanel?: boolean;
+  related?: () => Promise<RelatedContext>;
+}
+
+export function testContext(ws: Workspace, opts: TestContextOptions = {}): FeatureContext {
+  const { guard, guardAsync } = guards(() => {}, () => true);
+  const settings = { ...DEFAULT_FEATURE_SETTINGS, ...opts.settings };
+  const aux = new AuxStore();
+  return {
+    ws,
+    index: new ServerIndex(() => {}, () => ({}), async () => undefined),
+    guard,
+    guardAsync,
+    settingsFor: () => settings,
+    numbers: (doc) => aux.numbers(ws, doc),
+    steps: opts.steps ?? (() => []),
+    hoverMath: () => opts.hoverMath ?? SOURCE_MATH,
+    resultsPanel: opts.resultsPanel ?? false,
+    related: opts.related ?? (() => Promise.reject(new Error('no related-equations context in this test'))),
+    lensMatches: new MatchCache(),
+    warmEquations: () => {},
+  };
+}
