@@ -1,7 +1,7 @@
 // Retrieval on top of a loaded index: candidate proofs for a statement, results to cite, and
 // term disambiguation. Shared by the server features, the CLI and the evaluation.
 import { Bm25Index } from '../embeddings/bm25.js';
-import { termTitle } from '../embeddings/data/mathd2.js';
+import { termTitle } from './termTitles.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
