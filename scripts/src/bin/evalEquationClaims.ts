@@ -19,6 +19,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { table } from '../lib/table.js';
 import { baselineServer } from '../lib/baselineServer.js';
 import { repoRoot } from '../lib/repo.js';
+import { defaultIndexDir, sharedDataDir, expandProofWikiMacros } from 'mathsense-server/api/index';
+import { documentEquations, matchLenses, MatchCache, findRelatedEquations } from 'mathsense-server/api/features';
+import { displayRelations, confirmSameDisplay } from 'mathsense-server/api/math';
 
 const root = repoRoot;
 const argv = process.argv.slice(2);
@@ -34,7 +37,10 @@ function projects(dataDir) {
   return out;
 }
 
-/** A project's workspace searched by the server code in `out`, without the encoder (as lenses rank). */
+/**
+ * A project's workspace searched by the server code in `out` (a commit's compiled tree: it has no
+ * declared API), without the encoder (as lenses rank).
+ */
 async function openProject(out, indexDir, dir) {
   const m = (p) => import(pathToFileURL(path.join(out, p)).href);
   const { Workspace } = await m('project/workspace.js');
@@ -73,18 +79,12 @@ if (opt('--impl')) {
   process.exit(0);
 }
 
+// today's claims are made by today's compiled server, loaded by path like the baseline commit's
+// (openProject), so that both sides run the same code
 const out = path.join(root, 'server', 'out');
-const m = (p) => import(pathToFileURL(path.join(out, p)).href);
-const { sharedDataDir, defaultIndexDir } = await m('index/paths.js');
-const { documentEquations } = await m('features/equationSites.js');
-const { matchLenses, MatchCache } = await m('features/equationLenses.js');
-const { findRelatedEquations } = await m('features/relatedEquations.js');
-const { displayRelations } = await m('math/equations/equation.js');
-const { confirmSameDisplay } = await m('math/equations/equivalence.js');
-const { expandProofWikiMacros } = await m('index/proofwikiMacros.js');
 const dataDir = sharedDataDir();
 const indexDir = defaultIndexDir();
-const STRICT = { points: 64, seed: 0x2f1e9d, range: [0.05, 3] };
+const STRICT = { points: 64, seed: 0x2f1e9d, range: [0.05, 3] as [number, number] };
 
 /** The stricter check, both ways; texts read with their documents' macros. */
 function strictlySame(ctx, q, hit) {

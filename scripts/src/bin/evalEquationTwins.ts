@@ -30,7 +30,7 @@ import { baselineServer } from '../lib/baselineServer.js';
 import { repoRoot } from '../lib/repo.js';
 import { sharedDataDir, defaultIndexDir } from 'mathsense-server/api/index';
 import { seededRandom } from 'mathsense-server/api/util';
-import { applyRenaming, mathVariables } from 'mathsense-server/api/embeddings';
+import { applyRenaming, mathVariables } from '../training/symbolRenaming.js';
 import { shownLatex, copyText } from 'mathsense-server/api/features';
 import { analyseEquation } from 'mathsense-server/api/math';
 
@@ -125,6 +125,8 @@ if (opt('--impl')) {
 }
 
 // ---------- the queries
+// today's answers come from today's compiled server, loaded by path like the baseline commit's
+// (openWorkspace), so that both sides run the same code
 const out = path.join(root, 'server', 'out');
 const dataDir = sharedDataDir();
 const indexDir = defaultIndexDir();

@@ -31,7 +31,8 @@ import { parsePrefix, toLatex, readEgenClusters, egenDir, analyseEquation, macro
 import { formulaEncoderInput, shapeOf, sharedDataDir, fingerprintMatch, W_FINGERPRINT, W_ENCODER, W_STRUCTURE } from 'mathsense-server/api/index';
 import { Workspace, findDocumentFiles } from 'mathsense-server/api/project';
 import { EquationAnalyses, WorkspaceEquations, findRelatedEquations, documentEquations } from 'mathsense-server/api/features';
-import { EncoderSession, FORMULA_ENCODER_DIR, findModelsDir, applyRenaming, mathVariables } from 'mathsense-server/api/embeddings';
+import { EncoderSession, FORMULA_ENCODER_DIR, findModelsDir } from 'mathsense-server/api/embeddings';
+import { applyRenaming, mathVariables } from '../training/symbolRenaming.js';
 import { kmeans, clusterAccuracy } from '../eval/clustering.js';
 import { isHeldOut, textKey } from '../data/splits.js';
 import { seededRandom } from 'mathsense-server/api/util';

@@ -2,7 +2,8 @@
 // tokenizer, the encoder, and their fusion, side by side on held-out data only, with the
 // published anchor figures. `slice` runs a small subset (used by `npm test`).
 import * as path from 'node:path';
-import { Bm25Index, renameSharedSymbols } from 'mathsense-server/api/embeddings';
+import { Bm25Index } from 'mathsense-server/api/embeddings';
+import { renameSharedSymbols } from '../training/symbolRenaming.js';
 import { seededRandom, seededSample } from 'mathsense-server/api/util';
 import { loadMathD2, type MathD2Split } from '../data/mathd2.js';
 import { termTitle, loadReferenceRankers, referenceScore, withoutNames, type ReferenceRankers, termChoice, type TermRankerModel, HUB_BACKGROUND, loadProofRanker, proofScores, type ProofRankerModel } from 'mathsense-server/api/index';

@@ -2,6 +2,7 @@
 // the language features offline evaluations measure.
 export { EquationAnalyses } from '../features/equationAnalyses.js';
 export { copyText } from '../features/equationClaims.js';
+export { MatchCache, matchLenses } from '../features/equationLenses.js';
 export { documentEquations } from '../features/equationSites.js';
 export { FormulaVectors } from '../features/formulaVectors.js';
 export { bodyText } from '../features/indexFeatures.js';

@@ -1,7 +1,7 @@
 // Symbol renaming (as in the MATcH thesis): the single-letter math variables that a statement
 // shares with its proof are renamed in the statement, so a match cannot hinge on identical
 // letters. Used for training augmentation (exporter) and for the "renamed" evaluation level.
-import { scanLatex } from './latexScanner.js';
+import { scanLatex } from 'mathsense-server/api/embeddings';
 
 /** Letters inside these are names of sets, sheaves, operators (ℝ, 𝒪, sin), not variables. */
 const FIXED_ARG = /\\(?:mathbb|mathrm|mathcal|mathfrak|mathscr|mathbf|boldsymbol|operatorname|mathsf|mathtt|text|textrm|textit|textbf|mbox|label|ref|begin|end|eqref|cite)\s*\{[^{}]*\}/g;
@@ -42,7 +42,7 @@ export function applyRenaming(text: string, mapping: ReadonlyMap<string, string>
 }
 
 /** Deterministic PRNG so exports and evaluations are reproducible. */
-export { seededRandom } from '../util/random.js';
+export { seededRandom } from 'mathsense-server/api/util';
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = LOWER.toUpperCase();
