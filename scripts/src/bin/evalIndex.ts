@@ -1,5 +1,5 @@
 // `npm run eval` row set for the bundled index (issue 5), measured through the full index in
-// build/index (built by `mathsense index build`; `npm run setup` does it):
+// build/index (built by `npm run index:build`; `npm run setup` does it):
 //   * statement -> proof MRR / acc@1 for held-out ProofWiki theorems against every indexed proof
 //     (BM25, encoder, fused) — published anchors are 1-1 pools, ours is ~22k proofs;
 //   * PS-ProofWiki test reference retrieval mAP / R@10 over every indexed statement;
@@ -194,7 +194,7 @@ await enc.release();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-rows.push({ task: 'index build (mathsense index build, from ../shared/data)', metric: 'seconds', n: h.count, fused: (h.buildMs / 1000).toFixed(1), anchor: '' });
+rows.push({ task: 'index build (npm run index:build, from ../shared/data)', metric: 'seconds', n: h.count, fused: (h.buildMs / 1000).toFixed(1), anchor: '' });
 rows.push({ task: 'index size on disk', metric: 'MB', n: h.count, fused: (index.bytes / 1e6).toFixed(1), anchor: '' });
 rows.push({ task: 'index load time (cold, synchronous)', metric: 'ms', n: h.count, fused: index.loadMsCold.toFixed(0), anchor: '< 1000' });
 

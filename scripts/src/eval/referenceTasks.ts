@@ -6,7 +6,7 @@
 import { loadPsProofWiki, psTitles } from '../data/psProofwiki.js';
 import type { ProofWikiTheorem } from '../data/proofwiki.js';
 import { loadStacks, type StacksResult } from '../data/stacks.js';
-import { unitVotes, votesFromSimilarity, positionFeatures, referenceRow, type ResultPosition, resultName, rankWithHubs, type Hubs, type ProofRankerModel, CiterProfiles, citerSourceOf } from 'mathsense-server/api/index';
+import { nameSignals, textSignals, unitVotes, votesFromSimilarity, positionFeatures, referenceRow, type ResultPosition, resultName, rankWithHubs, type Hubs, type ProofRankerModel, CiterProfiles, citerSourceOf } from 'mathsense-server/api/index';
 import type { ReferenceGroup } from '../rankers/referenceFit.js';
 import { Bm25Index } from 'mathsense-server/api/embeddings';
 import { topK, zScores, seededRandom, seededSample } from 'mathsense-server/api/util';
@@ -99,15 +99,13 @@ export class ReferenceSignals {
         const scores = { bm25: direct.bm25[i], encoder: direct.encoder[i], fused: direct.fused[i] };
         const n = this.task.candidates.length;
         const byName = this.names && q.name ? this.names.scores(this.ctx.tok.encode(q.name)) : undefined;
-        const name = byName ? zScores(byName) : new Float32Array(n);
         // citing statements are candidates: the nearest by name vote for what they cite
-        const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, (c) => { const j = this.citingOf.get(c); return j === undefined || j === own ? undefined : this.task.citing[j].cites; }, n)) : new Float32Array(n);
-        const textInName = this.names ? zScores(this.names.scores(given.ids[i])) : new Float32Array(n);
+        const named = this.names ? nameSignals(byName, this.names.scores(given.ids[i]), (c) => { const j = this.citingOf.get(c); return j === undefined || j === own ? undefined : this.task.citing[j].cites; }, n) : { name: new Float32Array(n), textInName: new Float32Array(n), nameVotes: new Float32Array(n) };
         // the query, when it is a citing statement, is left out of the profiles it is in
         const without = own !== undefined ? [own] : [];
         const profile = zScores(this.profiles.bm25(given.ids[i], without));
         const centroid = this.profiles.centroid(given.vecs[i], without);
-        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, name, nameVotes, textInName, referred: new Set(q.referred), profile, centroid }, q, a + i);
+        each({ scores, direct: zScores(scores[best]), votes: unitVotes(votes), votesZ: zScores(votes), cited, ...named, referred: new Set(q.referred), profile, centroid }, q, a + i);
       });
     }
   }
@@ -115,8 +113,7 @@ export class ReferenceSignals {
   /** The feature row of candidate `c` for query `q` (with position features when `withPosition`). */
   row(s: QuerySignals, q: ReferenceQuery, c: number, withPosition: boolean): number[] {
     const p = this.task.positions;
-    const text = { direct: s.direct[c], votes: s.votes[c], cited: s.cited[c], profile: s.profile[c], centroid: s.centroid[c], name: s.name[c], textInName: s.textInName[c], referred: s.referred.has(c), nameVotes: s.nameVotes[c] };
-    return referenceRow(text, withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
+    return referenceRow(textSignals(s, c, s.cited[c], s.referred.has(c)), withPosition ? positionFeatures(q.self >= 0 ? p?.[q.self] : undefined, p?.[c]) : undefined);
   }
 
   /**

@@ -16,6 +16,7 @@ export { HUB_BACKGROUND, HUB_NEIGHBOURS, type Hubs, loadProofRanker, PROOF_FEATU
 export { proofWikiEquations } from '../index/proofwikiEquations.js';
 export { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 export { type LinearModel, loadReferenceRankers, NAME_FEATURES, POSITION_FEATURES, positionFeatures, type ReferenceRankers, referenceRow, referenceScore, type ResultPosition, SHARED_FEATURES, TEXT_FEATURES, type TextModel, usableRankers, withoutNames } from '../index/referenceRanker.js';
+export { nameSignals, textSignals } from '../index/referenceSignals.js';
 export { recoverReferences, titleTable } from '../index/references.js';
 export { refsIn, resultName } from '../index/resultNames.js';
 export { candidateProofs, citationsOf, citerMatch, disambiguate, QUERY_TOKENS, search, suggestCitations, timesCited, withCitationVotes } from '../index/retrieval.js';
