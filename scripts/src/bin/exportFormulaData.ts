@@ -1,12 +1,12 @@
 // Exports the formula encoder's training data as token ids for models/training/train_formula.py
 // (Python never tokenizes). Every text goes through the path the server uses at run time:
-// LaTeX → canonicalFormula (server/out/math/equations/canonicalLatex.js) → formulaEncoderInput
-// (`$…$`, server/out/index/equationFeatures.js) → MathTokenizer.encode (models/tokenizer/vocab.json),
+// LaTeX → canonicalFormula (server: math/equations/canonicalLatex.ts) → formulaEncoderInput
+// (`$…$`, server: index/equationFeatures.ts) → MathTokenizer.encode (models/tokenizer/vocab.json),
 // at most 64 tokens.
 //
 // Clusters (one JSON line each: {s: source, v: 1 when in the validation split, k: source key,
 // t: canonical texts, c: token ids; per member a list of variants}):
-//   * synthetic — random seed expressions (server/out/math/rewrite/seeds.js) and 8–16 members
+//   * synthetic — random seed expressions (rewrite/seeds.ts) and 8–16 members
 //     made by 1–6 rewrite steps each, verified numerically against the seed;
 //   * real-{stacks,hott,proofwiki} — the same for display equations of the train split whose
 //     sides the derivation checker's parser reads; the original text is a member;
@@ -15,7 +15,7 @@
 //     variant (renaming augmentation: the canonical text renames variables by order of first
 //     appearance, so reversing `y = x^2` renames them).
 // Held out (never written): any equation, row or chain whose canonical text has
-// isHeldOut(textKey(canonical)) (server/out/embeddings/data/splits.js), everything derived from
+// isHeldOut(textKey(canonical)) (data/splits.ts), everything derived from
 // it, and ProofWiki pages of held-out theorems. E-Gen data is not read.
 //
 //   node scripts/out/bin/exportFormulaData.js [--data ../shared/data] [--out .cache/train-formula]

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FILES, LoadedIndex } from 'mathsense-server/api/index';
-import { dataDir, hasData, indexBin, repoRoot, serverBundle } from '../testing/index.js';
+import { dataDir, hasData, indexBin, repoRoot, serverBundle } from '../testing/indexSlice.js';
 
 const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
 

@@ -9,7 +9,7 @@ import { loadProofWiki } from '../data/proofwiki.js';
 import { equationFeatures, rankEquations, EQUATION_FILES, type EquationsHeader, IndexEquations, IndexError, proofWikiEquations } from 'mathsense-server/api/index';
 import { buildIndexEquations } from './equations.js';
 import { readProofWiki } from './sources.js';
-import { dataDir, modelsDir } from '../testing/index.js';
+import { dataDir, modelsDir } from '../testing/indexSlice.js';
 
 const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
 

@@ -11,7 +11,7 @@ import { equationFeatures, IndexEquations, rankEquations } from 'mathsense-serve
 import { FormulaVectors } from 'mathsense-server/api/features';
 import { buildIndexEquations } from './equations.js';
 import { readProofWiki } from './sources.js';
-import { dataDir, modelsDir } from '../testing/index.js';
+import { dataDir, modelsDir } from '../testing/indexSlice.js';
 
 const hasTextEncoder = fs.existsSync(path.join(modelsDir, 'mathsense-encoder', 'config.json'));
 const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));

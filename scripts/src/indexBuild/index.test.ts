@@ -9,7 +9,7 @@ import { Bm25Index, EncoderSession, MathTokenizer } from 'mathsense-server/api/e
 import { FILES, IndexError, headerPath, LoadedIndex, candidateProofs, citationsOf, citerMatch, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS, TERM_FEATURES, featureRows, titleText, recoverReferences, titleTable, indexProofRanker, expandProofWikiMacros } from 'mathsense-server/api/index';
 import { buildIndex } from './builder.js';
 import * as os from 'node:os';
-import { buildSlice, dataDir, hasData, modelsDir } from '../testing/index.js';
+import { buildSlice, dataDir, hasData, modelsDir } from '../testing/indexSlice.js';
 
 describe('reference recovery', () => {
   const titles = titleTable([['Sum of Infinite Geometric Sequence', 1], ['Definition:Convergent Sequence', 2], ["Cauchy's Theorem", 3], ['Euclid\'s Lemma', 4]]);

@@ -15,7 +15,7 @@ import {
   type ProtocolConnection, type Hover, type MarkupContent, type CodeAction, type CompletionList, type Position,
 } from 'vscode-languageserver-protocol/node';
 import { LoadedIndex } from 'mathsense-server/api/index';
-import { buildSlice, hasData, serverBundle } from '../testing/index.js';
+import { buildSlice, hasData, serverBundle } from '../testing/indexSlice.js';
 
 class Client {
   readonly child: ChildProcessWithoutNullStreams;

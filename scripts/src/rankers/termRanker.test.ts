@@ -8,7 +8,7 @@ import { loadMathD2 } from '../data/mathd2.js';
 import { fitSoftmaxRanker } from './softmaxFit.js';
 import { contextWords, definedWords, termFeatures, TERM_FEATURES, termScores, titleParts, usableTermRanker } from 'mathsense-server/api/index';
 import { rankerAccuracy, rankGroups, titleBm25, trainTermRanker } from './termFit.js';
-import { dataDir, hasData, modelsDir } from '../testing/index.js';
+import { dataDir, hasData, modelsDir } from '../testing/indexSlice.js';
 
 describe('term ranker', () => {
   it('splits a title into its phrase, qualifier and sub-page', () => {
