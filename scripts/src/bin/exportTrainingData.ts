@@ -1,5 +1,5 @@
 // Exports training pairs as token ids for the Python trainer (models/training/train.py), using
-// the server's tokenizer (mathsense-server/api/embeddings), so Python never tokenizes anything itself.
+// the server's tokenizer (mathsense-server/api/embeddings), so Python never tokenizes anything.
 // Only train splits are read for training: ProofWiki and Stacks test items (hash split), the
 // PS-ProofWiki dev/test statements and the MathD2 test splits never reach the output.
 //
