@@ -137,24 +137,24 @@ const STEPS = [
       if (args.has('--rebuild-index')) return undefined;
       try {
         // the index carries the term ranker fitted at build time: changed features mean a rebuild
-        const { usableTermRanker } = await import('../server/out/index/termRanker.js');
+        // (the server's declared API: mathsense-server/api/index, compiled by the build step)
+        const { usableTermRanker, INDEX_CONTENT_VERSION, FEATURES_VERSION } = await import('mathsense-server/api/index');
         const h = JSON.parse(fs.readFileSync('build/index/index.json', 'utf8'));
         const model = JSON.parse(fs.readFileSync('models/mathsense-encoder/config.json', 'utf8'));
         // the index carries a copy of the reference rankers: a refitted file means a rebuild
         let rankers = null;
         try { rankers = JSON.parse(fs.readFileSync('models/reference-ranker/ranker.json', 'utf8')); } catch { /* none: the index has none either */ }
         const sameRankers = JSON.stringify(h.referenceRankers ?? null) === JSON.stringify(rankers);
-        // entries written by an older extraction (titles, equations) are rebuilt too
-        const { INDEX_CONTENT_VERSION } = await import('../server/out/index/format.js');
-        // equations analysed by an older analyser (fingerprint keys, canonical text) are rebuilt too
-        const { FEATURES_VERSION } = await import('../server/out/index/equationFeatures.js');
+        // entries written by an older extraction (titles, equations) and equations analysed by an
+        // older analyser (fingerprint keys, canonical text) are rebuilt too
         const sameContent = h.contentVersion === INDEX_CONTENT_VERSION && (h.equations == null || h.equations.featuresVersion === FEATURES_VERSION);
         if (h.modelVersion === model.version && h.stats?.slice == null && sameRankers && sameContent && usableTermRanker(h.termRanker)) return `build/index is current (model ${model.version}; --rebuild-index to rebuild)`;
       } catch { /* missing or unreadable: build */ }
       return undefined;
     },
     run() {
-      run(process.execPath, ['server/dist/mathsense.cjs', 'index', 'build', '--data', dataDir]);
+      // the offline package's index build (compiled by the build step)
+      run(process.execPath, ['scripts/out/bin/index.js', 'build', '--data', dataDir]);
     },
   },
 ];

@@ -1,5 +1,5 @@
-// `npm test`: compiles, bundles, then runs every *.test.(m)js under server/out and test/
-// with Node's test runner. Fails when a test fails or when no test ran at all.
+// `npm test`: compiles, bundles, then runs every *.test.(m)js under server/out, scripts/out (the
+// offline package) and test/ with Node's test runner. Fails when a test fails or when none ran.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,22 +12,28 @@ function run(cmd, args, opts = {}) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-run('npx', ['tsc', '-b', 'server', 'client']);
+run('npx', ['tsc', '-b', 'server', 'client', 'scripts']);
 run(process.execPath, ['scripts/build.mjs']);
 
 fs.mkdirSync('test-output', { recursive: true });
 const tapFile = `test-output/tap-${process.pid}.txt`;
 const only = process.argv.slice(2);
 const files = [];
+// a compiled test whose source was moved or deleted is left in out/ by tsc: not run
+const hasSource = (f) => {
+  const m = /^(server|scripts)[\\/]out[\\/](.*)\.js$/.exec(f);
+  return !m || fs.existsSync(path.join(m[1], 'src', `${m[2]}.ts`));
+};
 const walk = (dir) => {
   if (!fs.existsSync(dir)) return;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) { if (e.name !== 'node_modules' && e.name !== 'fixtures') walk(full); }
-    else if (/\.test\.(m?js)$/.test(e.name)) files.push(full);
+    else if (/\.test\.(m?js)$/.test(e.name) && hasSource(full)) files.push(full);
   }
 };
 walk('server/out');
+walk('scripts/out');
 walk('test');
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 if (selected.length === 0) {

@@ -1,6 +1,6 @@
 // The real bundled CLI: `mathsense search --kind equation` on the fixture workspace
 // test/fixtures/related-equations (JSON shape kept stable for checks; readable text; exit codes
-// as `mathsense search`), and index hits from a slice index built from the shared data.
+// as `mathsense search`; index hits: scripts/src/indexBuild/cli.test.ts).
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,12 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataDir } from '../index/testing.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const bundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
 const fixture = path.join(repoRoot, 'test', 'fixtures', 'related-equations');
-const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
 
 function cli(args: string[], cwd = repoRoot) {
   const r = spawnSync(process.execPath, [bundle, ...args], { encoding: 'utf8', timeout: 300_000, cwd });
@@ -78,28 +76,6 @@ describe('CLI: search --kind equation', { timeout: 600_000 }, () => {
     assert.equal(cli(['search', '--kind', 'equation', '--in', path.join(tmp, 'nope'), 'x=1']).status, 2);
     const none = cli(['search', '--kind', 'equation', '--index', empty, '--json', 'x=1']);
     assert.equal(none.status, 1);
-    assert.match(none.stderr, /no index at .*mathsense index build/);
-  });
-
-  it('index hits {latex, score, title, url} with the licence, beside workspace hits', { skip: !hasProofWiki && 'shared data missing' }, () => {
-    const indexDir = path.join(tmp, 'index');
-    const b = cli(['index', 'build', '--data', dataDir, '--index', indexDir, '--sources', 'proofwiki', '--slice', '40', '--no-vectors', '--quiet']);
-    assert.equal(b.status, 0, b.stderr);
-    assert.match(b.stdout, /\d+ equations/);
-    const first = JSON.parse(fs.readFileSync(path.join(indexDir, 'equations.ndjson'), 'utf8').split('\n')[0]) as { latex: string };
-    const r = cli(['search', '--kind', 'equation', '--in', fixture, '--index', indexDir, '--json', first.latex]);
-    assert.equal(r.status, 0, r.stderr);
-    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
-    const hits = rows.filter((x) => x.source === 'index');
-    assert.ok(hits.length > 0);
-    for (const x of hits) {
-      assert.deepEqual(Object.keys(x), ['latex', 'score', 'title', 'url', 'licence', 'source', 'why', 'same']);
-      assert.match(x.url as string, /^https:\/\/proofwiki\.org\/wiki\//);
-      assert.match(x.licence as string, /^CC BY-SA 3\.0/);
-    }
-    assert.equal(hits[0].latex, first.latex);
-    const info = JSON.parse(cli(['index', 'info', '--index', indexDir, '--json']).stdout) as { equations: { count: number }; licence: string };
-    assert.ok(info.equations.count > 0);
-    assert.match(info.licence, /CC BY-SA 3\.0/);
+    assert.match(none.stderr, /no index at .*npm run index:build/);
   });
 });

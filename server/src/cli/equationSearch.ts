@@ -124,7 +124,7 @@ export async function openRelatedContext(opts: { in?: string; index?: string; mo
   let index: RelatedContext['index'];
   try {
     const li = LoadedIndex.load(defaultIndexDir(opts.index));
-    if (!li.header.equations) throw new Error(`the index at ${li.dir} has no equations: rebuild it with \`mathsense index build\``);
+    if (!li.header.equations) throw new Error(`the index at ${li.dir} has no equations: rebuild it with \`npm run index:build\``);
     index = { index: li, equations: IndexEquations.load(li.dir, li.header.equations) };
   } catch (e) {
     if (!opts.in) { io.err(`mathsense search: ${(e as Error).message}\n`); return undefined; }

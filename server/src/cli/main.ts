@@ -1,7 +1,7 @@
 // Command-line entry: `mathsense lsp|check|...`.
 import { runCheck } from './check.js';
 import { progressBar } from './progress.js';
-import { INDEX_USAGE } from '../index/cli.js';
+import { INDEX_USAGE } from './indexCommands.js';
 
 const USAGE = `Usage: mathsense <command> [options]
 
@@ -61,7 +61,7 @@ export async function main(argv: string[]): Promise<number> {
       return modelsInfo(rest.slice(1), (s) => process.stdout.write(s), (s) => process.stderr.write(s));
     }
     case 'index': case 'search': case 'disambiguate': {
-      const cli = await import('../index/cli.js');
+      const cli = await import('./indexCommands.js');
       const io = { out: (s: string) => { process.stdout.write(s); }, err: (s: string) => { process.stderr.write(s); } };
       if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
       if (cmd === 'search' && (await import('./equationSearch.js')).isEquationSearch(rest)) return (await import('./equationSearch.js')).equationSearch(rest, io);

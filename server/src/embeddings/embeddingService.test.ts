@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { EmbeddingService } from './embeddingService.js';
 import { EncoderSession } from './encoderSession.js';
 import { ENCODER_DIR, loadEncoderFiles, ModelError } from './modelFiles.js';
-import { modelsDir } from './testPaths.js';
+import { modelsDir } from '../testing/modelPaths.js';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-emb-'));
 

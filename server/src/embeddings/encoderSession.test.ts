@@ -11,7 +11,7 @@ import { EncoderSession, GPU_MIN_BATCH } from './encoderSession.js';
 import { ENCODER_DIR } from './modelFiles.js';
 import { selectProvider, providerOrder, webgpuUnlikely } from './providers.js';
 import { repoRoot } from '../testing/paths.js';
-import { modelsDir } from './testPaths.js';
+import { modelsDir } from '../testing/modelPaths.js';
 
 const reference = JSON.parse(fs.readFileSync(path.join(modelsDir, ENCODER_DIR, 'reference.json'), 'utf8')) as Array<{ text: string; ids: number[]; embedding: number[] }>;
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EncoderSession } from './encoderSession.js';
 import { FORMULA_ENCODER_DIR } from './modelFiles.js';
-import { modelsDir } from './testPaths.js';
+import { modelsDir } from '../testing/modelPaths.js';
 import { canonicalFormula } from '../math/equations/canonicalLatex.js';
 import { formulaEncoderInput } from './formulaInput.js';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { embeddingSettings, ServerEmbeddings, type EmbeddingSettings } from './serverEmbeddings.js';
-import { modelsDir } from './testPaths.js';
+import { modelsDir } from '../testing/modelPaths.js';
 
 test('settings: accelerator enum with auto as default, optional models path', () => {
   assert.deepEqual(embeddingSettings(undefined), { accelerator: 'auto', modelsPath: undefined });

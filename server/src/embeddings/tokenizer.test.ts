@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { MathTokenizer } from './tokenizer.js';
 import { Vocabulary, SPECIAL_TOKENS } from './vocabulary.js';
 import { expandMacros, readMacroDefinitions } from './macroExpansion.js';
-import { vocabFile } from './testPaths.js';
+import { vocabFile } from '../testing/modelPaths.js';
 
 const tok = MathTokenizer.load(vocabFile);
 

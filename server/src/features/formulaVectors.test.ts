@@ -1,8 +1,8 @@
 // The formula-encoder path of related equations, through the real ONNX code (EncoderSession in
 // the embedding worker, EmbeddingService, cache): query vectors with a bounded wait, background
-// vectors for the workspace, encoder similarities in the ranking, vectors in the index's
-// equations, and the answer without the model. The model is models/formula-encoder when it has
-// been trained; until then the text encoder's files stand in for it under that folder name (the
+// vectors for the workspace, encoder similarities in the ranking (the index's equations:
+// scripts/src/indexBuild/formulaVectors.test.ts), and the answer without the model. The model is
+// models/formula-encoder when it has been trained; until then the text encoder's files stand in for it under that folder name (the
 // code only knows the folder and config format, which the two encoders share).
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -10,19 +10,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixture } from '../testing/fixture.js';
-import { buildIndexEquations, IndexEquations } from '../index/equationStore.js';
 import { equationFeatures } from '../index/equationFeatures.js';
 import { rankEquations } from '../index/equationRanking.js';
-import { readProofWiki } from '../index/sources.js';
-import { dataDir, modelsDir } from '../index/testing.js';
+import { repoRoot } from '../testing/paths.js';
 import { EquationAnalyses } from './equationAnalyses.js';
 import { FormulaVectors } from './formulaVectors.js';
 import { documentEquations } from './equationSites.js';
 import { findRelatedEquations } from './relatedEquations.js';
 import { WorkspaceEquations } from './workspaceEquations.js';
 
+const modelsDir = path.join(repoRoot, 'models');
 const hasTextEncoder = fs.existsSync(path.join(modelsDir, 'mathsense-encoder', 'config.json'));
-const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
 
 describe('formula encoder in related equations', { skip: !hasTextEncoder && 'models missing', timeout: 300_000 }, () => {
   let models: string;
@@ -86,24 +84,5 @@ describe('formula encoder in related equations', { skip: !hasTextEncoder && 'mod
     const s = await none.status();
     assert.equal(s.state, 'unavailable');
     assert.match(s.message ?? '', /fingerprints and structure only/);
-  });
-
-  it('index equations carry formula-encoder vectors when the model is there', { skip: !hasProofWiki && 'shared data missing' }, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-eqvec-'));
-    try {
-      const entries = readProofWiki(dataDir, { slice: 60 }).map((r, id) => ({ id, kind: r.kind, source: r.source, text: r.text }));
-      const h = (await buildIndexEquations({ dir, entries, modelsDir: models, cacheDir: null, threads: 1 }))!;
-      assert.ok(h.dim > 0);
-      assert.equal(h.modelVersion, vectors.modelVersion);
-      const eqs = IndexEquations.load(dir, h);
-      const id = [...Array(eqs.size).keys()].find((i) => eqs.features(i).difference || eqs.features(i).identity)!;
-      const q = equationFeatures(eqs.line(id).latex);
-      const vec = await vectors.query(q.canonical, 30_000);
-      const cos = eqs.cosines(vec!)!;
-      assert.ok(cos[id] > 0.95, `its own vector: cosine ${cos[id]}`);
-      const top = rankEquations({ f: q, vec }, eqs, { limit: 3 });
-      assert.equal(typeof top[0].why.encoder, 'number');
-      assert.ok(top[0].score > 0.8);
-    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
 });

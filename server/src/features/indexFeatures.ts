@@ -25,6 +25,7 @@ import { positionFeatures, referenceRow, referenceScore, usableRankers } from '.
 import { refsIn, resultName } from '../index/resultNames.js';
 import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
 import { CiterProfiles, citerSourceOf } from '../index/citerProfiles.js';
+import { nameSignals, textSignals } from '../index/referenceSignals.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { lowerBound } from '../util/lowerBound.js';
 import { SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RESULTS_COMMAND, type ShowResultsArgs } from '../ext/protocol.js';
@@ -402,9 +403,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   for (const c of cands) names.add(si.tokens(c.name));
   const ownName = statementName(ws, f);
   const byName = ownName ? names.scores(si.tokens(ownName)) : undefined;
-  const name = byName ? zScores(byName) : new Float32Array(cands.length);
-  const nameVotes = byName ? unitVotes(votesFromSimilarity(byName, citesOf, cands.length)) : new Float32Array(cands.length);
-  const textInName = zScores(names.scores(q.ids));
+  const columns = { direct, votes, profile, centroid, ...nameSignals(byName, names.scores(q.ids), citesOf, cands.length) };
   const referred = new Set(refsIn(f.text));
   // a result's order in f's file: its rank among the labelled results found there
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
@@ -412,8 +411,7 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    const text = { direct: direct[i], votes: votes[i], cited: cited(c.label), profile: profile[i], centroid: centroid[i], name: name[i], textInName: textInName[i], referred: referred.has(c.label), nameVotes: nameVotes[i] };
-    c.score = Math.round(referenceScore(model, referenceRow(text, pos)) * 1000) / 1000;
+    c.score = Math.round(referenceScore(model, referenceRow(textSignals(columns, i, cited(c.label), referred.has(c.label)), pos)) * 1000) / 1000;
   });
   return cands;
 }

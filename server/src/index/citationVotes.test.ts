@@ -7,7 +7,7 @@ import { citationsOf, timesCited, withCitationVotes } from './retrieval.js';
 import { POSITION_FEATURES, SHARED_FEATURES, TEXT_FEATURES } from './referenceRanker.js';
 import type { LoadedIndex } from './store.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
-import { vocabFile } from '../embeddings/testPaths.js';
+import { vocabFile } from '../testing/modelPaths.js';
 
 describe('citation votes', () => {
   it('weights each neighbour by its similarity relative to the nearest, cubed, and reads only k', () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CiterProfiles, citerSourceOf } from './citerProfiles.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
-import { vocabFile } from '../embeddings/testPaths.js';
+import { vocabFile } from '../testing/modelPaths.js';
 
 describe('citer profiles', () => {
   const tok = MathTokenizer.load(vocabFile);

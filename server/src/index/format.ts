@@ -12,10 +12,10 @@
 //   equations.*     optional: display equations of the ProofWiki entries (equationStore.ts)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EquationsHeader } from './equationStore.js';
+import type { EquationsHeader } from './equationsFormat.js';
 import type { TermRankerModel } from './termRanker.js';
 import type { ReferenceRankers } from './referenceRanker.js';
-import type { IndexProofRanker } from './indexHubs.js';
+import type { IndexProofRanker } from './proofRanker.js';
 
 export const INDEX_FORMAT = 'mathsense-index';
 export const INDEX_FORMAT_VERSION = 1;
@@ -116,15 +116,15 @@ export function headerPath(dir: string): string {
 /** Reads and checks the header; throws IndexError saying what to do. */
 export function readHeader(dir: string): IndexHeader {
   const hp = headerPath(dir);
-  if (!fs.existsSync(hp)) throw new IndexError(`no index at ${dir}: run \`mathsense index build\` (npm run setup does) or set mathsense.index.path`);
+  if (!fs.existsSync(hp)) throw new IndexError(`no index at ${dir}: run \`npm run index:build\` (npm run setup does) or set mathsense.index.path`);
   let h: IndexHeader;
   try {
     h = JSON.parse(fs.readFileSync(hp, 'utf8'));
   } catch (e) {
-    throw new IndexError(`index header ${hp} is corrupt (${(e as Error).message}); rebuild it with \`mathsense index build\``);
+    throw new IndexError(`index header ${hp} is corrupt (${(e as Error).message}); rebuild it with \`npm run index:build\``);
   }
   if (h?.format !== INDEX_FORMAT) throw new IndexError(`${hp} is not a MathSense index`);
-  if (h.formatVersion !== INDEX_FORMAT_VERSION) throw new IndexError(`index ${dir} has format ${h.formatVersion}, this MathSense reads ${INDEX_FORMAT_VERSION}: rebuild it with \`mathsense index build\``);
+  if (h.formatVersion !== INDEX_FORMAT_VERSION) throw new IndexError(`index ${dir} has format ${h.formatVersion}, this MathSense reads ${INDEX_FORMAT_VERSION}: rebuild it with \`npm run index:build\``);
   return h;
 }
 

@@ -12,7 +12,7 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { byResult } from '../features/indexFeatures.js';
-import { modelsDir, repoRoot } from './testing.js';
+import { modelsDir, repoRoot } from '../testing/modelPaths.js';
 
 describe('result names', () => {
   it('accents written in TeX or Unicode, TeX letters, quotes and dashes read alike', () => {

@@ -1,15 +1,13 @@
 // The results-to-cite rankers: position features, scoring by the shared network plus name
-// weights, the Newton fit of the linear stage (also on the spiky vote z-scores that made
-// gradient descent diverge), group mAP, the shipped file, and a fit on real train data.
+// weights and the shipped file (fitting: scripts/src/rankers/referenceFit.test.ts).
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fitReferenceModel, groupMap, loadReferenceRankers, positionFeatures, POSITION_FEATURES, referenceRow, referenceScore, SHARED_FEATURES, TEXT_FEATURES, usableRankers, withoutNames, type ReferenceGroup, type ReferenceRankers } from './referenceRanker.js';
+import { loadReferenceRankers, positionFeatures, POSITION_FEATURES, referenceRow, referenceScore, SHARED_FEATURES, TEXT_FEATURES, usableRankers, withoutNames, type ReferenceRankers } from './referenceRanker.js';
 import type { MlpModel } from './mlpRanker.js';
-import { seededRandom } from '../embeddings/symbolRenaming.js';
-import { hasSharedData, repoRoot, sharedData } from '../embeddings/testPaths.js';
+import { repoRoot } from '../testing/modelPaths.js';
 
 describe('reference ranker features', () => {
   it('reads same file, earlier, and the results in between', () => {
@@ -56,42 +54,6 @@ function tinyNet(features: readonly string[], w: number[]): MlpModel {
   return { features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [w], bias: [0], out: [1] };
 }
 
-describe('reference ranker fit', () => {
-  /** Groups where gold candidates have a higher feature 0 and, when voted, feature 1 spikes. */
-  function synthetic(n: number, seed: number): Array<ReferenceGroup & { total: number }> {
-    const rnd = seededRandom(seed);
-    return Array.from({ length: n }, () => {
-      const x: number[][] = [], gold: number[] = [];
-      for (let k = 0; k < 40; k++) {
-        const g = k < 2;
-        const voted = rnd() < (g ? 0.5 : 0.02);
-        x.push([rnd() + (g ? 0.8 : 0), voted ? 25 + 10 * rnd() : -0.05, rnd() * 3]);
-        if (g) gold.push(k);
-      }
-      return { x, gold, total: 2 };
-    });
-  }
-
-  it('learns positive weights for informative features, is deterministic, and ranks better than either alone', () => {
-    const train = synthetic(200, 1), dev = synthetic(200, 2);
-    const shared = ['signal', 'votes', 'noise'];
-    const m = fitReferenceModel(train, shared);
-    assert.deepEqual(m, fitReferenceModel(train, shared));
-    assert.ok(m.weights[0] > 0 && m.weights[1] > 0, `weights ${m.weights}`);
-    assert.ok(Math.abs(m.weights[2]) < Math.abs(m.weights[0]), 'the noise feature gets the smallest weight');
-    const score = (w: number[]) => (r: number[]) => r.reduce((a, v, i) => a + v * w[i], 0);
-    const fitted = groupMap(dev, score(m.weights)).map;
-    assert.ok(fitted > groupMap(dev, score([1, 0, 0])).map && fitted > groupMap(dev, score([0, 1, 0])).map);
-  });
-
-  it('computes mAP and recall@10 over groups, gold outside a group counting as missed', () => {
-    const g = { x: [[3], [2], [1]], gold: [1], total: 2 };
-    const r = groupMap([g], (row) => row[0]);
-    assert.equal(r.map, 0.5 / 2);
-    assert.equal(r.r10, 0.5);
-  });
-});
-
 describe('shipped reference rankers', () => {
   it('models/reference-ranker/ranker.json loads, matches this version and records its dev figures', () => {
     const { rankers, problem } = loadReferenceRankers(path.join(repoRoot, 'models'));
@@ -115,22 +77,5 @@ describe('shipped reference rankers', () => {
     fs.writeFileSync(path.join(dir, 'reference-ranker', 'ranker.json'), '{"text": 1');
     assert.match(loadReferenceRankers(dir).problem ?? '', /JSON|Unexpected|Expected/);
     assert.match(loadReferenceRankers(undefined).problem ?? '', /no models folder/);
-  });
-});
-
-describe('reference ranker on real data', { skip: !hasSharedData && 'no ../shared/data' }, () => {
-  it('fitted on a slice of the train splits, it is finite and reports dev figures for both sources', async () => {
-    const { createContext } = await import('../embeddings/eval/scorer.js');
-    const { trainReferenceRankers } = await import('../embeddings/eval/referenceTraining.js');
-    const ctx = await createContext({ modelsDir: path.join(repoRoot, 'models') });
-    try {
-      const r = await trainReferenceRankers(ctx, sharedData, 60);
-      assert.ok(usableRankers(r), JSON.stringify(r));
-      for (const k of ['PS-ProofWiki dev, text ranker mAP', 'Stacks dev, position ranker mAP']) assert.ok(Number.isFinite(r.dev[k]), k);
-      const text = { direct: 1, votes: 0, cited: 1 };
-      assert.ok(referenceScore(r.position, referenceRow(text, [1, 1, 0])) > referenceScore(r.position, referenceRow(text, [0, 0, 0])), 'the result just before, in the same file, is more likely cited');
-    } finally {
-      await ctx.enc.release();
-    }
   });
 });

@@ -9,13 +9,13 @@
 // Stacks project's \ref's point into the same chapter, median 8 results back). The shared
 // signals and the position model go through a one-hidden-layer network (mlpRanker.ts: the
 // signals interact); the name signals are added linearly on top of the shared score, so that a
-// source without names ranks exactly as the shared network says. The models are fitted by
+// source without names ranks exactly as the shared network says. The models are fitted offline by
 // `npm run train:rankers` (softmax over each query's candidates, every gold reference a
 // target) on train splits only and shipped as models/reference-ranker/ranker.json; the index
 // build copies them into the index header.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dot, finiteNumbers, fitSoftmaxRanker, loadFittedModel, namesFeatures, type SoftmaxGroup } from './softmaxRanker.js';
+import { dot, finiteNumbers, loadFittedModel, namesFeatures } from './softmaxRanker.js';
 import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';
 
 // The votes are divided by their Euclidean norm (citationVotes.ts#unitVotes), not z-scored: for
@@ -100,25 +100,3 @@ export function usableRankers(r: ReferenceRankers | undefined): ReferenceRankers
 }
 
 export const RANKERS_FILE = path.join('reference-ranker', 'ranker.json');
-
-/** A query's candidates and which of them it cites (one group of the fit). */
-export type ReferenceGroup = SoftmaxGroup;
-
-/** Fits a model on groups of candidate rows (softmaxRanker.ts: every gold reference a target). */
-export function fitReferenceModel(groups: ReferenceGroup[], features: readonly string[]): LinearModel {
-  return { features: [...features], weights: fitSoftmaxRanker(groups, features.length) };
-}
-
-/** Mean average precision and recall@10 of a scored group set (gold outside a group counts as missed). */
-export function groupMap(groups: Array<ReferenceGroup & { total: number }>, score: (row: number[]) => number): { map: number; r10: number } {
-  let ap = 0, r10 = 0;
-  for (const g of groups) {
-    const order = g.x.map((x, i) => [score(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    const gold = new Set(g.gold);
-    let hits = 0, s = 0, top = 0;
-    order.forEach(([, i], r) => { if (gold.has(i)) { hits++; s += hits / (r + 1); if (r < 10) top++; } });
-    ap += s / g.total;
-    r10 += top / g.total;
-  }
-  return { map: ap / (groups.length || 1), r10: r10 / (groups.length || 1) };
-}

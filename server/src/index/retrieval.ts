@@ -1,7 +1,7 @@
 // Retrieval on top of a loaded index: candidate proofs for a statement, results to cite, and
 // term disambiguation. Shared by the server features, the CLI and the evaluation.
 import { Bm25Index } from '../embeddings/bm25.js';
-import { termTitle } from '../embeddings/data/mathd2.js';
+import { termTitle } from './termTitles.js';
 import type { MathTokenizer } from '../embeddings/tokenizer.js';
 import type { EntryKind, IndexEntry } from './format.js';
 import { type Hit, type LoadedIndex, type Query, type SearchOptions } from './store.js';
@@ -11,6 +11,7 @@ import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
 import { perIndex, tick } from './perIndex.js';
+import { nameSignals, textSignals } from './referenceSignals.js';
 import { namedIds } from './namedResults.js';
 import { CiterProfiles } from './citerProfiles.js';
 import { resultName } from './resultNames.js';
@@ -161,7 +162,8 @@ export function withCitationVotes(index: LoadedIndex, exclude?: ReadonlySet<numb
     const n = whole && names && titleSignals(index, citesOf, whole, names);
     const p = whole && citerMatch(index, whole, exclude);
     const profile = p && zScores(p.bm25);
-    return direct.map((d, i) => referenceScore(model, referenceRow({ direct: d, votes: v[i], cited: cited[i], profile: profile?.[i], centroid: p?.centroid[i], name: n?.name[i], textInName: n?.textInName[i], nameVotes: n?.nameVotes[i] })));
+    const columns = { direct, votes: v, profile, centroid: p?.centroid, ...(n || {}) };
+    return direct.map((_, i) => referenceScore(model, referenceRow(textSignals(columns, i, cited[i]))));
   };
 }
 
@@ -184,12 +186,8 @@ function titleSignals(index: LoadedIndex, citesOf: (i: number) => number[] | und
   const count = sb - sa;
   const titles = statementTitles.get(index, names.tok);
   const byName = names.name ? titles.scores(names.tok.encode(names.name)) : undefined;
-  return {
-    name: byName ? zScores(byName) : new Float32Array(count),
-    textInName: zScores(titles.scores(q.ids)),
-    // the statements whose titles are nearest the query's name vote for what they cite
-    nameVotes: byName ? unitVotes(votesFromSimilarity(byName, citesOf, count)) : new Float32Array(count),
-  };
+  // the statements whose titles are nearest the query's name vote for what they cite
+  return nameSignals(byName, titles.scores(q.ids), citesOf, count);
 }
 
 /** BM25 over the indexed statements' titles, in statement id order (~18k titles). */

@@ -89,7 +89,7 @@ export class ServerIndex {
         const files = loadEncoderFiles(findModelsDir(this.settings().modelsPath), { verifyHash: false });
         const tok = MathTokenizer.load(files.vocabPath);
         const idx = await LoadedIndex.loadAsync(dir);
-        if (idx.header.vocabHash !== tok.vocab.hash) throw new IndexError(`index ${dir} was built with another tokenizer (${idx.header.vocabHash}, the model's is ${tok.vocab.hash}): rebuild it with \`mathsense index build\``);
+        if (idx.header.vocabHash !== tok.vocab.hash) throw new IndexError(`index ${dir} was built with another tokenizer (${idx.header.vocabHash}, the model's is ${tok.vocab.hash}): rebuild it with \`npm run index:build\``);
         this.tok = tok;
         this.index = idx;
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
@@ -102,7 +102,7 @@ export class ServerIndex {
         // whether the encoder's vectors match the index's is known as soon as both are loaded,
         // not at the first query: the status reports it from then on
         void this.decideSemantic(idx);
-        if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`mathsense index build\`)`);
+        if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`npm run index:build\`)`);
         // nor the first "results to cite" for counting what every statement cites
         if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, tok, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
         else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
@@ -312,7 +312,7 @@ export class ServerIndex {
     const version = svc?.status().modelVersion;
     const semantic = !!svc && version === idx.header.modelVersion;
     if (this.semantic !== semantic) {
-      if (!semantic && svc) this.log(`index: encoder ${version} differs from the index's ${idx.header.modelVersion || '(none)'}: BM25 only (rebuild with \`mathsense index build\`)`);
+      if (!semantic && svc) this.log(`index: encoder ${version} differs from the index's ${idx.header.modelVersion || '(none)'}: BM25 only (rebuild with \`npm run index:build\`)`);
       this.semantic = semantic;
       this.changed();
     }

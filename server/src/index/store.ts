@@ -88,7 +88,7 @@ export class LoadedIndex {
     this.docs = view(files.bm25, Uint32Array, (v + 1) * 4, p);
     this.tfs = view(files.bm25, Uint16Array, (v + 1) * 4 + p * 4, p);
     this.lengths = view(files.bm25, Uint16Array, (v + 1) * 4 + p * 6, h.count);
-    if (this.offsets[h.count] !== entryFile.size) throw new IndexError(`index ${dir} is corrupt: entry offsets do not match ${FILES.entries}; rebuild it with \`mathsense index build\``);
+    if (this.offsets[h.count] !== entryFile.size) throw new IndexError(`index ${dir} is corrupt: entry offsets do not match ${FILES.entries}; rebuild it with \`npm run index:build\``);
     this.kindOf = new Uint8Array(h.count);
     ENTRY_KINDS.forEach((k, i) => { const [a, b] = h.kinds[k]; this.kindOf.fill(i, a, b); });
     this.lengthNorm = new Float32Array(h.count);
@@ -110,9 +110,9 @@ export class LoadedIndex {
   private static statEntries(dir: string, header: IndexHeader, size: (p: string) => number): number {
     const p = path.join(dir, FILES.entries);
     let n: number;
-    try { n = size(p); } catch (e) { throw new IndexError(`index file ${p} cannot be read (${(e as Error).message}); rebuild it with \`mathsense index build\``); }
+    try { n = size(p); } catch (e) { throw new IndexError(`index file ${p} cannot be read (${(e as Error).message}); rebuild it with \`npm run index:build\``); }
     const want = header.files?.entries?.bytes;
-    if (want !== n) throw new IndexError(`index ${dir} is corrupt: ${FILES.entries} has ${n} bytes, the header says ${want}; rebuild it with \`mathsense index build\``);
+    if (want !== n) throw new IndexError(`index ${dir} is corrupt: ${FILES.entries} has ${n} bytes, the header says ${want}; rebuild it with \`npm run index:build\``);
     return n;
   }
 
@@ -123,7 +123,7 @@ export class LoadedIndex {
     const files = {} as LoadedFiles;
     for (const k of LOADED) {
       const p = path.join(dir, FILES[k]);
-      const buf = await fs.promises.readFile(p).catch((e: Error) => { throw new IndexError(`index file ${p} cannot be read (${e.message}); rebuild it with \`mathsense index build\``); });
+      const buf = await fs.promises.readFile(p).catch((e: Error) => { throw new IndexError(`index file ${p} cannot be read (${e.message}); rebuild it with \`npm run index:build\``); });
       files[k] = LoadedIndex.check(dir, header, k, buf);
     }
     const size = LoadedIndex.statEntries(dir, header, (p) => fs.statSync(p).size);
@@ -133,13 +133,13 @@ export class LoadedIndex {
   private static read(dir: string, header: IndexHeader, k: keyof typeof FILES, read: (p: string) => Buffer): Buffer {
     const p = path.join(dir, FILES[k]);
     let buf: Buffer;
-    try { buf = read(p); } catch (e) { throw new IndexError(`index file ${p} cannot be read (${(e as Error).message}); rebuild it with \`mathsense index build\``); }
+    try { buf = read(p); } catch (e) { throw new IndexError(`index file ${p} cannot be read (${(e as Error).message}); rebuild it with \`npm run index:build\``); }
     return LoadedIndex.check(dir, header, k, buf);
   }
 
   private static check(dir: string, header: IndexHeader, k: keyof typeof FILES, buf: Buffer): Buffer {
     const want = header.files?.[k]?.bytes;
-    if (want !== buf.length) throw new IndexError(`index ${dir} is corrupt: ${FILES[k]} has ${buf.length} bytes, the header says ${want}; rebuild it with \`mathsense index build\``);
+    if (want !== buf.length) throw new IndexError(`index ${dir} is corrupt: ${FILES[k]} has ${buf.length} bytes, the header says ${want}; rebuild it with \`npm run index:build\``);
     return buf;
   }
 
@@ -168,7 +168,7 @@ export class LoadedIndex {
 
   private parse(id: number): IndexEntry {
     const line = this.entryFile.read(this.offsets[id], this.offsets[id + 1]);
-    try { return JSON.parse(line) as IndexEntry; } catch { throw new IndexError(`index ${this.dir} is corrupt: entry ${id} is not valid JSON; rebuild it with \`mathsense index build\``); }
+    try { return JSON.parse(line) as IndexEntry; } catch { throw new IndexError(`index ${this.dir} is corrupt: entry ${id} is not valid JSON; rebuild it with \`npm run index:build\``); }
   }
 
   /** Closes the entry file (reopened by the next entry read); the builder closes before it moves the folder. */

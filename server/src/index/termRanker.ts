@@ -4,17 +4,13 @@
 // ("topological space" for "(Topology)"), the sub-page's structure ("Let (S, ∘) be a monoid"),
 // mostly in its first sentences, and above all in the phrase it defines ("x is called a right
 // inverse", "an algebraic closure of K is"). Each of these is one feature; a linear model over
-// them is fitted on the MathD2 train split (softmax over each term's candidates,
-// softmaxRanker.ts), so nothing is tuned on the test splits. Candidates are scored by their
+// them is fitted offline on the MathD2 train split (softmax over each term's candidates,
+// scripts/src/rankers/termFit.ts), so nothing is tuned on the test splits. Candidates are scored by their
 // titles only, never by their own text. With an encoder, the cosine of the context with each
 // "term: title" vector joins the score; its weight is fitted on the half of the train terms the
 // encoder never trained on (splits.ts#isMathD2CosineFit), where the cosine is as reliable as on
 // unseen text (on pairs it was trained on, the encoder is right 77% of the time, elsewhere ~60%).
-import { Bm25Index } from '../embeddings/bm25.js';
-import { loadMathD2, termTitle } from '../embeddings/data/mathd2.js';
-import { isMathD2CosineFit } from '../embeddings/data/splits.js';
-import type { MathTokenizer } from '../embeddings/tokenizer.js';
-import { dot, fitSoftmaxRanker, readsFeatures } from './softmaxRanker.js';
+import { dot, readsFeatures } from './softmaxRanker.js';
 
 /** Feature names, in vector order (stored with the weights so a stale model is detected). */
 export const TERM_FEATURES = [
@@ -44,9 +40,6 @@ export interface TermCosine {
   accuracy: number;
   accuracyWithout: number;
 }
-
-/** L2-normalised vectors of texts, by the encoder whose version a TermCosine records. */
-export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
 /**
  * The ranker's score of each candidate (rows: featureRows); `cos`, the context's cosine with each
@@ -144,9 +137,6 @@ export function termFeatures(ctx: ContextWords, term: string, title: string, bm2
   ];
 }
 
-/** One training example: the candidates' feature vectors and which one is right. */
-export interface RankGroup { x: number[][]; gold: number }
-
 /** The index of the highest score (the first of equals). */
 function bestOf(s: readonly number[]): number {
   let best = 0;
@@ -164,67 +154,9 @@ export function termChoice(model: TermRankerModel, rows: number[][], cos?: reado
   return bestOf(termScores(model, rows, cos, encoder));
 }
 
-export function rankerAccuracy(w: readonly number[], groups: RankGroup[]): number {
-  return groups.length ? groups.filter((q) => rankerChoice(w, q.x) === q.gold).length / groups.length : 0;
-}
-
 /** Feature rows of candidate titles read in one context; `bm25` is each title's raw BM25. */
 export function featureRows(context: string, candidates: Array<{ term: string; title: string }>, bm25: readonly number[]): number[][] {
   const top = Math.max(...bm25, 0) || 1;
   const ctx = contextWords(context);
   return candidates.map((c, i) => termFeatures(ctx, c.term, c.title, bm25[i] / top));
-}
-
-export interface Disambiguation { term: string; title: string; context: string }
-
-/**
- * Feature groups for a labelled set: each context against every title that shares its term in
- * the set, BM25 over "term: title" strings with `bm25` (ids of the context -> scores per title).
- */
-export function rankGroups(rows: Disambiguation[], bm25: TitleScorer): Array<RankGroup & { titles: string[] }> {
-  const byTerm = new Map<string, string[]>();
-  for (const r of rows) { const ts = byTerm.get(r.term) ?? []; if (!ts.includes(r.title)) ts.push(r.title); byTerm.set(r.term, ts); }
-  return rows.map((r) => {
-    const titles = byTerm.get(r.term)!;
-    const x = featureRows(r.context, titles.map((title) => ({ term: r.term, title })), bm25(r.context, r.term, titles));
-    return { titles, gold: titles.indexOf(r.title), x };
-  });
-}
-
-/** BM25 of a context against "term: title" strings of a fixed title set (IDF over the whole set). */
-export type TitleScorer = (context: string, term: string, titles: string[]) => number[];
-
-export function titleBm25(tok: MathTokenizer, pairs: Array<{ term: string; title: string }>): TitleScorer {
-  const bm = new Bm25Index();
-  const at = new Map<string, number>();
-  for (const p of pairs) { const k = `${p.term}\u0000${p.title}`; if (!at.has(k)) at.set(k, bm.add(tok.encode(termTitle(p.term, p.title)))); }
-  let last: { context: string; s: Float32Array } | undefined;
-  return (context, term, titles) => {
-    if (last?.context !== context) last = { context, s: bm.scores(tok.encode(context)) };
-    return titles.map((t) => last!.s[at.get(`${term}\u0000${t}`) ?? -1] ?? 0);
-  };
-}
-
-/** Fits the ranker on the MathD2 train split (never the test splits); with `embed`, its cosine weight too. */
-export async function trainTermRanker(dataDir: string, tok: MathTokenizer, encoder?: { embed: Embed; version: string }): Promise<TermRankerModel> {
-  const rows = loadMathD2(dataDir, 'train').map((r) => ({ term: r.term, title: r.title, context: r.definition }));
-  const groups = rankGroups(rows, titleBm25(tok, rows));
-  const weights = fitSoftmaxRanker(groups.map((g) => ({ x: g.x, gold: [g.gold] })), TERM_FEATURES.length);
-  const model: TermRankerModel = { features: [...TERM_FEATURES], weights, trainedOn: 'MathD2 train split (ProofWiki, CC BY-SA 3.0)', trainAccuracy: rankerAccuracy(weights, groups), groups: groups.length };
-  if (encoder) model.cosine = await fitTermCosine(model, rows.flatMap((r, i) => (isMathD2CosineFit(r.term) ? [{ ...groups[i], ...r }] : [])), encoder);
-  return model;
-}
-
-/** Scale and cosine weight, fitted on held-out definitions (a two-input softmax ranker over the fitted score and the cosine). */
-async function fitTermCosine(model: TermRankerModel, held: Array<RankGroup & { titles: string[]; term: string; context: string }>, encoder: { embed: Embed; version: string }): Promise<TermCosine> {
-  const titles = [...new Set(held.flatMap((g) => g.titles.map((t) => termTitle(g.term, t))))];
-  const [contexts, titleVecs] = [await encoder.embed(held.map((g) => g.context)), await encoder.embed(titles)];
-  const at = new Map(titles.map((t, i) => [t, titleVecs[i]]));
-  const two = held.map((g, i) => {
-    const cos = g.titles.map((t) => dot(contexts[i], at.get(termTitle(g.term, t))!));
-    const best = Math.max(...cos);
-    return { x: g.x.map((x, k) => [dot(model.weights, x), cos[k] - best]), gold: g.gold };
-  });
-  const [scale, weight] = fitSoftmaxRanker(two.map((g) => ({ x: g.x, gold: [g.gold] })), 2);
-  return { encoder: encoder.version, scale, weight, groups: held.length, accuracy: rankerAccuracy([scale, weight], two), accuracyWithout: rankerAccuracy([1, 0], two) };
 }

@@ -1,0 +1,5 @@
+// The repository root, from this compiled module's place (scripts/out/lib/).
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
