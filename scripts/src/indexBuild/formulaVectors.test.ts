@@ -11,20 +11,16 @@ import { equationFeatures, IndexEquations, rankEquations } from 'mathsense-serve
 import { FormulaVectors } from 'mathsense-server/api/features';
 import { buildIndexEquations } from './equations.js';
 import { readProofWiki } from './sources.js';
-import { dataDir, modelsDir } from '../testing/indexSlice.js';
+import { dataDir } from '../testing/indexSlice.js';
+import { hasTextEncoder, stageFormulaModels } from 'mathsense-server/testing/modelPaths';
 
-const hasTextEncoder = fs.existsSync(path.join(modelsDir, 'mathsense-encoder', 'config.json'));
 const hasProofWiki = fs.existsSync(path.join(dataDir, 'proofwiki', 'proofwiki_pages_rendered.jsonl'));
 
 describe('formula encoder in the index equations', { skip: !hasTextEncoder && 'models missing', timeout: 300_000 }, () => {
   let models: string;
   let vectors: FormulaVectors;
   before(() => {
-    models = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-fmodels-'));
-    fs.cpSync(path.join(modelsDir, 'tokenizer'), path.join(models, 'tokenizer'), { recursive: true });
-    fs.cpSync(path.join(modelsDir, 'mathsense-encoder'), path.join(models, 'mathsense-encoder'), { recursive: true });
-    const trained = path.join(modelsDir, 'formula-encoder');
-    fs.cpSync(fs.existsSync(path.join(trained, 'config.json')) ? trained : path.join(modelsDir, 'mathsense-encoder'), path.join(models, 'formula-encoder'), { recursive: true });
+    models = stageFormulaModels();
     vectors = new FormulaVectors(() => {}, () => ({ accelerator: 'cpu', modelsPath: models }));
   });
   after(() => { vectors.dispose(); fs.rmSync(models, { recursive: true, force: true }); });

@@ -12,7 +12,7 @@ import { findModelsDir } from '../embeddings/modelFiles.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, uriToPath } from '../project/files.js';
-import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
+import { proofTarget, statements } from '../analysis/structure.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToPlain } from '../analysis/render.js';
 import { provable } from '../project/theorems.js';

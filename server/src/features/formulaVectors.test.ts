@@ -7,31 +7,22 @@
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixture } from '../testing/fixture.js';
-import { equationFeatures } from '../index/equationFeatures.js';
-import { rankEquations } from '../index/equationRanking.js';
-import { repoRoot } from '../testing/paths.js';
+import { hasTextEncoder, stageFormulaModels } from '../testing/modelPaths.js';
 import { EquationAnalyses } from './equationAnalyses.js';
 import { FormulaVectors } from './formulaVectors.js';
 import { documentEquations } from './equationSites.js';
 import { findRelatedEquations } from './relatedEquations.js';
 import { WorkspaceEquations } from './workspaceEquations.js';
 
-const modelsDir = path.join(repoRoot, 'models');
-const hasTextEncoder = fs.existsSync(path.join(modelsDir, 'mathsense-encoder', 'config.json'));
 
 describe('formula encoder in related equations', { skip: !hasTextEncoder && 'models missing', timeout: 300_000 }, () => {
   let models: string;
   let vectors: FormulaVectors;
   const logs: string[] = [];
   before(() => {
-    models = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-fmodels-'));
-    fs.cpSync(path.join(modelsDir, 'tokenizer'), path.join(models, 'tokenizer'), { recursive: true });
-    fs.cpSync(path.join(modelsDir, 'mathsense-encoder'), path.join(models, 'mathsense-encoder'), { recursive: true });
-    const trained = path.join(modelsDir, 'formula-encoder');
-    fs.cpSync(fs.existsSync(path.join(trained, 'config.json')) ? trained : path.join(modelsDir, 'mathsense-encoder'), path.join(models, 'formula-encoder'), { recursive: true });
+    models = stageFormulaModels();
     vectors = new FormulaVectors((m) => logs.push(m), () => ({ accelerator: 'cpu', modelsPath: models }));
   });
   after(() => { vectors.dispose(); fs.rmSync(models, { recursive: true, force: true }); });

@@ -3,24 +3,12 @@
 // open .bib file, the entry under the cursor) first, else a label and its references.
 import type { DocumentHighlight, Location, Position, Range, WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
-import { uriToPath } from '../project/files.js';
 import type { FeatureContext } from './context.js';
 import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename } from './navigation.js';
 
 export { RenameError } from './navigation.js';
-
-/** A BibTeX file: kept in the bibliography store, not as a document. */
-export function isBibFile(uri: string, languageId?: string): boolean {
-  return languageId === 'bibtex' || languageId === 'biblatex' || /\.bib$/i.test(uri);
-}
-
-/** The path of a .bib file open in the editor (its entries are the store's, position for position). */
-function openBibPath(ctx: FeatureContext, uri: string): string | undefined {
-  const file = isBibFile(uri) ? uriToPath(uri) : undefined;
-  return file && ctx.ws.bibs.isOpen(file) ? file : undefined;
-}
 
 /** Where the place's document is, and the offset there; undefined for a document the workspace does not hold. */
 function place(ctx: FeatureContext, uri: string, position: Position): { doc: Doc; offset: number } | undefined {
@@ -35,7 +23,7 @@ export function definitionAt(ctx: FeatureContext, uri: string, position: Positio
 }
 
 export function referencesAt(ctx: FeatureContext, uri: string, position: Position, includeDeclaration: boolean): Location[] {
-  const bib = openBibPath(ctx, uri);
+  const bib = ctx.ws.bibs.openPath(uri);
   if (bib) return bibReferences(ctx.ws, bib, position, includeDeclaration);
   const at = place(ctx, uri, position);
   if (!at) return [];
@@ -50,7 +38,7 @@ export function highlightsAt(ctx: FeatureContext, uri: string, position: Positio
 }
 
 export function prepareRenameAt(ctx: FeatureContext, uri: string, position: Position): { range: Range; placeholder: string } | null {
-  const bib = openBibPath(ctx, uri);
+  const bib = ctx.ws.bibs.openPath(uri);
   if (bib) return prepareBibRename(ctx.ws, bib, position);
   const at = place(ctx, uri, position);
   if (!at) return null;
@@ -59,7 +47,7 @@ export function prepareRenameAt(ctx: FeatureContext, uri: string, position: Posi
 
 /** Throws RenameError when the new name cannot be used. */
 export function renameAt(ctx: FeatureContext, uri: string, position: Position, newName: string): WorkspaceEdit | null {
-  const bib = openBibPath(ctx, uri);
+  const bib = ctx.ws.bibs.openPath(uri);
   if (bib) return bibRename(ctx.ws, bib, position, newName);
   const at = place(ctx, uri, position);
   if (!at) return null;

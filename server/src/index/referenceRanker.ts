@@ -13,7 +13,6 @@
 // `npm run train:rankers` (softmax over each query's candidates, every gold reference a
 // target) on train splits only and shipped as models/reference-ranker/ranker.json; the index
 // build copies them into the index header.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dot, finiteNumbers, loadFittedModel, namesFeatures } from './softmaxRanker.js';
 import { mlpScore, readsMlp, type MlpModel } from './mlpRanker.js';

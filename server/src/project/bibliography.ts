@@ -7,7 +7,7 @@
 // A missing closing brace damages one entry only: a line starting with `@type{` ends the
 // value being read.
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { readTextFile } from './files.js';
+import { isBibFile, readTextFile, uriToPath } from './files.js';
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import type { DocumentView } from '../model/documentView.js';
 
@@ -371,6 +371,12 @@ export class BibStore {
 
   isOpen(p: string): boolean {
     return this.open.has(p);
+  }
+
+  /** The path of the .bib file open in the editor under `uri` (its entries are this store's, position for position). */
+  openPath(uri: string): string | undefined {
+    const p = isBibFile(uri) ? uriToPath(uri) : undefined;
+    return p && this.open.has(p) ? p : undefined;
   }
 
   /** Text read from disk (ignored while the file is open in the editor). */

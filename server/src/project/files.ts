@@ -82,6 +82,11 @@ export function isDocumentPath(p: string): boolean {
   return DOCUMENT_EXTENSIONS.includes(path.extname(p).toLowerCase());
 }
 
+/** A BibTeX file (by its language or name): kept in the bibliography store, not as a document. */
+export function isBibFile(uriOrPath: string, languageId?: string): boolean {
+  return languageId === 'bibtex' || languageId === 'biblatex' || /\.bib$/i.test(uriOrPath);
+}
+
 export function isMarkdownPath(p: string): boolean {
   const ext = path.extname(p).toLowerCase();
   return ext === '.md' || ext === '.markdown';

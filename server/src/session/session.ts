@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
-import { isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
+import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
 import type { DocStep } from '../math/service.js';
 import type { FeatureContext } from '../features/context.js';
@@ -14,7 +14,6 @@ import { DiagnosticsManager } from '../features/diagnosticsManager.js';
 import { BackgroundDerivations } from '../features/derivationSources.js';
 import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import { SvgMath } from '../analysis/mathSvg.js';
-import { isBibFile } from '../features/navigate.js';
 import type { RelatedContext } from '../features/relatedEquations.js';
 import type { LensRefresh } from '../features/codeLenses.js';
 import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
@@ -151,8 +150,8 @@ export class Session implements FeatureContext {
   }
 
   changed(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void {
-    const bib = isBibFile(uri) ? uriToPath(uri) : undefined;
-    if (bib && this.ws.bibs.isOpen(bib)) {
+    const bib = this.ws.bibs.openPath(uri);
+    if (bib) {
       this.ws.bibs.changeDocument(bib, changes, version);
       this.diagnostics.revalidateSoon();
       return;
@@ -168,8 +167,8 @@ export class Session implements FeatureContext {
   }
 
   closed(uri: string): void {
-    const bib = isBibFile(uri) ? uriToPath(uri) : undefined;
-    if (bib && this.ws.bibs.isOpen(bib)) {
+    const bib = this.ws.bibs.openPath(uri);
+    if (bib) {
       // the disk version is read again (off the request path)
       this.ws.bibs.closeDocument(bib);
       this.loader.collectPending();

@@ -7,19 +7,14 @@ import { AuxStore } from '../project/auxNumbers.js';
 import type { DocStep } from '../math/service.js';
 import { ServerIndex } from '../index/serverIndex.js';
 import type { FeatureContext, FeatureSettings } from '../features/context.js';
-import { defaultDiagnosticSettings } from '../features/diagnostics.js';
-import { defaultDerivationSettings } from '../features/derivation.js';
+import { parseSettings } from '../session/settings.js';
 import { MatchCache } from '../features/equationLenses.js';
 import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import type { RelatedContext } from '../features/relatedEquations.js';
 import { guards } from '../util/guard.js';
 
-export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = {
-  diagnostics: defaultDiagnosticSettings,
-  derivations: defaultDerivationSettings,
-  equations: { lens: 'matches' },
-  providers: { referenceHover: true, citationHover: true, labelCompletion: true, citationCompletion: true, outline: true },
-};
+/** What a server with no settings from its client uses. */
+export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = parseSettings(undefined);
 
 export interface TestContextOptions {
   settings?: Partial<FeatureSettings>;
