@@ -61,7 +61,8 @@ Setext heading
 describe('MarkdownDocument', () => {
   it('finds $…$ and $$…$$ math with exact offsets', () => {
     const doc = new MarkdownDocument(URI, NOTE);
-    assert.deepEqual(spans(NOTE, doc.inlineMath()), ['$\\pi$', '$a^2+b^2=c^2$', '$\\eqref{eq:hyp}$', '$\\ref{eq:area}$', '$$\\ref{eq:hyp}$$']);
+    // `$$…$$` within a line is display math (Pandoc), a block but not inline math
+    assert.deepEqual(spans(NOTE, doc.inlineMath()), ['$\\pi$', '$a^2+b^2=c^2$', '$\\eqref{eq:hyp}$', '$\\ref{eq:area}$']);
     assert.equal(doc.inlineMath()[1].start, at(NOTE, '$a^2'));
     // every math node is a block of its own, display blocks with their fences
     const blockTexts = spans(NOTE, doc.blocks());
@@ -118,7 +119,7 @@ describe('MarkdownDocument', () => {
     const text = '\uFEFF# Title\n\n$x$ and $$y \\label{b}$$\n';
     const doc = new MarkdownDocument(URI, text);
     assert.deepEqual(spans(text, doc.sections()), ['# Title']);
-    assert.deepEqual(spans(text, doc.inlineMath()), ['$x$', '$$y \\label{b}$$']);
+    assert.deepEqual(spans(text, doc.inlineMath()), ['$x$']);
     assert.deepEqual(doc.labels().map((l) => text.slice(l.start, l.end)), ['b']);
   });
 
@@ -267,12 +268,55 @@ describe('Markdown notes as Pandoc reads them', () => {
     assert.deepEqual(math('$ x$ and $x $ and $x$5 and $a$.'), ['$a$']);
     assert.deepEqual(math('Escaped \\$ dollars \\$ and $a \\$ b$ with $\\$$ inside.'), ['$a \\$ b$', '$\\$$']);
     assert.deepEqual(math('No math across a paragraph break: $a\n\nb$ but $a\nb$ within one.'), ['$a\nb$']);
-    assert.deepEqual(math('Code `$x$` and\n\n```\necho $HOME $x$\n```\n\nthen $y$ and $$z$$.'), ['$y$', '$$z$$']);
+    // `$$z$$` in a line is display math, as Pandoc reads it
+    assert.deepEqual(math('Code `$x$` and\n\n```\necho $HOME $x$\n```\n\nthen $y$ and $$z$$.'), ['$y$']);
     // the reference after a price is found and checked
     const fx = fixture('%! n.md\nIt costs $5, then see $\\ref{eq:one}$ for details.\n\n$$ x^2 - 1 = (x-1)(x+1) \\label{eq:one} $$\n');
     const doc = fx.doc('n.md');
     assert.deepEqual(doc.refs().map((r) => r.name), ['eq:one']);
     assert.deepEqual(computeDiagnostics(fx.ws, doc), []);
+  });
+
+  it('double dollars follow Pandoc: a display runs to the next `$$` wherever the two stand', () => {
+    const note = String.raw`# Shapes
+
+A display opened on a line of its own text:
+$$f(n) = \begin{cases} 0 & n = 0 \\
+  f(n-1) + 1 & n > 0 \end{cases} \label{eq:f}$$
+where $n$ is a natural number.
+
+A fence closed right before the next sentence:
+$$
+g(a) = \begin{cases} 1 & \text{if $a$ is odd} \\ 0 & \text{otherwise} \end{cases}
+$$
+where $a$ is an integer, and in a line: $$h(x)=x x 01$$ for every $x$.
+
+> $$q = 1
+> + 1$$ in a quote.
+
+A fence with a blank line inside, as remark-math reads it:
+
+$$
+a = b
+
+c = d
+$$
+
+An unclosed $$ is text, and so is $5.
+`;
+    const doc = new MarkdownDocument(URI, note);
+    const displays = doc.envs().filter((e) => e.name === '$$').map((e) => doc.text.slice(e.start, e.end).replace(/\s+/g, ' '));
+    check(displays.join('\n'), expect`
+      $$f(n) = \begin{cases} 0 & n = 0 \\ f(n-1) + 1 & n > 0 \end{cases} \label{eq:f}$$
+      $$ g(a) = \begin{cases} 1 & \text{if $a$ is odd} \\ 0 & \text{otherwise} \end{cases} $$
+      $$h(x)=x x 01$$
+      $$q = 1 > + 1$$
+      $$ a = b c = d $$
+    `);
+    assert.deepEqual(spans(note, doc.inlineMath()), ['$n$', '$a$', '$x$']);
+    assert.deepEqual(doc.labels().map((l) => l.name), ['eq:f']);
+    assert.deepEqual(doc.blocks().flatMap((b) => b.facts.problems), []);
+    assert.equal(doc.latexText.length, note.length);
   });
 
   it('raw LaTeX outside $…$ (environments, \\label, \\ref) is read as in .tex, not in code', () => {

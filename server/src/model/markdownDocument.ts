@@ -81,19 +81,25 @@ export function frontMatterEnd(text: string, from = 0): number {
 }
 
 /**
- * Pandoc's rule for single-dollar math, which remark-math lacks: an opening `$` has a
- * non-space right after it; the closing `$` has a non-space right before it and no digit right
- * after it; math does not cross a blank line; `\$` inside math is an escaped dollar. So
- * `$5 and $10` is text, and in `costs $5, then see $\ref{a}$` only `$\ref{a}$` is math. Dollars
- * that cannot delimit math become NOT_MATH; `$$` runs are left to remark-math and fenced code
- * and code spans are skipped. Linear: a failed opening is rescanned from the next character
- * only up to the first `$` or blank line it met.
+ * Pandoc's rules for dollar math, which remark-math does not follow. Single dollars: an
+ * opening `$` has a non-space right after it; the closing `$` has a non-space right before it
+ * and no digit right after it; math does not cross a blank line; `\$` inside math is an
+ * escaped dollar. So `$5 and $10` is text, and in `costs $5, then see $\ref{a}$` only
+ * `$\ref{a}$` is math. Double dollars: display math runs from `$$` to the next `$$` wherever
+ * the two stand on their lines (`$$x = 1 \label{a}$$` over several lines, `$$` closing a
+ * line of text), within one paragraph (a fence alone on its line may also hold blank lines,
+ * as remark-math reads it); an unclosed `$$` is text. remark-math would read `$$` at a line
+ * start as a fence closed only by a line of its own, and swallow the text up to one; so each
+ * display is handed to remark as one inline math node (`$` … `$` around placeholders, lines
+ * and offsets kept), and its start is recorded in `displays`. Dollars that cannot delimit
+ * math become NOT_MATH; fenced code and code spans are skipped. Linear: a failed opening is
+ * rescanned from the next character only up to the first `$` or blank line it met.
  */
-export function pandocDollars(text: string, from = 0): string {
+export function pandocDollars(text: string, from = 0, displays?: Set<number>): string {
   const n = text.length;
   if (text.indexOf('$', from) < 0) return text;
   const out: number[] = [];
-  let noMoreDouble = false;
+  const fills: Span[] = [];
   let i = from;
   let lineStart = true;
   while (i < n) {
@@ -127,19 +133,86 @@ export function pandocDollars(text: string, from = 0): string {
     let r = i;
     while (r < n && text.charCodeAt(r) === 36) r++;
     if (r - i > 1) {
-      // `$$`: remark-math decides; its inside is not scanned
-      const close = noMoreDouble ? -1 : text.indexOf('$$', r);
-      if (close < 0) { noMoreDouble = true; i = r; continue; }
+      const close = displayClose(text, i, r);
+      if (close < 0) {
+        // an unclosed `$$` is text
+        for (let k = i; k < r; k++) out.push(k);
+        i = r;
+        continue;
+      }
       let e = close;
       while (e < n && text.charCodeAt(e) === 36) e++;
+      if (!hasEmptyLine(text, r, close)) {
+        fills.push({ start: i, end: e });
+        displays?.add(i);
+      } // else: a fence with blank lines inside, which remark-math reads as one node itself
       i = e;
+      if (text.charCodeAt(i - 1) === 10) lineStart = true;
       continue;
     }
     const closer = isWs(text.charCodeAt(i + 1)) ? -1 : singleDollarClose(text, i + 1, out);
     if (closer < 0) { out.push(i); i++; continue; }
     i = closer + 1;
   }
-  return replaceAt(text, out, NOT_MATH);
+  return asInlineMath(replaceAt(text, out, NOT_MATH), fills);
+}
+
+/** Stands for the inside of a display handed to remark as inline math: not a space, not markup. */
+const DISPLAY_FILL = '\uE025';
+
+/**
+ * The start of the `$$` closing the display opened by the dollars at `open`…`after`, or -1.
+ * Escaped characters are skipped; a blank line ends the search unless the opening `$$` stands
+ * alone on its line (a fence, which remark-math lets hold blank lines).
+ */
+function displayClose(text: string, open: number, after: number): number {
+  const n = text.length;
+  const fence = isLineStart(text, open) && /^[ \t]*(?:\r?\n|$)/.test(text.slice(after, lineEndAt(text, after) + 1));
+  for (let j = after; j < n; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 92) { j++; continue; }
+    if (c === 10 && !fence && blankLineAfter(text, j)) return -1;
+    if (c === 36 && text.charCodeAt(j + 1) === 36) return j;
+  }
+  return -1;
+}
+
+function isLineStart(text: string, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = text.charCodeAt(k);
+    if (c === 10) return true;
+    if (c !== 32 && c !== 9 && c !== 62 /* > */) return false;
+  }
+  return true;
+}
+
+/** Whether a line between `from` and `to` is empty (no character a placeholder could stand on). */
+function hasEmptyLine(text: string, from: number, to: number): boolean {
+  for (let k = text.indexOf('\n', from); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) {
+    const next = text.charCodeAt(k + 1);
+    if (next === 10 || (next === 13 && text.charCodeAt(k + 2) === 10)) return true;
+  }
+  return false;
+}
+
+/**
+ * Each display `$$…$$` in `spans` as one inline math node for remark: `$`, placeholders, `$`,
+ * newlines kept (so lines and offsets hold); in a block quote the `>` markers opening its
+ * lines are kept too, so the quote goes on.
+ */
+function asInlineMath(text: string, spans: readonly Span[]): string {
+  if (spans.length === 0) return text;
+  let s = '';
+  let last = 0;
+  for (const sp of spans) {
+    s += text.slice(last, sp.start) + '$';
+    const quoted = /^[ \t]*>/.test(text.slice(text.lastIndexOf('\n', sp.start - 1) + 1, sp.start));
+    const inner = text.slice(sp.start + 1, sp.end - 1);
+    s += inner.replace(quoted ? /\n[ \t>]*|[^\r\n]/g : /\n|[^\r\n]/g, (m: string) => (m[0] === '\n' ? m : DISPLAY_FILL));
+    s += '$';
+    last = sp.end;
+  }
+  return s + text.slice(last);
 }
 
 /** `text` with the characters at `positions` (ascending) replaced by `ch` (one UTF-16 unit: offsets hold). */
@@ -270,7 +343,8 @@ export class MarkdownDocument extends DocumentView {
     // YAML front matter is metadata: blanked for remark (no setext heading, no math) and for the model
     const fm = frontMatterEnd(text, bom);
     if (fm > 0) notLatex.push({ start: bom, end: fm });
-    const source = pandocDollars(blank(text, notLatex), bom + Math.max(fm, 0));
+    const displays = new Set<number>();
+    const source = pandocDollars(blank(text, notLatex), bom + Math.max(fm, 0), displays);
     let tree: MdNode;
     quoteMarkers = [];
     try {
@@ -295,7 +369,7 @@ export class MarkdownDocument extends DocumentView {
       const sp = span(node);
       if (NOT_LATEX.has(node.type)) { if (sp) notLatex.push(sp); continue; }
       if (node.type === 'math' || node.type === 'inlineMath') {
-        if (sp) { maths.push(sp); if (node.type === 'inlineMath') inline.push(sp); }
+        if (sp) { maths.push(sp); if (node.type === 'inlineMath' && !displays.has(sp.start)) inline.push(sp); }
         continue;
       }
       for (const k of node.children ?? []) all.push(k);
