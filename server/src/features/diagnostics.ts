@@ -7,6 +7,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-langu
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
 import { isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
 import { labelUniverse } from '../project/labelUniverse.js';
+import { neverTogether } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
 import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
@@ -103,11 +104,16 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   }
   if (duplicates.size) {
     // a label is defined twice only within one compilation (two volumes over shared chapters are two)
+    // two branches of one conditional (`\ifbook … \else … \fi`, `\iftoggle{x}{…}{…}`) are never
+    // compiled together; an environment switched off by `\excludecomment` is never compiled
     const compilations = ws.compilations(doc);
+    const excluded = (d: Doc, at: number) => verbatim.size > 0 && d.envs().some((e) => verbatim.has(e.name) && at >= e.bodyStart && at < e.bodyEnd);
     for (const name of duplicates) {
-      const all = ws.findLabel(doc, name).filter((l) => l.prefix === '');
+      const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && !excluded(l.doc, l.label.start));
       for (const l of doc.labelMap().get(name) ?? []) {
-        const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc))));
+        if (excluded(doc, l.start)) continue;
+        const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc)))
+          && !neverTogether(ws, { doc, offset: l.start }, { doc: o.doc, offset: o.label.start }));
         if (others.length === 0) continue;
         out.push({
           diagnostic: {

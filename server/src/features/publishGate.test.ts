@@ -228,3 +228,47 @@ See \ref{sec:none}.
     main.tex:12 E undefined-ref: Undefined reference: no \label{sec:none} in this project
   `);
 });
+
+test('a label in each branch of one conditional is no duplicate; in branches of two conditionals, or twice in one branch, it is', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{ifthen,etoolbox,comment}
+\newif\ifprinted
+\newboolean{long}
+\newtoggle{web}
+\excludecomment{draft}
+\begin{document}
+\ifprinted
+  \section{Print}\label{sec:out}
+\else
+  \section{Screen}\label{sec:out}
+\fi
+\ifthenelse{\boolean{long}}{\begin{equation}a\label{eq:len}\end{equation}}{\begin{equation}b\label{eq:len}\end{equation}}
+\iftoggle{web}{\label{web:a}}{\ifprinted\label{web:a}\else\label{web:b}\fi}
+\IfFileExists{extra.tex}{\input{extra}}{\section{No extra}\label{sec:extra}}
+\begin{draft}\label{sec:print}\end{draft}
+\ifprinted \label{two:ifs} \fi
+\ifthenelse{\boolean{long}}{\label{two:ifs}}{}
+\ifprinted \label{one:branch}\label{one:branch} \else \fi
+\ifbook
+  \input{partA}
+\else
+  \input{partB}
+\fi
+See \ref{sec:out}, \ref{eq:len}, \ref{web:a}, \ref{web:b}, \ref{sec:extra}, \ref{sec:print}, \ref{part}.
+\end{document}
+%! extra.tex
+\section{Extra}\label{sec:extra}
+%! partA.tex
+\chapter{A}\label{part}
+%! partB.tex
+\chapter{B}\label{part}
+`);
+  check(published(fx, 'main.tex', 'partA.tex', 'partB.tex'), expect`
+    main.tex:17 E duplicate-label: Duplicate label 'two:ifs' (also at main.tex:18)
+    main.tex:18 E duplicate-label: Duplicate label 'two:ifs' (also at main.tex:17)
+    main.tex:19 E duplicate-label: Duplicate label 'one:branch' (also at main.tex:19)
+    main.tex:19 E duplicate-label: Duplicate label 'one:branch' (also at main.tex:19)
+  `);
+});

@@ -1,0 +1,73 @@
+// The conditional branches a place of the project sits in, across files: a label in a chapter
+// that its parent reads inside `\ifbook \input{…} \else … \fi` sits in that branch too. Two
+// places with different branches of one conditional are never compiled together.
+import { branchPath, branchRegions, exclusive, type BranchRegion } from '../syntax/conditionals.js';
+import type { Doc, Workspace } from './workspace.js';
+
+export interface ProjectStep {
+  /** The conditional: its file and offset. */
+  id: string;
+  branch: number;
+}
+
+/** How many includers up a file's place is followed. */
+const MAX_INCLUDE_DEPTH = 4;
+
+const regionCache = new WeakMap<Doc, { version: number; regions: BranchRegion[] | undefined }>();
+
+/** The branches of `doc`'s conditionals, or undefined past the bounds of what is tracked. */
+function regionsOf(doc: Doc): BranchRegion[] | undefined {
+  const hit = regionCache.get(doc);
+  if (hit && hit.version === doc.version) return hit.regions;
+  const r = branchRegions(doc.latexText);
+  const regions = r.complete ? r.regions : undefined;
+  regionCache.set(doc, { version: doc.version, regions });
+  return regions;
+}
+
+/**
+ * The branches `offset` of `doc` sits in, with those of the place its includer reads it
+ * (when exactly one file of the project includes it, followed up a few levels); undefined
+ * when a file on the way has more conditionals than are tracked.
+ */
+export function projectBranches(ws: Workspace, doc: Doc, offset: number): ProjectStep[] | undefined {
+  const out: ProjectStep[] = [];
+  const seen = new Set<Doc>();
+  let d: Doc | undefined = doc;
+  let at = offset;
+  for (let depth = 0; d && depth <= MAX_INCLUDE_DEPTH && !seen.has(d); depth++) {
+    seen.add(d);
+    const regions = regionsOf(d);
+    if (!regions) return undefined;
+    for (const s of branchPath(regions, at)) out.push({ id: `${d.uri}#${s.cond}`, branch: s.branch });
+    const site = includeSite(ws, d);
+    if (!site) break;
+    d = site.doc;
+    at = site.offset;
+  }
+  return out;
+}
+
+/** Where the one file including `doc` reads it, if exactly one place does. */
+function includeSite(ws: Workspace, doc: Doc): { doc: Doc; offset: number } | undefined {
+  let found: { doc: Doc; offset: number } | undefined;
+  for (const p of ws.parents(doc)) {
+    for (const inc of ws.includesOf(p)) {
+      if (inc.kind === 'package' || inc.kind === 'bibliography' || inc.kind === 'external') continue;
+      if (ws.resolveInclude(p, inc) !== doc) continue;
+      if (found) return undefined;
+      found = { doc: p, offset: inc.start };
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether two places of the project may never be compiled together: different branches of
+ * one conditional, or past what is tracked (then nothing is claimed about them).
+ */
+export function neverTogether(ws: Workspace, a: { doc: Doc; offset: number }, b: { doc: Doc; offset: number }): boolean {
+  const pa = projectBranches(ws, a.doc, a.offset);
+  const pb = projectBranches(ws, b.doc, b.offset);
+  return !pa || !pb || exclusive(pa, pb);
+}

@@ -1,0 +1,136 @@
+// Which branch of which conditional a place of a text sits in. Two places in different
+// branches of one conditional (`\ifX A \else B \fi`, `\ifthenelse{…}{A}{B}`, `\iftoggle`,
+// `\IfFileExists`, …) are never compiled together; branches of different conditionals may
+// both be on. Read only where it matters (a label defined twice), so one linear pass over the
+// text when asked.
+import { BACKSLASH, LBRACE, PERCENT, commandNameEnd, lineEnd, readBraceGroup, skipTrivia } from './lexer.js';
+
+/** One conditional a place sits in: the conditional (its offset in the text) and the branch taken. */
+export interface BranchStep {
+  cond: number;
+  branch: number;
+}
+
+export interface BranchRegion extends BranchStep {
+  start: number;
+  end: number;
+}
+
+/**
+ * Conditionals written as macros with brace arguments: how many arguments the condition takes
+ * before the two branches (true, false).
+ */
+const BRACE_CONDITIONALS: Record<string, number> = {
+  ifthenelse: 1, // ifthen: \ifthenelse{\boolean{x}}{A}{B}, {\isodd{\thepage}}
+  iftoggle: 1, nottoggle: 1, ifbool: 1, notbool: 1, ifboolexpr: 1, ifboolexpe: 1, // etoolbox
+  ifdef: 1, ifndef: 1, ifundef: 1, ifcsdef: 1, ifcsundef: 1, ifdefmacro: 1, ifdefempty: 1, ifcsempty: 1,
+  ifdefvoid: 1, ifblank: 1, notblank: 1, ifdefstring: 2, ifstrequal: 2, ifnumcomp: 3, ifnumequal: 2,
+  ifdefequal: 2, ifcsequal: 2,
+  IfFileExists: 1, // LaTeX kernel
+  IfBooleanTF: 1, IfNoValueTF: 1, IfValueTF: 1, IfStrEqTF: 2, // xparse / expl3-style
+  ifpackageloaded: 1, IfPackageLoadedTF: 1, ifclassloaded: 1, IfClassLoadedTF: 1,
+};
+
+/** Conditionals whose bodies are never compiled together; `\iff` is a symbol. */
+function isTexConditional(name: string): boolean {
+  return name.startsWith('if') && name !== 'iff' && BRACE_CONDITIONALS[name] === undefined;
+}
+
+/** Commands after which a conditional's name is being defined, not opened. */
+const DEFINERS = new Set(['newif', 'let', 'def', 'gdef', 'edef', 'xdef', 'newcommand', 'renewcommand', 'providecommand', 'global', 'DeclareRobustCommand']);
+
+/** Nesting past this is not tracked (its places get no further steps). */
+const MAX_DEPTH = 32;
+/** Regions past this are not recorded: their places read as unconditional. */
+const MAX_REGIONS = 20_000;
+
+/**
+ * The branches of every conditional of `text`, in order of their starts; `complete` is false
+ * when nesting or the number of branches passed the bounds (what is past them is unknown).
+ */
+export function branchRegions(text: string): { regions: BranchRegion[]; complete: boolean } {
+  const regions: BranchRegion[] = [];
+  let complete = true;
+  // open TeX conditionals: their start and the start of the branch being read
+  const open: Array<{ cond: number; branch: number; from: number }> = [];
+  const limit = text.length;
+  const push = (r: BranchRegion) => {
+    if (r.end <= r.start) return;
+    if (regions.length < MAX_REGIONS) regions.push(r); else complete = false;
+  };
+  for (let i = 0; i < limit; ) {
+    const c = text.charCodeAt(i);
+    if (c === PERCENT) { i = lineEnd(text, i, limit); continue; }
+    if (c !== BACKSLASH) { i++; continue; }
+    const end = commandNameEnd(text, i + 1, limit);
+    const name = text.slice(i + 1, end);
+    if (DEFINERS.has(name)) {
+      // `\newif\ifsolutions`, `\let\ifpdf\iftrue`, `\def\ifmine{…}`: the name that follows is defined here
+      const p = skipTrivia(text, end, limit);
+      const q = text.charCodeAt(p) === LBRACE ? p + 1 : p;
+      i = text.charCodeAt(q) === BACKSLASH ? commandNameEnd(text, q + 1, limit) : end;
+      if (name === 'let') {
+        // `\let\ifpdf\iftrue`: the second name is a value, not a conditional opened here
+        let r = skipTrivia(text, i, limit);
+        if (text.charCodeAt(r) === 61 /* = */) r = skipTrivia(text, r + 1, limit);
+        if (text.charCodeAt(r) === BACKSLASH) i = commandNameEnd(text, r + 1, limit);
+      }
+      continue;
+    }
+    const args = BRACE_CONDITIONALS[name];
+    if (args !== undefined) {
+      let p = end;
+      let ok = true;
+      for (let k = 0; k < args && ok; k++) {
+        const g = readBraceGroup(text, skipTrivia(text, p, limit), limit);
+        if (g) p = g.next; else ok = false;
+      }
+      const yes = ok ? readBraceGroup(text, skipTrivia(text, p, limit), limit) : null;
+      const no = yes ? readBraceGroup(text, skipTrivia(text, yes.next, limit), limit) : null;
+      if (yes && no) {
+        push({ cond: i, branch: 0, start: yes.start, end: yes.end });
+        push({ cond: i, branch: 1, start: no.start, end: no.end });
+      }
+      // the branches are read on: their own conditionals nest inside them
+      i = Math.max(end, i + 2);
+      continue;
+    }
+    if (name === 'fi' || name === 'else' || name === 'or') {
+      const top = open[open.length - 1];
+      if (top) {
+        push({ cond: top.cond, branch: top.branch, start: top.from, end: i });
+        if (name === 'fi') open.pop();
+        else { top.branch++; top.from = end; }
+      }
+      i = end;
+      continue;
+    }
+    if (isTexConditional(name)) {
+      if (open.length < MAX_DEPTH) open.push({ cond: i, branch: 0, from: end }); else complete = false;
+    }
+    i = Math.max(end, i + 2);
+  }
+  // unclosed: TeX reads on to the end
+  for (const o of open) push({ cond: o.cond, branch: o.branch, start: o.from, end: limit });
+  regions.sort((a, b) => a.start - b.start || b.end - a.end);
+  return { regions, complete };
+}
+
+/** The conditionals `offset` sits in, outermost first. */
+export function branchPath(regions: readonly BranchRegion[], offset: number): BranchStep[] {
+  const out: BranchStep[] = [];
+  for (const r of regions) {
+    if (r.start > offset) break;
+    if (offset < r.end) out.push({ cond: r.cond, branch: r.branch });
+  }
+  return out;
+}
+
+/**
+ * Whether two places are never compiled together: some conditional holds them in different
+ * branches. Steps are compared by `id` (a conditional's identity across files).
+ */
+export function exclusive(a: ReadonlyArray<{ id: string; branch: number }>, b: ReadonlyArray<{ id: string; branch: number }>): boolean {
+  for (const x of a) for (const y of b) if (x.id === y.id && x.branch !== y.branch) return true;
+  return false;
+}
