@@ -390,7 +390,7 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
       const b = { path: resolved.get(key) };
       const shown = `${inc.path}${/\.[A-Za-z]+$/.test(inc.path) ? '' : '.bib'}`;
       if (!b.path) {
-        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source, ws.fs));
+        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source));
         continue;
       }
       const st = ws.bibs.get(b.path);
@@ -408,13 +408,50 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
     ...(src.items.length ? ['\\bibitem'] : []),
   ].slice(0, 4).join(', ');
   const itemKeys = new Set(src.items.flatMap((d) => d.items.map((i) => i.key)));
+  // classic BibTeX finds an entry whatever the letter case of the key; biber and \bibitem do not
+  const bibtex = bibBackend(ws, doc) === 'bibtex';
   for (const c of doc.cites()) {
     if (c.key === '*' || /[\\#{}\s]/.test(c.key)) continue;
     if (itemKeys.has(c.key) || src.files.some((f) => f.file.byKey.has(c.key))) continue;
+    const folded = src.files.map((f) => lowerKeys(f.file).get(c.key.toLowerCase())).find((k) => k !== undefined);
+    if (folded && bibtex) continue;
     out.push({
       range: doc.range(c.start, c.end), severity: DiagnosticSeverity.Warning, source, code: 'undefined-citation',
-      message: `Undefined citation: no entry '${c.key}' in this project's bibliography (${where})`,
+      message: folded
+        ? `Undefined citation: no entry '${c.key}'; '${folded}' differs only in letter case, which biber does not ignore (${where})`
+        : `Undefined citation: no entry '${c.key}' in this project's bibliography (${where})`,
     });
   }
   return out;
+}
+
+const lowerKeyCache = new WeakMap<BibFile, Map<string, string>>();
+
+/** A .bib file's keys by their lower-case form. */
+function lowerKeys(file: BibFile): Map<string, string> {
+  let m = lowerKeyCache.get(file);
+  if (!m) {
+    m = new Map();
+    for (const k of file.byKey.keys()) if (!m.has(k.toLowerCase())) m.set(k.toLowerCase(), k);
+    lowerKeyCache.set(file, m);
+  }
+  return m;
+}
+
+/**
+ * Which program reads the project's .bib files: biber when biblatex is loaded (its default
+ * backend) unless its options name another backend; classic BibTeX for `\bibliography`.
+ */
+export function bibBackend(ws: Workspace, doc: Doc): 'bibtex' | 'biber' {
+  for (const d of ws.scope(doc)) {
+    for (const inc of d.includes()) {
+      if (inc.kind === 'bibliography' && inc.cmd === 'addbibresource') return 'biber';
+      if (inc.kind !== 'package' || !/^biblatex(?:\.sty)?$/.test(inc.path.trim())) continue;
+      const before = d.latexText.slice(Math.max(0, inc.start - 400), inc.start);
+      const opts = /\\(?:usepackage|RequirePackage)\s*\[([^\]]*)\][^\\]*$/.exec(before)?.[1] ?? '';
+      const backend = /backend\s*=\s*([A-Za-z0-9]+)/.exec(opts)?.[1];
+      return backend && backend !== 'biber' ? 'bibtex' : 'biber';
+    }
+  }
+  return 'bibtex';
 }

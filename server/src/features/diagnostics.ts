@@ -6,7 +6,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
 import { isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
-import { labelUniverse } from '../project/labelUniverse.js';
+import { labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
 import { neverTogether } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
@@ -91,10 +91,16 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
       if (isComputedName(ref.name) || defined(ref.name) || inVerbatim(block.start + ref.start)) continue;
+      // a blueprint's \proves names the statement a separate proof proves; plastexdepgraph
+      // attaches a proof whose key it does not know to the statement above it
+      const proves = ref.cmd === 'proves';
       out.push({
         diagnostic: {
-          range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-          code: 'undefined-ref', message: `Undefined reference: no \\label{${ref.name}} in this project`,
+          range: doc.range(block.start + ref.start, block.start + ref.end), severity: proves ? DiagnosticSeverity.Information : DiagnosticSeverity.Error, source: SOURCE,
+          code: 'undefined-ref',
+          message: proves
+            ? `\\proves{${ref.name}}: no \\label{${ref.name}} in this project; the dependency graph attaches this proof to the statement above it`
+            : `Undefined reference: no \\label{${ref.name}} in this project`,
         },
         needs: NEEDS_ALL, key: ref.name,
       });
@@ -146,13 +152,23 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
     for (const inc of ws.missingIncludes(doc)) {
       // `\IfFileExists{x}{\input{x}}{}`: its absence is expected
       if (inc.guarded) continue;
-      const what = 'its labels and contents are unknown';
-      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE, ws.fs), needs: NEEDS_COMPILED });
+      // said once, here: while a file that may hold labels is missing, undefined references are not reported
+      const what = missingMayHoldLabels(doc, inc) ? 'its labels and contents are unknown, so undefined references are not reported in this project' : 'it holds no labels, so references are still checked';
+      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE), needs: NEEDS_COMPILED });
+    }
+    for (const { inc, found } of ws.foundByLetterCase(doc)) {
+      out.push({
+        diagnostic: {
+          range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Information, source: SOURCE, code: 'include-letter-case',
+          message: `${inc.path} is read as ${found} only because TeX Live (since 2018) looks file names up ignoring letter case; older TeX installations on case-sensitive file systems (Linux) do not find it`,
+        },
+        needs: NEEDS_COMPILED,
+      });
     }
     for (const inc of doc.includes()) {
       if (inc.kind !== 'external' || inc.guarded || /[\\#]/.test(inc.path) || !inc.path.trim() || ws.resolveIncludePath(doc, inc)) continue;
       // xr reads the other document's .aux, which its own build writes: information
-      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE, ws.fs);
+      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE);
       out.push({ diagnostic: { ...d, severity: DiagnosticSeverity.Information }, needs: NEEDS_COMPILED });
     }
     const incs = ws.includesOf(doc);

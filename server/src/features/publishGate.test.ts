@@ -179,11 +179,11 @@ See \ref{thm:in-chapter9}.
 Preface.
 `);
   check(published(fx, 'main.tex'), expect`
-    main.tex:3 I missing-include: gitrev is not here: a version stamp the build writes; its labels and contents are unknown
-    main.tex:4 I missing-include: figures/plot.pdf_t is not here: a figure exported from its drawing by the build; its labels and contents are unknown
-    main.tex:5 I missing-include: ../../.lake/build/library/Main is not here: it is under a build output folder; its labels and contents are unknown
-    main.tex:7 W missing-include: File not found: content/Preface; content/preface.tex differs only in letter case (found on macOS and Windows, not on Linux); its labels and contents are unknown
-    main.tex:8 W missing-include: File not found: chapter9 (looked beside this file and up to 3 folders up); its labels and contents are unknown
+    main.tex:3 I missing-include: gitrev is not here: a version stamp the build writes; it holds no labels, so references are still checked
+    main.tex:4 I missing-include: figures/plot.pdf_t is not here: a figure exported from its drawing by the build; it holds no labels, so references are still checked
+    main.tex:5 I missing-include: ../../.lake/build/library/Main is not here: it is under a build output folder; its labels and contents are unknown, so undefined references are not reported in this project
+    main.tex:8 W missing-include: File not found: chapter9 (looked beside this file and up to 3 folders up); its labels and contents are unknown, so undefined references are not reported in this project
+    main.tex:7 I include-letter-case: content/Preface is read as content/preface.tex only because TeX Live (since 2018) looks file names up ignoring letter case; older TeX installations on case-sensitive file systems (Linux) do not find it
   `);
 });
 
@@ -270,5 +270,66 @@ See \ref{sec:out}, \ref{eq:len}, \ref{web:a}, \ref{web:b}, \ref{sec:extra}, \ref
     main.tex:18 E duplicate-label: Duplicate label 'two:ifs' (also at main.tex:17)
     main.tex:19 E duplicate-label: Duplicate label 'one:branch' (also at main.tex:19)
     main.tex:19 E duplicate-label: Duplicate label 'one:branch' (also at main.tex:19)
+  `);
+});
+
+test("TeX's own lookup rules: file names and BibTeX keys ignore letter case, biber's keys do not", () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{subfiles}
+\begin{document}
+\subfile{Preface}
+See \ref{pre:one} and \ref{pre:two}; \cite{Smith2000}, \cite{smith2000} and \cite{jones}.
+\bibliographystyle{plain}
+\bibliography{refs}
+\end{document}
+%! preface.tex
+\chapter{Preface}\label{pre:one}
+%! refs.bib
+@book{smith2000, title={A}}
+%! notes/main.tex
+\documentclass{article}
+\usepackage[style=alphabetic]{biblatex}
+\addbibresource{../refs.bib}
+\begin{document}
+\cite{Smith2000} and \cite{smith2000}.
+\end{document}
+`);
+  check(published(fx, 'main.tex', 'notes/main.tex'), expect`
+    main.tex:5 E undefined-ref: Undefined reference: no \label{pre:two} in this project
+    main.tex:5 W undefined-citation: Undefined citation: no entry 'jones' in this project's bibliography (refs.bib)
+    main.tex:4 I include-letter-case: Preface is read as preface.tex only because TeX Live (since 2018) looks file names up ignoring letter case; older TeX installations on case-sensitive file systems (Linux) do not find it
+    notes/main.tex:5 W undefined-citation: Undefined citation: no entry 'Smith2000'; 'smith2000' differs only in letter case, which biber does not ignore (refs.bib)
+  `);
+});
+
+test('blueprints: an unknown \\uses key is an error, an unknown \\proves key information; a missing file in \\author switches nothing off', () => {
+  const fx = fixture(String.raw`
+%! src/web.tex
+\documentclass{report}
+\usepackage{blueprint}
+\title{A blueprint}
+\author{\input{../../AUTHORS.md}}
+\begin{document}
+\input{chapter/one}
+\end{document}
+%! src/chapter/one.tex
+\begin{lemma}\label{foo}\lean{Foo.bar}\leanok
+A lemma.
+\end{lemma}
+\begin{theorem}\label{main}\uses{chapter1.foo, foo}
+A theorem.
+\end{theorem}
+\begin{proof}\proves{mian}\uses{foo}
+Easy.
+\end{proof}
+\input{figures/plot.pgf}
+`);
+  check(published(fx, 'src/web.tex', 'src/chapter/one.tex'), expect`
+    src/web.tex:4 W missing-include: File not found: ../../AUTHORS.md (looked beside this file and up to 3 folders up); it holds no labels, so references are still checked
+    src/chapter/one.tex:4 E undefined-ref: Undefined reference: no \label{chapter1.foo} in this project
+    src/chapter/one.tex:7 I undefined-ref: \proves{mian}: no \label{mian} in this project; the dependency graph attaches this proof to the statement above it
+    src/chapter/one.tex:10 W missing-include: File not found: figures/plot.pgf (looked beside this file and up to 3 folders up); it holds no labels, so references are still checked
   `);
 });

@@ -6,6 +6,8 @@
 import * as path from 'node:path';
 import type { Doc, Workspace } from './workspace.js';
 import { buildOutput } from './buildOutputs.js';
+import { readBraceGroup } from '../syntax/lexer.js';
+import type { DocInclude } from '../model/documentView.js';
 import { isComputedName, macroUses, projectMacros, type UserMacro } from './userMacros.js';
 
 export interface LabelUniverse {
@@ -30,14 +32,46 @@ export interface LabelUniverse {
 /** Shared label names that make another project a variant of this one. */
 const VARIANT_OVERLAP = 3;
 
-/** Extensions of files a figure or data tool writes: they are input, but hold no labels. */
-const LABEL_FREE_EXTENSIONS = new Set(['.pgf', '.tikz', '.csv', '.dat', '.txt', '.table', '.cfg', '.def', '.clo', '.fd']);
+/**
+ * Extensions of files that are input but hold no labels: what a figure or data tool writes,
+ * configuration, and files of other formats read into a field (an AUTHORS.md in \\author).
+ */
+const LABEL_FREE_EXTENSIONS = new Set([
+  '.pgf', '.tikz', '.csv', '.tsv', '.dat', '.txt', '.table', '.cfg', '.def', '.clo', '.fd',
+  '.md', '.markdown', '.json', '.yaml', '.yml', '.toml', '.html', '.xml', '.svg', '.png', '.jpg', '.jpeg', '.pdf', '.eps',
+  '.lean', '.py', '.bib',
+]);
 
 /** Whether an included file (by its name) may define labels: not a figure, a data table or a version stamp. */
 export function mayHoldLabels(file: string): boolean {
   const generated = buildOutput(file);
   if (generated) return generated.mayHoldLabels;
   return !LABEL_FREE_EXTENSIONS.has(path.extname(file).toLowerCase());
+}
+
+/** Fields of the title page and front matter: what is read into them is no part of the text that labels live in. */
+const FIELD_COMMANDS = /\\(?:author|title|subtitle|date|thanks|address|email|affiliation|affil|institute|dedicatory|dedication|keywords|subjclass|publishers|uppertitleback|lowertitleback)\*?\s*(?:\[[^\]]*\]\s*)?\{/g;
+
+/** How far back from an include its enclosing field is looked for. */
+const FIELD_LOOKBACK = 2000;
+
+/**
+ * Whether a missing included file could hold labels a reference needs: not a file of another
+ * format, a figure or a data table, and not read inside a title-page field
+ * (`\\author{\\input{AUTHORS.md}}`).
+ */
+export function missingMayHoldLabels(d: Doc, inc: DocInclude): boolean {
+  if (!mayHoldLabels(inc.path)) return false;
+  const text = d.latexText;
+  const from = Math.max(0, inc.start - FIELD_LOOKBACK);
+  const window = text.slice(from, inc.start);
+  FIELD_COMMANDS.lastIndex = 0;
+  for (let m = FIELD_COMMANDS.exec(window); m; m = FIELD_COMMANDS.exec(window)) {
+    const open = from + m.index + m[0].length - 1;
+    const g = readBraceGroup(text, open, Math.min(text.length, inc.end + FIELD_LOOKBACK));
+    if (g && g.start <= inc.start && inc.end <= g.end) return false;
+  }
+  return true;
 }
 
 interface DocPart { gaps: string[]; computed: string[]; madeByMacros: string[] }
@@ -56,7 +90,7 @@ function docPart(ws: Workspace, d: Doc, macros: readonly UserMacro[]): DocPart {
     if (isComputedName(inc.path)) part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
   }
   // `\IfFileExists{x}{\input{x}}{}` reads an optional file (a local configuration): no gap
-  for (const inc of ws.missingIncludes(d)) if (!inc.guarded && mayHoldLabels(inc.path)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);
+  for (const inc of ws.missingIncludes(d)) if (!inc.guarded && missingMayHoldLabels(d, inc)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);
   for (const u of macroUses(d, macros)) {
     if (u.kind !== 'label') continue;
     if (u.computed) part.computed.push(u.name); else part.madeByMacros.push(u.name);

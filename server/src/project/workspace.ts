@@ -33,6 +33,13 @@ interface External { prefix: string; scope: Set<Doc> }
 /** An include (index into `includesOf(doc)`) and the document it resolves to. */
 interface IncludeEdge { index: number; target: Doc }
 
+/** Whether a file name is the written one (with `.tex` added or not) but for letter case. */
+function sameFolding(name: string, written: string): boolean {
+  const n = name.toLowerCase();
+  const w = written.toLowerCase();
+  return n === w || n === `${w}.tex`;
+}
+
 /**
  * An include that closes a cycle (`a.tex` inputs `b.tex`, which inputs `a.tex`) or reads a file a
  * second time in the same project. `index` is into `includesOf(doc)` (stable while the graph
@@ -532,8 +539,39 @@ export class Workspace {
     this.onReadError(uri, reason);
   }
 
-  /** The file an include points at, if it exists (relative to the file, then its ancestors). */
+  /**
+   * The file an include points at, if it exists (relative to the file, then its ancestors).
+   * Like TeX Live's kpathsea (since 2018), a name not found as written is looked up again
+   * ignoring letter case in the same folder (`\subfile{Preface}` reads `preface.tex`), except
+   * for packages, which are looked up as written.
+   */
   resolveIncludePath(doc: Doc, inc: DocInclude): string | undefined {
+    return this.lookUpInclude(doc, inc, false) ?? (inc.kind === 'package' ? undefined : this.lookUpInclude(doc, inc, true));
+  }
+
+  /**
+   * Includes of `doc` that read their file only through the case-insensitive lookup, with the
+   * file found (relative to `doc`); from the include graph, so no file is looked at.
+   */
+  foundByLetterCase(doc: Doc): Array<{ inc: DocInclude; found: string }> {
+    const edges = (this.graph(), this.cache.edges.get(doc));
+    const from = uriToPath(doc.uri);
+    if (!edges?.length || !from) return [];
+    const incs = this.includesOf(doc);
+    const out: Array<{ inc: DocInclude; found: string }> = [];
+    for (const e of edges) {
+      const inc = incs[e.index];
+      const target = uriToPath(e.target.uri);
+      if (!inc || !target) continue;
+      const written = path.basename(inc.path);
+      const name = path.basename(target);
+      if (name === written || name === `${written}.tex` || !sameFolding(name, written)) continue;
+      out.push({ inc, found: path.relative(path.dirname(from), target) });
+    }
+    return out;
+  }
+
+  private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
     const from = uriToPath(doc.uri);
     if (!from) return undefined;
     const rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
@@ -543,7 +581,12 @@ export class Workspace {
     for (let up = 0; up < 4; up++) {
       for (const c of candidates) {
         const full = path.resolve(dir, c);
-        if (this.docs.has(pathToUri(full)) || isFile(full, this.fs)) return full;
+        if (!ignoreCase) {
+          if (this.docs.has(pathToUri(full)) || isFile(full, this.fs)) return full;
+          continue;
+        }
+        const name = this.folderNames(path.dirname(full)).get(path.basename(full).toLowerCase());
+        if (name) return path.join(path.dirname(full), name);
       }
       const parent = path.dirname(dir);
       if (parent === dir) break;
@@ -551,6 +594,22 @@ export class Workspace {
     }
     return undefined;
   }
+
+  /** A folder's file names by their lower-case form (read once per graph generation). */
+  private folderNames(dir: string): Map<string, string> {
+    if (this.caseListings.gen !== this.generation) this.caseListings = { gen: this.generation, dirs: new Map() };
+    let names = this.caseListings.dirs.get(dir);
+    if (!names) {
+      names = new Map();
+      try {
+        for (const e of this.fs.readDir(dir)) if (e.isFile && !names.has(e.name.toLowerCase())) names.set(e.name.toLowerCase(), e.name);
+      } catch { /* no such folder */ }
+      this.caseListings.dirs.set(dir, names);
+    }
+    return names;
+  }
+
+  private caseListings = { gen: -1, dirs: new Map<string, Map<string, string>>() };
 
   children(doc: Doc): Doc[] {
     return this.graph().children.get(doc) ?? [];
