@@ -333,3 +333,30 @@ Easy.
     src/chapter/one.tex:10 W missing-include: File not found: figures/plot.pgf (looked beside this file and up to 3 folders up); it holds no labels, so references are still checked
   `);
 });
+
+test("a subfile's preamble is its main file's, and a shared preamble reads packages through its own path macros", () => {
+  const fx = fixture(String.raw`
+%! include/section-preamble.tex
+\documentclass{article}
+\newcommand*{\bookpath}{../..}
+\input{\bookpath/sty/book.sty}
+\begin{document}
+\end{document}
+%! sty/book.sty
+\input{\bookpath/sty/book-refs.sty}
+%! sty/book-refs.sty
+\newcommand*{\thepartid}{udf}
+\newcommand*{\setpartid}[1]{\renewcommand*{\thepartid}{#1}}
+\newcommand*{\partlabel}[1]{\label{\thepartid:#1}}
+%! content/logic/syntax.tex
+\documentclass[../../include/section-preamble]{subfiles}
+\begin{document}
+\setpartid{log}
+\begin{prop}\partlabel{prop:terms}\end{prop}
+See \cref{log:prop:terms} and \ref{sec:missing}.
+\end{document}
+`);
+  check(published(fx, 'content/logic/syntax.tex'), expect`
+    content/logic/syntax.tex:5 E undefined-ref: Undefined reference: no \label{sec:missing} in this project
+  `);
+});

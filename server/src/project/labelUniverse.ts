@@ -87,7 +87,7 @@ function docPart(ws: Workspace, d: Doc, macros: readonly UserMacro[]): DocPart {
   for (const l of d.labels()) if (isComputedName(l.name)) part.computed.push(l.name);
   for (const inc of ws.includesOf(d)) {
     if (inc.kind === 'external' || inc.kind === 'bibliography' || inc.kind === 'package') continue;
-    if (isComputedName(inc.path)) part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
+    if (isComputedName(inc.path) && !ws.resolveIncludePath(d, inc)) part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
   }
   // `\IfFileExists{x}{\input{x}}{}` reads an optional file (a local configuration): no gap
   for (const inc of ws.missingIncludes(d)) if (!inc.guarded && missingMayHoldLabels(d, inc)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);

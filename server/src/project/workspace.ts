@@ -33,6 +33,9 @@ interface External { prefix: string; scope: Set<Doc> }
 /** An include (index into `includesOf(doc)`) and the document it resolves to. */
 interface IncludeEdge { index: number; target: Doc }
 
+/** Folders of the files compiled with a shared preamble that its includes are looked up from. */
+const MAX_COMPILE_FOLDERS = 8;
+
 /** Whether a file name is the written one (with `.tex` added or not) but for letter case. */
 function sameFolding(name: string, written: string): boolean {
   const n = name.toLowerCase();
@@ -318,7 +321,7 @@ export class Workspace {
    * `\`: such an include cannot be followed).
    */
   includesOf(doc: Doc): DocInclude[] {
-    const own = doc.includes();
+    const own = this.ownIncludes(doc);
     const macros = this.includeMacros();
     if (macros.length === 0) return own;
     const uses = macroUses(doc, macros);
@@ -335,6 +338,35 @@ export class Workspace {
   }
 
   private readonly wrappedIncludes = new WeakMap<Doc, { own: DocInclude[]; uses: MacroUse[]; all: DocInclude[] }>();
+
+  /**
+   * The document's includes, with paths built from its own argument-free macros written out
+   * (`\newcommand*{\olpath}{../..}` then `\input{\olpath/sty/x.sty}`; the definition in force
+   * at the include). A path still holding a macro stays as written: it cannot be looked up.
+   */
+  private ownIncludes(doc: Doc): DocInclude[] {
+    const own = doc.includes();
+    if (!own.some((i) => i.path.includes('\\'))) return own;
+    const hit = this.expandedIncludes.get(doc);
+    if (hit && hit.own === own) return hit.all;
+    const defs = doc.macros().filter((m) => m.nargs === 0 && !m.cmd.endsWith('DocumentCommand') && m.cmd !== 'let');
+    const all = own.map((inc) => {
+      if (!inc.path.includes('\\')) return inc;
+      let p = inc.path;
+      for (let round = 0; round < 4 && p.includes('\\'); round++) {
+        p = p.replace(/\\([A-Za-z@]+)\s*(?:\{\})?/g, (whole, name: string) => {
+          let body: string | undefined;
+          for (const m of defs) if (m.name === name && m.start < inc.start) body = m.body;
+          return body ?? whole;
+        });
+      }
+      return p.includes('\\') || p.includes('#') ? inc : { ...inc, path: p.trim() };
+    });
+    this.expandedIncludes.set(doc, { own, all });
+    return all;
+  }
+
+  private readonly expandedIncludes = new WeakMap<Doc, { own: DocInclude[]; all: DocInclude[] }>();
 
   private graph() {
     if (this.cache.gen !== this.generation) {
@@ -574,11 +606,17 @@ export class Workspace {
   private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
     const from = uriToPath(doc.uri);
     if (!from) return undefined;
-    const rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
+    let rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
+    if (rel.includes('\\')) {
+      // `\olpath/sty/x.sty` with the folder macro set by another file: the rest of the path,
+      // looked up from this file's folder and its ancestors, names the file
+      const rest = /^(?:\\[A-Za-z@]+\s*(?:\{\})?\/)+([^\\#]+)$/.exec(rel)?.[1];
+      if (!rest || !rest.includes('/')) return undefined;
+      rel = rest;
+    }
     const candidates = inc.kind === 'package' ? [rel] : path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
     if (inc.kind === 'bibliography') candidates.unshift(rel.endsWith('.bib') ? rel : rel + '.bib');
-    let dir = path.dirname(from);
-    for (let up = 0; up < 4; up++) {
+    const look = (dir: string): string | undefined => {
       for (const c of candidates) {
         const full = path.resolve(dir, c);
         if (!ignoreCase) {
@@ -588,12 +626,48 @@ export class Workspace {
         const name = this.folderNames(path.dirname(full)).get(path.basename(full).toLowerCase());
         if (name) return path.join(path.dirname(full), name);
       }
+      return undefined;
+    };
+    let dir = path.dirname(from);
+    for (let up = 0; up < 4; up++) {
+      const hit = look(dir);
+      if (hit) return hit;
       const parent = path.dirname(dir);
       if (parent === dir) break;
       dir = parent;
     }
+    // TeX reads relative to where it runs: a shared preamble's \input is relative to the file compiled with it
+    for (const d of this.compileFolders(from)) {
+      const hit = look(d);
+      if (hit) return hit;
+    }
     return undefined;
   }
+
+  /**
+   * Folders LaTeX runs in when it reads `file` as a preamble: those of the files naming it as
+   * their main file (`\documentclass[../main]{subfiles}`), a few at most (per graph generation).
+   */
+  private compileFolders(file: string): string[] {
+    if (this.preambleUsers.gen !== this.generation) {
+      const byFile = new Map<string, string[]>();
+      for (const d of this.docs.values()) {
+        const from = uriToPath(d.uri);
+        if (!from) continue;
+        for (const inc of d.includes()) {
+          if (inc.cmd !== 'documentclass' || inc.kind !== 'package' || !inc.path.endsWith('.tex')) continue;
+          const target = path.resolve(path.dirname(from), inc.path);
+          const dirs = byFile.get(target) ?? [];
+          if (dirs.length < MAX_COMPILE_FOLDERS && !dirs.includes(path.dirname(from))) dirs.push(path.dirname(from));
+          byFile.set(target, dirs);
+        }
+      }
+      this.preambleUsers = { gen: this.generation, byFile };
+    }
+    return this.preambleUsers.byFile.get(file) ?? [];
+  }
+
+  private preambleUsers = { gen: -1, byFile: new Map<string, string[]>() };
 
   /** A folder's file names by their lower-case form (read once per graph generation). */
   private folderNames(dir: string): Map<string, string> {

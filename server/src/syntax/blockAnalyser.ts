@@ -569,6 +569,14 @@ class BlockAnalyser {
     if (o) p = o.next;
     const g = this.group(p, MAX_NAME);
     if (!g) return p;
+    if (cmd === 'documentclass' && o && this.text.slice(g.start, g.end).trim() === 'subfiles') {
+      // `\documentclass[../main]{subfiles}`: the main file's preamble is this file's (its macros, theorems)
+      const main = this.text.slice(o.start, o.end).trim();
+      if (main && !/[\\#{}\s,=]/.test(main)) {
+        const lead = this.text.slice(o.start, o.end).length - this.text.slice(o.start, o.end).trimStart().length;
+        this.includes.push({ cmd, kind: 'package', path: /\.tex$/i.test(main) ? main : `${main}.tex`, start: o.start + lead, end: o.start + lead + main.length });
+      }
+    }
     let s = g.start;
     for (const part of this.text.slice(g.start, g.end).split(',')) {
       const name = part.replace(/%[^\n]*/g, '').trim();
