@@ -2,7 +2,7 @@
 // project's macros: `\thmref{x}`), or an include path.
 import type { DocInclude, DocLabel, DocRef } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
-import { macroLabelMap, macroRefs, projectMacros } from '../project/userMacros.js';
+import { inheritedState, macroLabelMap, macroRefs, projectMacros } from '../project/userMacros.js';
 
 export type CursorTarget =
   | { type: 'label'; name: string; label: DocLabel; start: number; end: number }
@@ -16,7 +16,7 @@ export function targetAt(doc: Doc, offset: number, ws?: Workspace): CursorTarget
   for (const ref of macroRefs(ws, doc)) {
     if (offset >= Math.min(ref.start, ref.cmdStart) && offset <= ref.end && (offset >= ref.start || offset <= ref.cmdEnd)) return { type: 'ref', name: ref.name, ref, start: ref.start, end: ref.end };
   }
-  for (const labels of macroLabelMap(doc, projectMacros(ws, doc)).values()) {
+  for (const labels of macroLabelMap(doc, projectMacros(ws, doc), inheritedState(ws, doc)).values()) {
     for (const label of labels) if (offset >= label.start && offset <= label.end) return { type: 'label', name: label.name, label, start: label.start, end: label.end };
   }
   return undefined;

@@ -5,7 +5,7 @@
 // truth rests on; features/publishGate.ts decides what is published.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
-import { isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
+import { inheritedState, isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
 import { labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
 import { neverTogether } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
@@ -64,14 +64,14 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   if (isMacroSource(doc)) return out;
   // labels and references made by the project's own macros (\lemref{x} = Lemma~\ref{lem:x}, at any depth)
   const macros = projectMacros(ws, doc);
-  const madeByMacros = new Set<string>();
-  if (macros.some((m) => m.effects.some((e) => e.kind === 'label'))) {
-    for (const d of ws.scope(doc)) for (const u of macroUses(d, macros)) if (u.kind === 'label' && !u.computed) madeByMacros.add(u.name);
-  }
+  // the labels the macros make (with the state in force at each use) come with the project's
+  // label universe, built once per project; asked only for a key no literal label has
+  const makesLabels = macros.some((m) => m.effects.some((e) => e.kind === 'label'));
+  const madeByMacros = (name: string) => makesLabels && labelUniverse(ws, doc).madeByMacros.has(name);
   // a note that defines no label uses no cross-references: a `\ref{…}` in its prose is talk about LaTeX
   const refsChecked = doc.kind === 'latex' || [...ws.scope(doc)].some((d) => d.labels().length > 0);
-  const defined = (name: string) => !refsChecked || !isKey(name) || madeByMacros.has(name) || ws.countLabel(doc, name) > 0;
-  for (const u of macroUses(doc, macros)) {
+  const defined = (name: string) => !refsChecked || !isKey(name) || ws.countLabel(doc, name) > 0 || madeByMacros(name);
+  for (const u of macroUses(doc, macros, inheritedState(ws, doc))) {
     if (u.kind !== 'ref' || u.computed || defined(u.name)) continue;
     out.push({
       diagnostic: {
@@ -199,7 +199,7 @@ function isKey(name: string): boolean {
 function usedLabelNames(ws: Workspace, doc: Doc): Set<string> {
   const used = new Set<string>();
   for (const d of ws.all()) {
-    const names = [...d.refs().map((r) => r.name), ...macroUses(d, projectMacros(ws, d)).filter((u) => u.kind === 'ref').map((u) => u.name)];
+    const names = [...d.refs().map((r) => r.name), ...macroUses(d, projectMacros(ws, d), inheritedState(ws, d)).filter((u) => u.kind === 'ref').map((u) => u.name)];
     for (const name of names) {
       for (const loc of ws.findLabel(d, name)) if (loc.doc === doc) used.add(loc.label.name);
     }

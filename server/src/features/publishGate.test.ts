@@ -360,3 +360,39 @@ See \cref{log:prop:terms} and \ref{sec:missing}.
     content/logic/syntax.tex:5 E undefined-ref: Undefined reference: no \label{sec:missing} in this project
   `);
 });
+
+test("labels and references built from the project's own state: a prefix set per file, read by later macros and by included files", () => {
+  const fx = fixture(String.raw`
+%! book.sty
+\newcommand*{\fileprefix}{udf}
+\newcommand{\setfileid}[3]{\renewcommand*{\fileprefix}{#1:#2:#3}}
+\newcommand{\mylabel}[1]{\label{\fileprefix:#1}}
+\newcommand{\mychapter}[3]{\chapter{#3}\label{#1:#2::chap}}
+\NewDocumentCommand{\myref}{o m}{\cref{\IfNoValueTF{#1}{\fileprefix}{#1}:#2}}
+\DeclareDocumentCommand \myimport { s o m }{\begingroup\IfNoValueTF{#2}{\input{#3}}{\input{#2/#3}}\endgroup}
+%! main.tex
+\documentclass{book}
+\usepackage{book}
+\begin{document}
+\mychapter{fol}{syn}{Syntax}
+\myimport[sections]{ext}
+See \cref{fol:syn::chap}, \cref{fol:syn:ext:prop:terms}, \cref{fol:syn:ext:lem:inner} and \cref{fol:syn:ext:prop:tems}.
+\ifbook\setfileid{a}{b}{c}\else\setfileid{x}{y}{z}\fi
+\begin{lemma}\mylabel{lem:either}\end{lemma}
+See \cref{a:b:c:lem:either}.
+\end{document}
+%! sections/ext.tex
+\setfileid{fol}{syn}{ext}
+\begin{prop}\mylabel{prop:terms}Terms.\end{prop}
+By \myref{prop:terms} and \myref[fol:syn:ext]{prop:terms}; not \myref{prop:typo}.
+\input{sections/inner}
+%! sections/inner.tex
+\begin{lemma}\mylabel{lem:inner}Inner.\end{lemma}
+\myref{lem:inner} and \myref{lem:inenr}.
+`);
+  check(published(fx, 'main.tex', 'sections/ext.tex', 'sections/inner.tex'), expect`
+    main.tex:6 E undefined-ref: Undefined reference: no \label{fol:syn:ext:prop:tems} in this project
+    sections/ext.tex:3 E undefined-ref: Undefined reference: no \label{fol:syn:ext:prop:typo} in this project (through \myref)
+    sections/inner.tex:2 E undefined-ref: Undefined reference: no \label{fol:syn:ext:lem:inenr} in this project (through \myref)
+  `);
+});

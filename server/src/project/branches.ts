@@ -40,26 +40,12 @@ export function projectBranches(ws: Workspace, doc: Doc, offset: number): Projec
     const regions = regionsOf(d);
     if (!regions) return undefined;
     for (const s of branchPath(regions, at)) out.push({ id: `${d.uri}#${s.cond}`, branch: s.branch });
-    const site = includeSite(ws, d);
+    const site = ws.includeSite(d);
     if (!site) break;
     d = site.doc;
     at = site.offset;
   }
   return out;
-}
-
-/** Where the one file including `doc` reads it, if exactly one place does. */
-function includeSite(ws: Workspace, doc: Doc): { doc: Doc; offset: number } | undefined {
-  let found: { doc: Doc; offset: number } | undefined;
-  for (const p of ws.parents(doc)) {
-    for (const inc of ws.includesOf(p)) {
-      if (inc.kind === 'package' || inc.kind === 'bibliography' || inc.kind === 'external') continue;
-      if (ws.resolveInclude(p, inc) !== doc) continue;
-      if (found) return undefined;
-      found = { doc: p, offset: inc.start };
-    }
-  }
-  return found;
 }
 
 /**

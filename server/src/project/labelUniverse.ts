@@ -8,7 +8,7 @@ import type { Doc, Workspace } from './workspace.js';
 import { buildOutput } from './buildOutputs.js';
 import { readBraceGroup } from '../syntax/lexer.js';
 import type { DocInclude } from '../model/documentView.js';
-import { isComputedName, macroUses, projectMacros, type UserMacro } from './userMacros.js';
+import { inheritedState, isComputedName, macroUses, projectMacros, type UserMacro } from './userMacros.js';
 
 export interface LabelUniverse {
   /** Every label the project can define is known (no gap). */
@@ -49,6 +49,16 @@ export function mayHoldLabels(file: string): boolean {
   return !LABEL_FREE_EXTENSIONS.has(path.extname(file).toLowerCase());
 }
 
+/**
+ * An include read only when some macro is defined (`\\ifdefined\\lang \\input{locale/\\langid/x}\\fi`):
+ * an optional file (a localisation, a local configuration), no gap.
+ */
+function optionalInclude(d: Doc, inc: DocInclude): boolean {
+  const before = d.latexText.slice(Math.max(0, inc.start - 300), inc.start);
+  const test = Math.max(before.lastIndexOf('\\ifdefined'), before.lastIndexOf('\\@ifundefined'));
+  return test >= 0 && !/\\fi(?![A-Za-z@])/.test(before.slice(test));
+}
+
 /** Fields of the title page and front matter: what is read into them is no part of the text that labels live in. */
 const FIELD_COMMANDS = /\\(?:author|title|subtitle|date|thanks|address|email|affiliation|affil|institute|dedicatory|dedication|keywords|subjclass|publishers|uppertitleback|lowertitleback)\*?\s*(?:\[[^\]]*\]\s*)?\{/g;
 
@@ -76,29 +86,34 @@ export function missingMayHoldLabels(d: Doc, inc: DocInclude): boolean {
 
 interface DocPart { gaps: string[]; computed: string[]; madeByMacros: string[] }
 
-const parts = new WeakMap<Doc, { version: number; graph: number; macros: unknown; part: DocPart }>();
+const parts = new WeakMap<Doc, { version: number; graph: number; macros: unknown; state: string; part: DocPart }>();
 
-/** What one document adds to its project's universe (cached per version, graph generation and macro set). */
+/** What one document adds to its project's universe (cached per version, graph generation, macro set and state read in). */
 function docPart(ws: Workspace, d: Doc, macros: readonly UserMacro[]): DocPart {
   const graph = ws.graphGeneration();
   const hit = parts.get(d);
-  if (hit && hit.version === d.version && hit.graph === graph && hit.macros === macros) return hit.part;
+  const state = inheritedState(ws, d);
+  if (hit && hit.version === d.version && hit.graph === graph && hit.macros === macros && hit.state === state.key) return hit.part;
   const part: DocPart = { gaps: [], computed: [], madeByMacros: [] };
   for (const l of d.labels()) if (isComputedName(l.name)) part.computed.push(l.name);
-  for (const inc of ws.includesOf(d)) {
+  const incs = ws.includesOf(d);
+  for (const inc of incs) {
     if (inc.kind === 'external' || inc.kind === 'bibliography' || inc.kind === 'package') continue;
-    if (isComputedName(inc.path) && !ws.resolveIncludePath(d, inc)) part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
+    if (!isComputedName(inc.path) || inc.guarded || optionalInclude(d, inc) || ws.resolveIncludePath(d, inc)) continue;
+    // another file the same macro use may read instead was found (one of its alternatives)
+    if (incs.some((o) => o !== inc && o.start === inc.start && o.cmd === inc.cmd && ws.resolveIncludePath(d, o))) continue;
+    part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
   }
   // `\IfFileExists{x}{\input{x}}{}` reads an optional file (a local configuration): no gap
   for (const inc of ws.missingIncludes(d)) if (!inc.guarded && missingMayHoldLabels(d, inc)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);
-  for (const u of macroUses(d, macros)) {
+  for (const u of macroUses(d, macros, state)) {
     if (u.kind !== 'label') continue;
     if (u.computed) part.computed.push(u.name); else part.madeByMacros.push(u.name);
   }
   // an edit that changes none of this keeps the part (and the project's universe) as it was
   const same = hit && hit.macros === macros && sameList(hit.part.gaps, part.gaps) && sameList(hit.part.computed, part.computed) && sameList(hit.part.madeByMacros, part.madeByMacros);
   const kept = same ? hit.part : part;
-  parts.set(d, { version: d.version, graph, macros, part: kept });
+  parts.set(d, { version: d.version, graph, macros, state: state.key, part: kept });
   return kept;
 }
 

@@ -14,14 +14,16 @@ import type { Block, DocLabel, DocRef } from '../model/documentView.js';
 import type { IncludeKind, MacroFact } from '../syntax/facts.js';
 import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
 import { MAX_DEFINITION, readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
+import { branchPath, branchRegions } from '../syntax/conditionals.js';
 
-export type EffectKind = 'ref' | 'label' | 'include';
+/** `set`: the macro gives an argument-free macro a value (`\\renewcommand*{\\fileprefix}{#1}`), state later names are built from. */
+export type EffectKind = 'ref' | 'label' | 'include' | 'set';
 
 export interface MacroEffect {
   kind: EffectKind;
-  /** The command the body ends up calling (`ref`, `label`, `include`, …). */
+  /** The command the body ends up calling (`ref`, `label`, `include`, …; for `set`, the macro set). */
   cmd: string;
-  /** The name it makes, the macro's arguments written `#1` … `#9` (`lem:#1`, `#2/TeX/#2`). */
+  /** The name it makes, the macro's arguments written `#1` … `#9` (`lem:#1`, `#2/TeX/#2`); for `set`, the value. */
   template: string;
   includeKind?: IncludeKind;
 }
@@ -34,8 +36,12 @@ export interface UserMacro {
   nargs: number;
   optional: boolean;
   optDefault?: string;
+  /** xparse: the kind of each argument in order (`m`, `o`, `O` with its default, `s`). */
+  spec?: ArgKind[];
   effects: MacroEffect[];
 }
+
+export type ArgKind = { kind: 'm' } | { kind: 'o' } | { kind: 'O'; default: string } | { kind: 's' };
 
 export interface MacroUse {
   kind: EffectKind;
@@ -88,8 +94,9 @@ export function effectMacros(docs: Iterable<Doc>): UserMacro[] {
     const { fact, env } = def;
     const effects = bodyEffects(fact.body, resolve);
     visiting.delete(key);
+    const spec = fact.spec !== undefined ? parseSpec(fact.spec) : undefined;
     const m: UserMacro | null = effects.length
-      ? { name: fact.name, env, nargs: fact.nargs, optional: fact.optDefault !== undefined, optDefault: fact.optDefault, effects }
+      ? { name: fact.name, env, nargs: fact.nargs, optional: fact.optDefault !== undefined, optDefault: fact.optDefault, ...(spec ? { spec } : {}), effects }
       : null;
     done.set(key, m);
     return m;
@@ -99,26 +106,44 @@ export function effectMacros(docs: Iterable<Doc>): UserMacro[] {
     const m = resolve(key);
     if (m) out.push(m);
   }
-  return out;
+  // in name order: two projects over the same definitions get the same list (and share what is cached on its signature)
+  return out.sort((a, b) => (a.env === b.env ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.env ? 1 : -1));
 }
 
 /** What a definition body makes when it runs, its own arguments left as `#n`. */
 function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): MacroEffect[] {
   const out: MacroEffect[] = [];
   if (!body.includes('\\')) return out;
+  body = stripComments(body);
   const seen = new Set<string>();
+  const tests = testBranches(body);
+  let at = 0;
   const add = (e: MacroEffect): void => {
+    if (!e.template.trim()) return;
+    // made only in a branch of an xparse test of the arguments: the test goes with it, decided at each use
+    let template = e.template;
+    for (const t of tests) {
+      if (at < t.start || at >= t.end) continue;
+      template = t.branch === 0 ? `\\${t.test}{${t.arg}}{${template}}{}` : `\\${t.test}{${t.arg}}{}{${template}}`;
+    }
     // `\hyperref[#1]{…\ref*{#1}}` makes one reference, not two
-    const key = `${e.kind}\u0000${e.template}`;
-    if (!e.template.trim() || seen.has(key)) return;
+    const key = `${e.kind}\u0000${template}`;
+    if (seen.has(key)) return;
     seen.add(key);
-    out.push(e);
+    out.push({ ...e, template });
   };
   for (let i = body.indexOf('\\'); i >= 0 && i < body.length; i = body.indexOf('\\', i + 1)) {
+    at = i;
     const m = /^\\([A-Za-z@]+)(\*?)/.exec(body.slice(i, i + 80));
     if (!m) { i++; continue; }
     const name = m[1];
     let p = i + m[0].length;
+    if (SETTERS.has(name)) {
+      // `\renewcommand*{\prefix}{#1}`, `\def\prefix{#1}`: state that later names read
+      const set = setterAt(body, p);
+      if (set) { add({ kind: 'set', cmd: set.target, template: set.value }); i = set.next - 1; }
+      continue;
+    }
     if (name === 'label') {
       // `\label{…}` or `\label#1`; `\let\label\relax` is no label
       const a = argAt(body, p);
@@ -157,6 +182,79 @@ function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): 
   return out;
 }
 
+/** TeX comments out of a body (`%` to the end of the line and the next line's indentation). */
+function stripComments(body: string): string {
+  return body.includes('%') ? body.replace(/(^|[^\\])%[^\n]*(?:\n[ \t]*)?/g, '$1') : body;
+}
+
+/**
+ * The branches of xparse argument tests in a body, outermost first, as the two-branch test they
+ * stand for (`\\IfNoValueT{#2}{X}` is `\\IfNoValueTF{#2}{X}{}`).
+ */
+function testBranches(body: string): Array<{ test: string; arg: string; branch: 0 | 1; start: number; end: number }> {
+  const out: Array<{ test: string; arg: string; branch: 0 | 1; start: number; end: number }> = [];
+  const re = /\\(If(?:No)?Value(?:TF|T|F)|IfBoolean(?:TF|T|F))(?![A-Za-z@])/g;
+  for (let m = re.exec(body); m; m = re.exec(body)) {
+    const arg = argAt(body, m.index + m[0].length);
+    const first = arg && argAt(body, arg.next);
+    if (!arg || !first) continue;
+    const two = m[1].replace(/(TF|T|F)$/, 'TF');
+    const kind = m[1].endsWith('TF') ? 'TF' : m[1].endsWith('T') ? 'T' : 'F';
+    if (kind === 'TF') {
+      const second = argAt(body, first.next);
+      out.push({ test: two, arg: arg.text, branch: 0, start: first.start, end: first.end });
+      if (second) out.push({ test: two, arg: arg.text, branch: 1, start: second.start, end: second.end });
+    } else out.push({ test: two, arg: arg.text, branch: kind === 'T' ? 0 : 1, start: first.start, end: first.end });
+  }
+  return out;
+}
+
+/** Commands that give a macro a value. */
+const SETTERS = new Set(['renewcommand', 'newcommand', 'providecommand', 'def', 'gdef', 'edef', 'xdef']);
+
+/** `{\name}{value}` / `\name{value}` after a setter (its star skipped); none when the macro takes arguments. */
+function setterAt(body: string, pos: number): { target: string; value: string; next: number } | null {
+  let p = skipSpaces(body, pos);
+  if (body[p] === '*') p = skipSpaces(body, p + 1);
+  let target: string | undefined;
+  if (body[p] === '{') {
+    const g = readBraceGroup(body, p, Math.min(body.length, p + 200));
+    target = g ? /^\s*\\([A-Za-z@]+)\s*$/.exec(body.slice(g.start, g.end))?.[1] : undefined;
+    if (g) p = g.next;
+  } else {
+    const t = /^\\([A-Za-z@]+)/.exec(body.slice(p, p + 80));
+    if (t) { target = t[1]; p += t[0].length; }
+  }
+  if (!target) return null;
+  p = skipSpaces(body, p);
+  if (body[p] !== '{') return null;
+  const v = readBraceGroup(body, p, Math.min(body.length, p + MAX_DEFINITION));
+  return v ? { target, value: body.slice(v.start, v.end).trim(), next: v.next } : null;
+}
+
+/** An xparse argument specification, kind by kind (`s o m`, `O{x} m`); kinds read like `m` otherwise. */
+function parseSpec(spec: string): ArgKind[] {
+  const out: ArgKind[] = [];
+  for (let i = 0; i < spec.length; i++) {
+    const c = spec[i];
+    if (/\s/.test(c)) continue;
+    if (c === 'O' && spec[i + 1] === '{') {
+      const g = readBraceGroup(spec, i + 1, spec.length);
+      out.push({ kind: 'O', default: g ? spec.slice(g.start, g.end) : '' });
+      i = g ? g.next - 1 : spec.length;
+    } else if (c === 'o' || c === 's' || c === 'm') out.push({ kind: c });
+    else if (c === '+' || c === '!') continue;
+    else if (/[rRdDeEtgGvb]/.test(c)) out.push({ kind: 'm' });
+  }
+  return out;
+}
+
+/** Stands for an optional xparse argument not given (`\\IfNoValueTF` reads it). */
+export const NO_VALUE = '\uE030';
+/** Stand for an xparse star given or not (`\\IfBooleanTF` reads them). */
+export const STAR_TRUE = '\uE031';
+export const STAR_FALSE = '\uE032';
+
 interface Arg { text: string; start: number; end: number; next: number }
 
 function skipSpaces(text: string, p: number): number {
@@ -187,6 +285,27 @@ function readArgs(text: string, pos: number, m: UserMacro, limit: number): Array
   const needed = Math.max(0, ...m.effects.flatMap((e) => [...e.template.matchAll(/#(\d)/g)].map((x) => Number(x[1]))));
   const out: Array<Arg | undefined> = [];
   let p = pos;
+  if (m.spec) {
+    for (const k of m.spec) {
+      if (out.length >= needed) break;
+      const q = skipSpaces(text, p);
+      if (k.kind === 's') {
+        const star = text[q] === '*';
+        out.push({ text: star ? STAR_TRUE : STAR_FALSE, start: -1, end: -1, next: star ? q + 1 : p });
+        if (star) p = q + 1;
+      } else if (k.kind === 'o' || k.kind === 'O') {
+        const g = text[q] === '[' ? readBracketGroup(text, q, Math.min(limit, q + 2000)) : null;
+        if (g) { out.push({ text: text.slice(g.start, g.end), start: g.start, end: g.end, next: g.next }); p = g.next; }
+        else out.push({ text: k.kind === 'O' ? k.default : NO_VALUE, start: -1, end: -1, next: p });
+      } else {
+        const a = argAt(text, p, limit);
+        if (!a) break;
+        out.push(a);
+        p = a.next;
+      }
+    }
+    return out;
+  }
   if (m.optional) {
     const q = skipSpaces(text, p);
     const g = text[q] === '[' ? readBracketGroup(text, q, Math.min(limit, q + 2000)) : null;
@@ -209,7 +328,7 @@ function substitute(template: string, args: ReadonlyArray<string | undefined>): 
 // ---- uses in a document ---------------------------------------------------------------
 
 function signature(macros: readonly UserMacro[]): string {
-  return macros.map((m) => `${m.env ? 'E' : 'C'}${m.name}\u0001${m.nargs}\u0001${m.optional}\u0001${m.optDefault ?? ''}\u0001${m.effects.map((e) => `${e.kind}:${e.cmd}:${e.template}`).join('\u0002')}`).join('\u0003');
+  return macros.map((m) => `${m.env ? 'E' : 'C'}${m.name}\u0001${m.nargs}\u0001${m.optional}\u0001${m.optDefault ?? ''}\u0001${m.spec ? JSON.stringify(m.spec) : ''}\u0001${m.effects.map((e) => `${e.kind}:${e.cmd}:${e.template}`).join('\u0002')}`).join('\u0003');
 }
 
 interface Matcher { sig: string; re: RegExp; byName: Map<string, UserMacro> }
@@ -234,15 +353,276 @@ function matcherOf(macros: readonly UserMacro[]): Matcher {
 }
 
 const blockUses = new WeakMap<Block['facts'], { sig: string; uses: MacroUse[] }>();
-const docUses = new WeakMap<Doc, { version: number; text: string; sig: string; uses: MacroUse[] }>();
+const docUses = new WeakMap<Doc, { version: number; text: string; bySig: Map<string, MacroUse[]> }>();
 
-/** Uses of `macros` in `doc` (outside comments and definitions), with what each makes; offsets are absolute. */
-export function macroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
+/**
+ * Uses of `macros` in `doc` (outside comments and definitions), with what each makes; offsets
+ * are absolute. Names built from state (`\\label{\\fileprefix:#1}` after
+ * `\\setfileid{fol}{syn}`) are written out with the values in force at each use: those the
+ * document sets in order, starting from `state`, what is in force where its includer reads it.
+ */
+export function macroUses(doc: Doc, macros: readonly UserMacro[], state: MacroState = NO_STATE): MacroUse[] {
+  const base = plainMacroUses(doc, macros);
+  const sets = topLevelSets(doc);
+  if (state.values.size === 0 && sets.length === 0 && !base.some((u) => u.kind === 'set')) return base;
+  const hit = statefulUses.get(base);
+  if (hit && hit.state === state.key && hit.sets === sets) return hit.uses;
+  const uses: MacroUse[] = [];
+  foldState(base, sets, new Map(state.values), Infinity, uses, branchSets(doc, base, sets));
+  statefulUses.set(base, { state: state.key, sets, uses });
+  return uses;
+}
+
+/** The values of state macros in force — what a use's name may be built from. */
+export interface MacroState {
+  /** The values, as one string (what caches compare). */
+  key: string;
+  values: ReadonlyMap<string, string>;
+}
+
+export const NO_STATE: MacroState = { key: '', values: new Map() };
+
+/** Where a document is read from: the one place that includes it, if exactly one. */
+export interface Includers {
+  includeSite(doc: Doc): { doc: Doc; offset: number } | undefined;
+  /** The documents `doc` reads before `offset` (TeX's state set in them goes on after them). */
+  includedBefore(doc: Doc, offset: number): Doc[];
+}
+
+/** How many includers up the state in force is followed. */
+const MAX_STATE_DEPTH = 4;
+
+/**
+ * The state in force where `doc` is read: its includer's at the include, following includers
+ * up (bounded). None when no single includer reads it.
+ */
+export function inheritedState(ws: Includers & Scopes, doc: Doc): MacroState {
+  // the chain of includers and their versions: what the state read in depends on
+  const chain: Array<{ doc: Doc; offset: number }> = [];
+  const seen = new Set<Doc>([doc]);
+  for (let d = doc; chain.length < MAX_STATE_DEPTH; ) {
+    const site = ws.includeSite(d);
+    if (!site || seen.has(site.doc)) break;
+    seen.add(site.doc);
+    chain.push(site);
+    d = site.doc;
+  }
+  if (chain.length === 0) return NO_STATE;
+  const macros = projectMacros(ws, chain[0].doc);
+  const key = chain.map((c) => `${c.doc.uri}@${c.doc.version}:${c.offset}`).join('|');
+  const hit = stateCache.get(doc);
+  if (hit && hit.key === key && hit.macros === macros) return hit.state;
+  const values = new Map<string, string>();
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const site = chain[k];
+    const uses = plainMacroUses(site.doc, macros);
+    const sets = topLevelSets(site.doc);
+    foldState(uses, sets, values, site.offset, undefined, branchSets(site.doc, uses, sets));
+    // what a file read earlier set may go on after it (no group ends there): not known here
+    for (const earlier of ws.includedBefore(site.doc, site.offset)) {
+      for (const u of plainMacroUses(earlier, macros)) if (u.kind === 'set') values.delete(u.cmd);
+      for (const x of topLevelSets(earlier)) values.delete(x.target);
+    }
+  }
+  const state = values.size === 0 ? NO_STATE : { key: [...values].map(([n, v]) => `${n}\u0001${v}`).join('\u0002'), values };
+  stateCache.set(doc, { key, macros, state });
+  return state;
+}
+
+const stateCache = new WeakMap<Doc, { key: string; macros: readonly UserMacro[]; state: MacroState }>();
+
+const statefulUses = new WeakMap<MacroUse[], { state: string; sets: readonly SetFact[]; uses: MacroUse[] }>();
+
+interface SetFact { target: string; value: string; at: number; onlyIfNew: boolean }
+
+const setCache = new WeakMap<Doc, { version: number; sets: SetFact[] }>();
+const NO_SETS: SetFact[] = [];
+
+/** The document's own argument-free definitions outside other definitions (`\\renewcommand{\\prefix}{a}`), in order. */
+function topLevelSets(doc: Doc): readonly SetFact[] {
+  const hit = setCache.get(doc);
+  if (hit && hit.version === doc.version) return hit.sets;
+  const sets: SetFact[] = [];
+  for (const m of doc.macros()) {
+    if (m.nargs !== 0 || !SETTERS.has(m.cmd) || m.spec !== undefined) continue;
+    sets.push({ target: m.name, value: m.body.trim(), at: m.start, onlyIfNew: m.cmd === 'providecommand' });
+  }
+  const out = sets.length ? sets : NO_SETS;
+  setCache.set(doc, { version: doc.version, sets: out });
+  return out;
+}
+
+/**
+ * Runs the document's state changes in order up to `upTo`, on `values`: its own definitions
+ * and the macros that set state; with `out`, every use with its name written out.
+ */
+function foldState(uses: readonly MacroUse[], sets: readonly SetFact[], values: Map<string, string>, upTo: number, out?: MacroUse[], branches?: BranchSets): void {
+  let k = 0;
+  // a value set in a branch holds after it only when every branch of that conditional sets the same
+  const assign = (target: string, value: string, at: number) => {
+    const uncertain = branches?.uncertainAt(at, target, value);
+    if (uncertain) values.delete(target); else values.set(target, value);
+  };
+  const applyUpTo = (at: number) => {
+    for (; k < sets.length && sets[k].at < at; k++) {
+      const s = sets[k];
+      if (!(s.onlyIfNew && values.has(s.target))) assign(s.target, writeOut(s.value, values), s.at);
+    }
+  };
+  for (const u of uses) {
+    if (u.cmdStart >= upTo) break;
+    applyUpTo(u.cmdStart);
+    if (u.kind === 'set') {
+      assign(u.cmd, writeOut(u.name, values), u.cmdStart);
+      out?.push(u);
+      continue;
+    }
+    if (!out) continue;
+    if (!u.computed) { out.push(u); continue; }
+    const name = writeOut(u.name, values);
+    out.push(name === u.name ? u : { ...u, name, computed: isComputedName(name) || hasStandIn(name) });
+  }
+  applyUpTo(upTo);
+}
+
+interface BranchSets {
+  /** Whether a value set at `at` may not hold after its conditional (not every branch sets it so). */
+  uncertainAt(at: number, target: string, value: string): boolean;
+}
+
+const branchCache = new WeakMap<readonly MacroUse[], { sets: readonly SetFact[]; version: number; result: BranchSets | undefined }>();
+
+/**
+ * How the document's state changes sit in conditional branches (`\\iftag{x}{\\setid{a}}{\\setid{b}}`):
+ * a change in a branch is certain only when every branch of its conditional makes the same one.
+ */
+function branchSets(doc: Doc, uses: readonly MacroUse[], sets: readonly SetFact[]): BranchSets | undefined {
+  const hit = branchCache.get(uses);
+  if (hit && hit.sets === sets && hit.version === doc.version) return hit.result;
+  const changes = [...uses.filter((u) => u.kind === 'set').map((u) => ({ at: u.cmdStart, target: u.cmd, value: u.name })), ...sets.map((x) => ({ at: x.at, target: x.target, value: x.value }))];
+  let result: BranchSets | undefined;
+  if (changes.length) {
+    const { regions, complete } = branchRegions(doc.latexText);
+    if (regions.length || !complete) {
+      // per conditional: how many branches it has, and per target the values each branch sets
+      const branchCount = new Map<number, number>();
+      for (const r of regions) branchCount.set(r.cond, Math.max(branchCount.get(r.cond) ?? 0, r.branch + 1));
+      const byCond = new Map<number, Map<string, Map<number, Set<string>>>>();
+      for (const c of changes) {
+        for (const st of branchPath(regions, c.at)) {
+          const targets = byCond.get(st.cond) ?? new Map<string, Map<number, Set<string>>>();
+          byCond.set(st.cond, targets);
+          const perBranch = targets.get(c.target) ?? new Map<number, Set<string>>();
+          targets.set(c.target, perBranch);
+          const vals = perBranch.get(st.branch) ?? new Set<string>();
+          vals.add(c.value);
+          perBranch.set(st.branch, vals);
+        }
+      }
+      result = {
+        uncertainAt(at, target, value) {
+          if (!complete) return true;
+          for (const st of branchPath(regions, at)) {
+            const perBranch = byCond.get(st.cond)?.get(target);
+            // a TeX conditional without \\else has an empty branch that sets nothing
+            const total = Math.max(branchCount.get(st.cond) ?? 1, 2);
+            if (!perBranch || perBranch.size < total) return true;
+            for (const vals of perBranch.values()) if (vals.size !== 1 || !vals.has(value)) return true;
+          }
+          return false;
+        },
+      };
+    }
+  }
+  branchCache.set(uses, { sets, version: doc.version, result });
+  return result;
+}
+
+function hasStandIn(s: string): boolean {
+  return s.includes(NO_VALUE) || s.includes(STAR_TRUE) || s.includes(STAR_FALSE);
+}
+
+/** xparse tests of an argument given or not, and which branch each takes. */
+const ARG_TESTS: Record<string, { branches: 'TF' | 'T' | 'F'; when: (arg: string) => boolean | undefined }> = {
+  IfNoValueTF: { branches: 'TF', when: (a) => noValue(a) }, IfNoValueT: { branches: 'T', when: (a) => noValue(a) }, IfNoValueF: { branches: 'F', when: (a) => noValue(a) },
+  IfValueTF: { branches: 'TF', when: (a) => neg(noValue(a)) }, IfValueT: { branches: 'T', when: (a) => neg(noValue(a)) }, IfValueF: { branches: 'F', when: (a) => neg(noValue(a)) },
+  IfBooleanTF: { branches: 'TF', when: (a) => star(a) }, IfBooleanT: { branches: 'T', when: (a) => star(a) }, IfBooleanF: { branches: 'F', when: (a) => star(a) },
+};
+
+function noValue(a: string): boolean | undefined {
+  const t = a.trim();
+  return t === NO_VALUE ? true : /[\\#]/.test(t) ? undefined : false;
+}
+function star(a: string): boolean | undefined {
+  const t = a.trim();
+  return t === STAR_TRUE ? true : t === STAR_FALSE ? false : undefined;
+}
+function neg(b: boolean | undefined): boolean | undefined {
+  return b === undefined ? undefined : !b;
+}
+
+/** Rounds of writing out at most (a value may name another state macro). */
+const MAX_ROUNDS = 6;
+/** A name longer than this is not a key being built. */
+const MAX_NAME_LENGTH = 500;
+
+/**
+ * A name with the state macros it reads written out (`\\fileprefix:#1` → `fol:syn:#1`), xparse
+ * argument tests decided, `\\csname x\\endcsname` read as `\\x`; what is not known stays as it is.
+ */
+export function writeOut(name: string, values: ReadonlyMap<string, string>): string {
+  let s = name;
+  for (let round = 0; round < MAX_ROUNDS && s.includes('\\') && s.length <= MAX_NAME_LENGTH; round++) {
+    const before = s;
+    s = decideTests(s);
+    s = s.replace(/\\(?:protect|relax|expandafter|noexpand)(?![A-Za-z@])\s*/g, '');
+    s = s.replace(/\\csname\s*([A-Za-z@]+)\s*\\endcsname/g, (all, n: string) => values.get(n) ?? all);
+    s = s.replace(/\\([A-Za-z@]+)(?:\s*\{\})?\s*/g, (all, n: string) => values.get(n) ?? all);
+    if (s === before) break;
+  }
+  // braces left around written-out text group nothing in a key
+  if (!/[\\#]/.test(s)) s = s.replace(/[{}]/g, '');
+  return s.trim();
+}
+
+function decideTests(s: string): string {
+  // a decided test may leave another test in its branch
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const next = decideOnce(s);
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+function decideOnce(s: string): string {
+  const re = /\\(If(?:No)?Value(?:TF|T|F)|IfBoolean(?:TF|T|F))(?![A-Za-z@])/g;
+  let out = '';
+  let last = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    const test = ARG_TESTS[m[1]];
+    const arg = argAt(s, m.index + m[0].length);
+    const first = arg && argAt(s, arg.next);
+    const second = test.branches === 'TF' && first ? argAt(s, first.next) : undefined;
+    if (!arg || !first || (test.branches === 'TF' && !second)) continue;
+    const when = test.when(arg.text);
+    if (when === undefined) continue;
+    const chosen = test.branches === 'TF' ? (when ? first.text : second!.text) : test.branches === 'T' ? (when ? first.text : '') : (when ? '' : first.text);
+    out += s.slice(last, m.index) + chosen;
+    last = (second ?? first).next;
+    re.lastIndex = last;
+  }
+  return out + s.slice(last);
+}
+
+/** Uses as the text spells them, per block (cached), before state is applied. */
+function plainMacroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
   if (macros.length === 0) return [];
   const matcher = matcherOf(macros);
   const text = doc.latexText;
-  const hit = docUses.get(doc);
-  if (hit && hit.version === doc.version && hit.text === text && hit.sig === matcher.sig) return hit.uses;
+  const hits = docUses.get(doc);
+  const hit = hits && hits.version === doc.version && hits.text === text ? hits.bySig.get(matcher.sig) : undefined;
+  if (hit) return hit;
   const uses: MacroUse[] = [];
   for (const b of doc.blocks()) {
     let cached = blockUses.get(b.facts);
@@ -252,7 +632,10 @@ export function macroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
     }
     for (const u of cached.uses) uses.push(b.start === 0 ? u : { ...u, start: u.start + b.start, end: u.end + b.start, cmdStart: u.cmdStart + b.start, cmdEnd: u.cmdEnd + b.start });
   }
-  docUses.set(doc, { version: doc.version, text, sig: matcher.sig, uses });
+  // a document read by projects with different macro sets keeps a few lists
+  const bySig = hits && hits.version === doc.version && hits.text === text && hits.bySig.size < 4 ? hits.bySig : new Map<string, MacroUse[]>();
+  bySig.set(matcher.sig, uses);
+  docUses.set(doc, { version: doc.version, text, bySig });
   return uses;
 }
 
@@ -267,17 +650,21 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
     if (!macro) continue;
     let after = at + m[0].length;
     // `\thmref*{x}` without a starred definition of its own: the macro reads its star itself
-    if (!macro.env && text[after] === '*' && !macro.name.endsWith('*')) after++;
+    // (an xparse `s` argument reads it as an argument)
+    if (!macro.env && text[after] === '*' && !macro.name.endsWith('*') && macro.spec?.[0]?.kind !== 's') after++;
     const args = readArgs(text, after, macro, text.length);
     for (const e of macro.effects) {
-      const name = substitute(e.template, args.map((a) => a?.text)).trim();
-      if (!name) continue;
+      // xparse tests of the arguments given are decided here; a name still holding an argument
+      // not given comes from a branch not taken (`\\subfile{#2/#3}` when #2 is absent)
+      const name = decideTests(substitute(e.template, args.map((a) => a?.text))).trim();
+      // an argument it needs is not there (`\\apptocmd{\\mylabel}{…}` names the macro, does not call it)
+      if (!name || /#\d/.test(name) || hasStandIn(name)) continue;
       // the argument holding the name, when it is one argument (what a diagnostic underlines)
       const only = /^#(\d)$/.exec(e.template.trim()) ?? /#(\d)/.exec(e.template);
       const a = only ? args[Number(only[1]) - 1] : undefined;
       const span = a && a.start >= 0 ? trimSpan(text, a.start, a.end) : { start: at, end: at + m[0].length };
       out.push({
-        kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name), start: span.start, end: span.end,
+        kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name) || hasStandIn(name), start: span.start, end: span.end,
         cmdStart: at, cmdEnd: at + m[0].length,
         macro: macro.env ? `begin{${macro.name}}` : macro.name, cmd: e.cmd, ...(e.includeKind ? { includeKind: e.includeKind } : {}),
       });
@@ -333,7 +720,7 @@ const docKeys = new WeakMap<Doc, { version: number; text: string; key: string }>
 function definitionsKey(d: Doc): string {
   const hit = docKeys.get(d);
   if (hit && hit.version === d.version && hit.text === d.latexText) return hit.key;
-  const key = [...d.macros(), ...d.envDefs()].map((m) => `${m.name}\u0001${m.nargs}\u0001${m.optDefault ?? ''}\u0001${m.body}`).join('\u0002');
+  const key = [...d.macros(), ...d.envDefs()].map((m) => `${m.name}\u0001${m.nargs}\u0001${m.optDefault ?? ''}\u0001${m.spec ?? ''}\u0001${m.body}`).join('\u0002');
   docKeys.set(d, { version: d.version, text: d.latexText, key });
   return key;
 }
@@ -377,14 +764,14 @@ function factsOf(uses: MacroUse[]) {
 }
 
 /** References `doc` makes through its project's macros (`\\thmref{x}`), shaped like its own `\\ref`s. */
-export function macroRefs(ws: Scopes, doc: Doc): DocRef[] {
+export function macroRefs(ws: Scopes & Includers, doc: Doc): DocRef[] {
   const macros = projectMacros(ws, doc);
-  return macros.length ? factsOf(macroUses(doc, macros)).refs : [];
+  return macros.length ? factsOf(macroUses(doc, macros, inheritedState(ws, doc))).refs : [];
 }
 
 /** Labels `doc` defines through its project's macros (`\\theorem{thm:x}{…}{…}`), by name. */
-export function macroLabelMap(doc: Doc, macros: readonly UserMacro[]): Map<string, DocLabel[]> {
-  return macros.length ? factsOf(macroUses(doc, macros)).labelMap : EMPTY_MAP;
+export function macroLabelMap(doc: Doc, macros: readonly UserMacro[], state: MacroState = NO_STATE): Map<string, DocLabel[]> {
+  return macros.length ? factsOf(macroUses(doc, macros, state)).labelMap : EMPTY_MAP;
 }
 
 const EMPTY_MAP = new Map<string, DocLabel[]>();

@@ -13,7 +13,7 @@ import {
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
-import { effectMacros, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
+import { effectMacros, inheritedState, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
 
 export type { Doc } from '../model/doc.js';
 import type { Doc } from '../model/doc.js';
@@ -35,6 +35,15 @@ interface IncludeEdge { index: number; target: Doc }
 
 /** Folders of the files compiled with a shared preamble that its includes are looked up from. */
 const MAX_COMPILE_FOLDERS = 8;
+
+const docHashes = new WeakMap<Doc, number>();
+
+/** A random number per document, summed into a scope's content hash. */
+function docHash(d: Doc): number {
+  let h = docHashes.get(d);
+  if (h === undefined) { h = Math.floor(Math.random() * 2 ** 52); docHashes.set(d, h); }
+  return h;
+}
 
 /** Whether a file name is the written one (with `.tex` added or not) but for letter case. */
 function sameFolding(name: string, written: string): boolean {
@@ -64,6 +73,11 @@ export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
 
 const EMPTY_DOCS: ReadonlySet<never> = new Set();
+
+/** A file of the subfiles package (`\\documentclass[../main]{subfiles}`): compiled alone and as part of the file that includes it. */
+function isSubfile(doc: Doc): boolean {
+  return doc.hasDocumentClass() && doc.includes().some((i) => i.cmd === 'documentclass' && i.path === 'subfiles.cls');
+}
 
 /** A package or class file (`.sty`, `.cls`): read for its macros and theorem definitions, never checked as a document. */
 export function isMacroSource(doc: Doc): boolean {
@@ -102,6 +116,7 @@ export class Workspace {
     children: Map<Doc, Doc[]>;
     parents: Map<Doc, Doc[]>;
     scopes: Map<Doc, Set<Doc>>;
+    sharedScopes: Map<number, Set<Doc>[]>;
     externals: Map<Doc, External[]>;
     registries: Map<string, TheoremRegistry>;
     defsGen: number;
@@ -112,7 +127,7 @@ export class Workspace {
     /** Indices into includesOf(doc) (offsets move with edits; the graph generation does not). */
     missing: Map<Doc, number[]>;
     closures: Map<Doc, Set<Doc>>;
-  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map() };
+  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), sharedScopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map() };
 
   /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
   readonly bibs: BibStore;
@@ -371,7 +386,7 @@ export class Workspace {
   private graph() {
     if (this.cache.gen !== this.generation) {
       this.cache = {
-        gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(),
+        gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(), sharedScopes: new Map(),
         externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map(),
       };
       // resolving may load files from disk (which advances the generation): repeat until
@@ -413,8 +428,11 @@ export class Workspace {
         if (inc.kind !== 'package' && !/[\\#]/.test(inc.path) && inc.path.trim() && !this.resolveIncludePath(doc, inc)) missing.push(index);
         return;
       }
-      // a package is loaded once however often it is asked for: no cycle or twice issue
-      if (inc.kind !== 'package') edges.push({ index, target });
+      // a package is loaded once however often it is asked for: no cycle or twice issue; one
+      // macro use reading one file through alternatives (`\\ifnew{\\subfile{x}}{\\subfile{\\base x}}`) reads it once
+      const incs = this.includesOf(doc);
+      const sameUse = edges.some((e) => e.target === target && incs[e.index]?.start === inc.start && incs[e.index]?.cmd === inc.cmd);
+      if (inc.kind !== 'package' && !sameUse) edges.push({ index, target });
       if (target !== doc && !kids.includes(target)) kids.push(target);
     });
     return kids;
@@ -610,8 +628,9 @@ export class Workspace {
     if (rel.includes('\\')) {
       // `\olpath/sty/x.sty` with the folder macro set by another file: the rest of the path,
       // looked up from this file's folder and its ancestors, names the file
-      const rest = /^(?:\\[A-Za-z@]+\s*(?:\{\})?\/)+([^\\#]+)$/.exec(rel)?.[1];
-      if (!rest || !rest.includes('/')) return undefined;
+      // (`\\filebase intro`: a folder macro before a bare name, found only where that file is)
+      const rest = /^(?:\\[A-Za-z@]+(?:\s*\{\}\/|\/|\s+))+([^\\#\s][^\\#]*)$/.exec(rel)?.[1];
+      if (!rest) return undefined;
       rel = rest;
     }
     const candidates = inc.kind === 'package' ? [rel] : path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
@@ -684,6 +703,28 @@ export class Workspace {
   }
 
   private caseListings = { gen: -1, dirs: new Map<string, Map<string, string>>() };
+
+  /** Where the one file including `doc` reads it, if exactly one place of the project does. */
+  includeSite(doc: Doc): { doc: Doc; offset: number } | undefined {
+    let found: { doc: Doc; offset: number } | undefined;
+    for (const p of this.parents(doc)) {
+      const incs = this.includesOf(p);
+      // the graph's edges (no file is looked at); packages make none
+      for (const e of this.cache.edges.get(p) ?? []) {
+        if (e.target !== doc || !incs[e.index]) continue;
+        if (found) return undefined;
+        found = { doc: p, offset: incs[e.index].start };
+      }
+    }
+    return found;
+  }
+
+  includedBefore(doc: Doc, offset: number): Doc[] {
+    const incs = this.includesOf(doc);
+    const out: Doc[] = [];
+    for (const e of (this.graph(), this.cache.edges.get(doc)) ?? []) if ((incs[e.index]?.start ?? Infinity) < offset) out.push(e.target);
+    return out;
+  }
 
   children(doc: Doc): Doc[] {
     return this.graph().children.get(doc) ?? [];
@@ -759,7 +800,8 @@ export class Workspace {
       if (d.hasDocumentClass()) roots.add(d);
       const ps = this.parents(d);
       if (ps.length === 0) tops.push(d);
-      else if (!d.hasDocumentClass()) queue.push(...ps);
+      // a subfile (`\\documentclass[main]{subfiles}`) compiles alone and inside its parent alike
+      else if (!d.hasDocumentClass() || isSubfile(d)) queue.push(...ps);
     }
     if (roots.size === 0) for (const t of tops) roots.add(t);
     if (roots.size === 0) roots.add(doc);
@@ -787,6 +829,13 @@ export class Workspace {
       s.add(d);
       own.push(...this.children(d));
     }
+    // documents compiled together share one scope object, so what is cached per scope (the
+    // project's macros, its label universe) is built once for all of them (a book of subfiles)
+    let h = s.size;
+    for (const d of s) h = (h + docHash(d)) % 9007199254740881;
+    const same = g.sharedScopes.get(h)?.find((o) => o.size === s!.size && [...s!].every((d) => o.has(d)));
+    if (same) s = same;
+    else g.sharedScopes.set(h, [...(g.sharedScopes.get(h) ?? []), s]);
     g.scopes.set(doc, s);
     return s;
   }
@@ -853,7 +902,7 @@ export class Workspace {
     const scope = this.scope(from);
     this.collectLabel(name, scope, '', out);
     const macros = projectMacros(this, from);
-    if (makesLabels(macros)) for (const d of scope) for (const label of macroLabelMap(d, macros).get(name) ?? []) out.push({ doc: d, label, prefix: '' });
+    if (makesLabels(macros)) out.push(...(this.macroLabelIndex(scope, macros).get(name) ?? []));
     const ext = this.externals(from);
     if (ext.length) {
       const idx = this.prefixIndex(ext);
@@ -865,6 +914,29 @@ export class Workspace {
     }
     return out;
   }
+
+  /**
+   * The labels a scope's documents make through the project's macros, by name (each with the
+   * state in force where its document is read); rebuilt when a document's version or the graph changes.
+   */
+  private macroLabelIndex(scope: Set<Doc>, macros: readonly UserMacro[]): Map<string, LabelLocation[]> {
+    let key = `${this.graph().gen}`;
+    for (const d of scope) key += `,${d.version}`;
+    const hit = this.macroLabels.get(scope);
+    if (hit && hit.key === key && hit.macros === macros) return hit.index;
+    const index = new Map<string, LabelLocation[]>();
+    for (const d of scope) {
+      for (const [name, labels] of macroLabelMap(d, macros, inheritedState(this, d))) {
+        const list = index.get(name) ?? [];
+        for (const label of labels) list.push({ doc: d, label, prefix: '' });
+        index.set(name, list);
+      }
+    }
+    this.macroLabels.set(scope, { key, macros, index });
+    return index;
+  }
+
+  private readonly macroLabels = new WeakMap<Set<Doc>, { key: string; macros: readonly UserMacro[]; index: Map<string, LabelLocation[]> }>();
 
   private collectLabel(name: string, scope: Set<Doc>, prefix: string, out: LabelLocation[]): void {
     const holders = this.labelIndex.get(name);

@@ -673,11 +673,14 @@ class BlockAnalyser {
   }
 
   /** What follows a definition's name: `[n][default]`, or an xparse argument spec `{m o …}`. */
-  private argumentSpec(p: number, xparse: boolean): { nargs: number; optDefault?: string; next: number } | null {
+  private argumentSpec(p: number, xparse: boolean): { nargs: number; optDefault?: string; spec?: string; next: number } | null {
     const { text } = this;
     if (xparse) {
-      const spec = this.group(p, MAX_NAME);
-      return spec ? { nargs: (text.slice(spec.start, spec.end).match(/[mosOrRvbgGeEtd]/g) ?? []).length, next: spec.next } : null;
+      const g = this.group(p, MAX_NAME);
+      if (!g) return null;
+      const spec = text.slice(g.start, g.end);
+      // the letters outside the defaults' braces (`O{a b}` is one argument)
+      return { nargs: (spec.replace(/\{[^{}]*\}/g, '').match(/[mosOrRvbgGeEtd]/g) ?? []).length, spec: spec.trim(), next: g.next };
     }
     let nargs = 0;
     let optDefault: string | undefined;
@@ -712,6 +715,7 @@ class BlockAnalyser {
     }
     let nargs = 0;
     let optDefault: string | undefined;
+    let spec: string | undefined;
     let body = '';
     if (cmd.endsWith('def')) {
       let bodyStart = p;
@@ -726,6 +730,7 @@ class BlockAnalyser {
       if (args) {
         nargs = args.nargs;
         optDefault = args.optDefault;
+        spec = args.spec;
         const g = this.longGroup(args.next);
         if (g) body = text.slice(g.start, g.end);
       }
@@ -733,6 +738,7 @@ class BlockAnalyser {
     if (!name) return Math.max(end, nameEnd);
     const fact: MacroFact = { cmd, name, nargs, body, start: i, end: Math.max(end, nameEnd) };
     if (optDefault !== undefined) fact.optDefault = optDefault;
+    if (spec !== undefined) fact.spec = spec;
     const w = /\\newtheorem\*?\s*\{\s*#(\d)\s*\}\s*(?:\[\s*#?(\w+)\s*\])?\s*\{\s*#(\d)\s*\}/.exec(body);
     if (w) {
       fact.theoremWrapper = { envArg: +w[1], titleArg: +w[3] };

@@ -105,6 +105,21 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
       i = end;
       continue;
     }
+    if (isTexConditional(name) && text.charCodeAt(skipTrivia(text, end, limit)) === LBRACE) {
+      // a macro named `\\if…` with brace arguments (`\\iftag{x}{A}{B}`, the project's own): its last two groups are the branches
+      const groups: Array<{ start: number; end: number; next: number }> = [];
+      let p = end;
+      for (let g = readBraceGroup(text, skipTrivia(text, p, limit), limit); g && groups.length < 6; g = readBraceGroup(text, skipTrivia(text, p, limit), limit)) {
+        groups.push(g);
+        p = g.next;
+      }
+      if (groups.length >= 3) {
+        push({ cond: i, branch: 0, start: groups[groups.length - 2].start, end: groups[groups.length - 2].end });
+        push({ cond: i, branch: 1, start: groups[groups.length - 1].start, end: groups[groups.length - 1].end });
+      }
+      i = end;
+      continue;
+    }
     if (isTexConditional(name)) {
       if (open.length < MAX_DEPTH) open.push({ cond: i, branch: 0, from: end }); else complete = false;
     }

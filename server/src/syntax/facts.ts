@@ -71,6 +71,8 @@ export interface MacroFact extends Span {
   name: string;
   nargs: number;
   optDefault?: string;
+  /** xparse: the argument specification as written (`s o m`, `O{x} m`). */
+  spec?: string;
   body: string;
   /** Set when the body defines a theorem environment (`\newtheorem{#1}...`). */
   theoremWrapper?: { envArg: number; titleArg?: number; sharedArg?: number };
