@@ -44,7 +44,7 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
     if (!e.rows) continue;
     if (e.parent >= 0 && envs[e.parent].rows) continue; // nested display math: the outer one covers it
     const body = text.slice(e.bodyStart, e.bodyEnd);
-    if (!/[=<>]|\\(le|ge|leq|geq|neq|ne|equiv|lt|gt)\b/.test(body)) continue;
+    if (!/[=<>]|\\(le|ge|leq|geq|neq|ne|equiv|lt|gt|approx)\b/.test(body)) continue;
     // the prose before the display (within the block) matters only through what it says about
     // domains; both it and the setting end where the display's own statement, example or proof
     // (with the statement it proves) begins: "let G be a group" above an example about cosines

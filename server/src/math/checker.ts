@@ -50,12 +50,12 @@ export class DerivationChecker {
     const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
     const decide = (s: Step, equation: boolean, identity = false): Verdict => {
       domainSig ??= `${contextSignature(b.context)}\u0000${settingKey(b.setting)}`;
-      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
+      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, s.printed ? 1 : 0, s.afterApprox ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, setting: b.setting, implied: s.implied, equation, identity, justified: s.justified, notes: notesKey ? notes : '' }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, setting: b.setting, implied: s.implied, equation, identity, justified: s.justified, printed: s.printed, afterApprox: s.afterApprox, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }

@@ -69,3 +69,17 @@ export function derivativeOfUnknown(e: Expr): boolean {
     default: return derivativeOfUnknown(e.body) || derivativeOfUnknown(e.lo) || derivativeOfUnknown(e.hi);
   }
 }
+
+/**
+ * A derivative of letters in which its own variable does not occur (`\\frac{\\partial r}{\\partial x}`,
+ * `\\frac{\\partial}{\\partial x} \\frac{1}{r}`): zero as written, but nobody differentiates to say
+ * so. Those letters depend on the variable (`r = |\\mathbf r|`), and the step is not read as meant.
+ */
+export function derivativeOfAbsent(e: Expr): boolean {
+  switch (e.k) {
+    case 'num': case 'var': return false;
+    case 'op': return e.args.some(derivativeOfAbsent);
+    case 'D': { const vs = freeVars(e.body); return (vs.size > 0 && !vs.has(e.v)) || derivativeOfAbsent(e.body); }
+    default: return derivativeOfAbsent(e.body) || derivativeOfAbsent(e.lo) || derivativeOfAbsent(e.hi);
+  }
+}

@@ -201,12 +201,39 @@ export type Reach = 'default' | 'short' | 'pair' | 'long';
 /**
  * Quantities written as one symbol, the way a mathematician reads them: `D_n` (a term named D,
  * not the derivative operator the parser takes a subscripted D for), `\\Delta x`, `\\delta y`
- * (one increment: `\\Delta x^2` is (Δx)²).
+ * (one increment: `\\Delta x^2` is (Δx)²), read alike however it is spelled.
  */
 export function quantities(s: string): string {
   return s
     .replace(/(?<![A-Za-z\\])D(?=\s*_)/g, '{D}')
-    .replace(/\\(Delta|delta)\s*([A-Za-z])(?![A-Za-z])/g, (_m, g: string, v: string) => `{${g === 'Delta' ? 'Δ' : 'δ'}${v}}`);
+    .replace(INCREMENT, (_m, g: string, braced: string | undefined, bare: string | undefined, sub: string | undefined) => `{${increment(g, braced ?? bare ?? '', sub)}}`);
+}
+
+const GREEK_LETTER = 'alpha|beta|gamma|theta|lambda|mu|nu|xi|rho|sigma|tau|phi|varphi|psi|omega|chi|eta|zeta|epsilon|varepsilon|kappa';
+/** `\Delta x`, `\delta N`, `\Delta{E}`, `\Delta \theta`, `\delta N_1`: an increment and its letter. */
+const INCREMENT = new RegExp(String.raw`\\(Delta|delta)(?![A-Za-z])\s*(?:\{\s*([A-Za-z]|\\(?:${GREEK_LETTER}))\s*\}|([A-Za-z]|\\(?:${GREEK_LETTER}))(?![A-Za-z]))(?:\s*_\s*(\{[A-Za-z0-9]+\}|[A-Za-z0-9]))?`, 'g');
+
+/**
+ * One symbol for an increment, whatever the spelling (`\Delta x`, `\Delta{x}`, `\Delta x_1`), so
+ * that both sides of a step read it alike: a subscripted name the parser keeps whole (`\delta`
+ * with a subscript would be Kronecker's delta to it).
+ */
+function increment(kind: string, letter: string, sub: string | undefined): string {
+  const name = `${kind === 'delta' ? 'delta' : ''}${letter.replace(/^\\/, '')}${sub ? sub.replace(/[{}]/g, '') : ''}`;
+  return `\\Delta_{${name}}`;
+}
+
+/**
+ * `dx`, `\\mathrm{d}t` as one symbol each, a differential: `5 dx^2` is 5 (dx)², `(dt)^2` = `dt^2`.
+ * Another reading (verdict.ts), never the only one: `d` is also a letter in its own right.
+ */
+export function differentials(s: string): string {
+  return s.replace(/(?<![A-Za-z\\])(?:\\mathrm\s*\{\s*d\s*\}|d)\s*([A-Za-z])(?![A-Za-z])/g, (_m, v: string) => `{d_{${v}}}`);
+}
+
+/** `41.5\\%` read as the number of percent, 41.5: how `0.415 \\times 100 = 41.5\\%` is meant. */
+export function percentCounts(s: string): string {
+  return s.replace(/\\%/g, ' ');
 }
 
 export function normalizeLatex(s: string, reach: Reach = 'default'): string {

@@ -130,3 +130,95 @@ y &= 3 y - 2 y \\
 &= 5 && \text{by (2)}
 \end{align*}`), ['1 + \\sin^2 x']);
 });
+
+// Unseen books (issue 35): rows with their own left sides are separate equations; notation
+// read as a reader does (percentages, differentials, increments, printed roundings, `\approx`
+// at the precision printed); objects that are not real numbers in their setting.
+
+test('rows with their own left sides are separate equations, even with every relation aligned', () => {
+  assert.deepEqual(flagged(String.raw`
+\begin{align*}
+t_1 &= t_0 + 1 &= 1 \\
+t_2 &= t_1 + 2 &= 3 \\
+t_3 &= t_2 + 3 &= 6
+\end{align*}
+The partial sums:
+\begin{align*}
+S_1 &= 1 & &= 1 \\
+S_2 &= 1 + 2 & &= 3 \\
+S_3 &= 1 + 2 + 3 & &= 7
+\end{align*}
+Eliminating,
+\begin{alignat*}{2}
+2x &+ 3y &&= 7 \\
+x &- y &&= 1 \\
+& 5y &&= 5
+\end{alignat*}
+A chain continues the previous right side:
+\begin{align*}
+(x - 1)^2 &= x^2 - 2x + 1 \\
+&= x^2 + 2x + 1
+\end{align*}
+and one row is still a chain:
+\begin{gather*}
+S_1 = 1 \\
+S_2 = 1 + 2 = 4
+\end{gather*}`), ['7', 'x^2 + 2x + 1', '4']);
+});
+
+test('percentages, differentials and increments are read the same way on both sides', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ \frac{83}{200} = 0.415 = 41.5\% \]
+\[ \frac{83}{200} \cdot 100 = 41.5\% \]
+\[ (dx)^2 + (dt)^2 = dx^2 + dt^2 \]
+\[ \delta N_1 + \delta N_1 = 2 \delta N_1 \]
+\[ \Delta{E}^2 + \Delta E^2 = 2 (\Delta E)^2 \]
+But
+\[ \frac{83}{200} \cdot 100 = 42.5\% \]
+\[ (dx)^2 + (dy)^2 = dx^2 + dy^2 = dx^2 + 2 dy^2 \]
+\[ \Delta \theta + \Delta \theta = 3 \Delta \theta \]`), ['42.5\\%', 'dx^2 + 2 dy^2', '3 \\Delta \\theta']);
+});
+
+test('a computed value printed rounded is a rounding; an exact integer is printed exactly', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ 1000 \pi = 3142 \]
+\[ \frac{5000}{7} = 714 \]
+\[ \frac{5000}{7} = 715 \]
+\[ 2^{10} = 1020 \]`), ['715', '1020']);
+});
+
+test('\\approx is checked at the precision printed, the author\'s intermediate roundings allowed', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ 3 \sqrt{2} \approx 3 \times 1.41 \approx 4.24 \]
+\[ \frac{1}{3} + \frac{1}{3} \approx 0.33 + 0.33 \approx 0.67 \]
+\[ \frac{3 \times 10^8}{2.2} \approx 1.36 \times 10^{8} \]
+\[ \sqrt{0.56} \approx \frac{3}{4} \]
+The mean is
+\[ \frac{0.6 + 0.75 + 0.9}{3} \approx 0.76 . \]`), ['0.76']);
+});
+
+test('ideals, Legendre symbols, presentations, anticommuting variables and F_2 are not real numbers', () => {
+  assert.deepEqual(flagged(String.raw`
+In the ring $\mathbb{Z}$ the radical of the ideal $(18)$ is
+\[ \sqrt{(18)} = (6) . \]
+
+Let $p$ be an odd prime. Then
+\[ \left(\frac{3}{7}\right) = -\left(\frac{7}{3}\right) = -\left(\frac{1}{3}\right) = -1 . \]
+
+Consider the presentation $\langle a, b \mid a^2, b^2, (ab)^2 \rangle$. There
+\[ a b a^{-1} = a b a = b^{-1} . \]
+
+For anticommuting $\theta$ and $\eta$,
+\[ (\theta + \eta)^2 = \theta^2 + \theta \eta + \eta \theta + \eta^2 = \theta \eta + \eta \theta . \]
+
+In $\F_2[x]$,
+\[ (x + 1)^2 = x^2 + 2x + 1 = x^2 + 1 . \]
+
+With $r = |\mathbf r|$ the distance from the origin,
+\[ \frac{\partial}{\partial x} \frac{1}{r} = -\frac{1}{r^2} \frac{\partial r}{\partial x} = -\frac{x}{r^3} . \]
+
+In plain numbers, though,
+\[ \left(\frac{3}{7}\right)^2 = \frac{9}{48} \]
+and a derivative of letters that show its variable is checked:
+\[ \frac{\partial}{\partial x} (x^2 y) = 3 x y = 3 y x . \]`), ['\\frac{9}{48}', '3 x y']);
+});

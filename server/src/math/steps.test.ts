@@ -5,12 +5,14 @@ import { extractSteps, type Step } from './steps.js';
 import { analyseBlock } from '../syntax/blockAnalyser.js';
 
 /** Steps of the first display-math environment of `src`, as `lhs REL rhs` strings. */
-function steps(src: string): Step[] {
+function steps(src: string, named = false): Step[] {
   const facts = analyseBlock(src);
   const env = facts.envs.find((e) => e.rows)!;
   const text = src.slice(env.bodyStart, env.bodyEnd);
-  return extractSteps({ text, rows: env.rows!.map((r) => ({ start: r.start - env.bodyStart, end: Math.min(r.end, env.bodyEnd) - env.bodyStart })) });
+  return extractSteps({ text, rows: env.rows!.map((r) => ({ start: r.start - env.bodyStart, end: Math.min(r.end, env.bodyEnd) - env.bodyStart })), env: named ? env.name : undefined });
 }
+/** With the environment's name: `align` columns come in pairs. */
+const showNamed = (src: string): string[] => steps(src, true).map((s) => `${s.lhs.text} ${s.rel} ${s.rhs.text}${s.equation ? ' [equation]' : ''}`);
 const show = (src: string): string[] => steps(src).map((s) => `${s.lhs.text} ${s.rel} ${s.rhs.text}${s.implied ? ' [implied]' : ''}${s.equation ? ' [equation]' : ''}${s.ignored ? ' [ignored]' : ''}`);
 
 test('align rows with & and continuation rows chain onto the previous right side', () => {
@@ -95,4 +97,21 @@ test('a row starting with a minus sign at the left edge is its own expression', 
 
 test('thin spaces between digit groups survive cleaning', () => {
   assert.deepEqual(show('\\[ 10! = 3 \\, 628 \\, 800 \\]'), ['10! = 3 \\, 628 \\, 800']);
+});
+
+test('a relation aligned in a later column continues its own row; side-by-side equations still continue their columns', () => {
+  // every relation aligned: each row is its own equation, not a continuation of the row above
+  assert.deepEqual(showNamed('\\begin{align*}\nt_1 &= t_0 + 1 &= 1 \\\\\nt_2 &= t_1 + 2 &= 3\n\\end{align*}'), [
+    't_1 = t_0 + 1', 't_0 + 1 = 1', 't_2 = t_1 + 2', 't_1 + 2 = 3',
+  ]);
+  // a linear system in alignat: one equation per row
+  assert.deepEqual(showNamed('\\begin{alignat*}{2}\n2x &+ 3y &&= 7 \\\\\nx &- y &&= 1\n\\end{alignat*}'), ['2x + 3y = 7 [equation]', 'x - y = 1 [equation]']);
+  // continuation rows of equations side by side
+  assert.deepEqual(showNamed('\\begin{align*}\na &= b & c &= d \\\\\n&= e & &= f\n\\end{align*}'), ['a = b', 'b = e', 'c = d', 'd = f']);
+});
+
+test('\\approx is marked as printed, and a step after it as following a rounding', () => {
+  const s = steps('\\[ 3 \\sqrt 2 \\approx 3 \\times 1.41 = 4.23 \\]');
+  assert.deepEqual(s.map((x) => [x.rel, !!x.printed, !!x.afterApprox]), [['approx', true, false], ['=', false, true]]);
+  assert.equal(steps('\\[ n! \\sim \\sqrt{2 \\pi n} \\]')[0].printed, false);
 });

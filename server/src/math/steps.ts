@@ -36,6 +36,10 @@ export interface Step {
   ignored: boolean;
   /** The relation carries its own justification (`\overset{(3)}{=}`). */
   justified: boolean;
+  /** The relation is `\approx`: equal at the precision the right side prints. */
+  printed?: boolean;
+  /** An earlier relation of the chain is `\approx`: the left side may hold the author's roundings. */
+  afterApprox?: boolean;
 }
 
 export interface MathBlockText {
@@ -96,7 +100,7 @@ const NESTED_ROWS = /\\(begin|end)\{(aligned|split|gathered|alignedat|alignedat\
 const IMPLICATION_WORDS = /\b(hence|so|thus|then|therefore|and|which|giving|gives|yields|implies|i\.e\.|or|if|whence|since|because|where|for|with)\b/i;
 
 interface Item { kind: 'expr'; spans: Span[] }
-interface RelItem { kind: 'rel'; rel: Relation; at: number; justified: boolean }
+interface RelItem { kind: 'rel'; rel: Relation; at: number; justified: boolean; printed?: boolean }
 type ChainItem = Item | RelItem;
 interface Chain {
   items: ChainItem[];
@@ -203,7 +207,7 @@ function subRows(s: string, row: Span): Span[] {
 }
 
 interface RowScan {
-  pieces: Array<{ kind: 'expr'; start: number; end: number } | { kind: 'rel'; rel: Relation; at: number; justified: boolean } | { kind: 'imp' }>;
+  pieces: Array<{ kind: 'expr'; start: number; end: number } | { kind: 'rel'; rel: Relation; at: number; justified: boolean; printed?: boolean } | { kind: 'imp' }>;
   annotation: string;
   mod?: string;
 }
@@ -270,7 +274,7 @@ function scanRow(s: string, row: Span): RowScan {
             r = s.slice(e, j).trim() === '=' ? '!=' : 'other';
           }
           flush(i);
-          pieces.push({ kind: 'rel', rel: r, at: i, justified });
+          pieces.push({ kind: 'rel', rel: r, at: i, justified, printed: name === 'approx' });
           sawRel = true;
           exprStart = j; content = false; i = j; continue;
         }
@@ -304,6 +308,8 @@ function scanRow(s: string, row: Span): RowScan {
       }
       // `37; 55` (sexagesimal) is one number, not a number and a remark
       if (c === ';' && /\d\s*$/.test(s.slice(Math.max(row.start, i - 3), i)) && /^\s*\d/.test(s.slice(i + 1, i + 4))) { content = true; i++; continue; }
+      // `36,000,000`: a comma between digit groups is part of the number
+      if (c === ',' && /\d$/.test(s.slice(row.start, i)) && /^\d{3}(?!\d)/.test(s.slice(i + 1, i + 5))) { content = true; i++; continue; }
       if (c === ',' || c === ';') {
         if (sawRel) { annotation = s.slice(i, end).trim(); end = i; break; }
         // a list before any relation (`a, b = 0`): not a chain start
@@ -354,9 +360,17 @@ export function extractSteps(block: MathBlockText): Step[] {
       // (`&& \text{by (3)}`) annotates the equation before it
       const cuts = starts ? [...starts].filter((p) => p > sub.start && p < sub.end).sort((a, b) => a - b) : [];
       const segments = cuts.length ? [sub.start, ...cuts].map((a, k) => ({ start: a, end: k < cuts.length ? cuts[k] : sub.end })) : [sub];
+      // the chain each column of this row ended in, and whether it began with its own left side
+      const rowChain: Array<Chain | undefined> = [];
+      const rowOwn: boolean[] = [];
       for (const [col, seg] of segments.entries()) {
-        if (segments.length > 1 || byColumn.length > 1) cur = byColumn[col];
         const scan = scanRow(s, seg);
+        const head = scan.pieces[0];
+        const leadsWithRel = head?.kind === 'expr' && s.slice(head.start, head.end).trim() === '' && scan.pieces[1]?.kind === 'rel';
+        if (segments.length > 1 || byColumn.length > 1) cur = byColumn[col];
+        // `t_1 &= t_0 + 1 &= 1`: a relation aligned in a later column continues the equation
+        // this row began, not the one above it in that column (which may be another equation)
+        if (col > 0 && leadsWithRel && rowChain[col - 1] && (rowOwn[col - 1] || !byColumn[col])) cur = rowChain[col - 1];
         if (col > 0 && !scan.pieces.some((p) => p.kind === 'rel')) {
           const prev = byColumn[col - 1];
           const note = s.slice(seg.start, seg.end).trim();
@@ -401,12 +415,14 @@ export function extractSteps(block: MathBlockText): Step[] {
           if (!cur) { cur = newChain(implied); }
           const last = cur.items[cur.items.length - 1];
           if (!last || last.kind !== 'expr') { cur = newChain(implied); cur.items.push({ kind: 'expr', spans: [] }); }
-          cur.items.push({ kind: 'rel', rel: p.rel, at: p.at, justified: p.justified });
+          cur.items.push({ kind: 'rel', rel: p.rel, at: p.at, justified: p.justified, printed: p.printed });
           if (scan.mod) cur.mod = scan.mod;
           first = false;
         }
         if (cur && scan.annotation) cur.annotations.set(cur.items.length - 1, scan.annotation);
         byColumn[col] = cur;
+        rowChain[col] = cur;
+        rowOwn[col] = !leadsWithRel && head?.kind === 'expr' && s.slice(head.start, head.end).trim() !== '';
       }
     }
   }
@@ -414,20 +430,22 @@ export function extractSteps(block: MathBlockText): Step[] {
   const steps: Step[] = [];
   for (const c of chains) {
     let firstStep = true;
+    let afterApprox = false;
     for (let k = 1; k + 1 < c.items.length; k += 2) {
       const l = c.items[k - 1];
       const r = c.items[k];
       const rr = c.items[k + 1];
       if (l.kind !== 'expr' || r.kind !== 'rel' || rr.kind !== 'expr') break;
-      if (l.spans.length === 0 || rr.spans.length === 0) { firstStep = false; continue; }
+      if (l.spans.length === 0 || rr.spans.length === 0) { firstStep = false; afterApprox ||= r.rel === 'approx'; continue; }
       const lhs = side(s, l.spans);
       const rhs = side(s, rr.spans);
       steps.push({
         lhs, rhs, rel: r.rel, relAt: r.at, mod: r.rel === 'equiv' ? c.mod : undefined,
         annotation: c.annotations.get(k + 1) ?? '', implied: c.implied && firstStep, equation: !!c.premise || equations.has(c),
-        ignored: ignoredAt(raw, r.at, rhs.end), justified: r.justified,
+        ignored: ignoredAt(raw, r.at, rhs.end), justified: r.justified, printed: r.printed, afterApprox,
       });
       firstStep = false;
+      afterApprox ||= r.rel === 'approx';
     }
   }
   return steps;

@@ -189,3 +189,29 @@ test('steps that cannot be checked say why in words, not in the parser\'s names'
   assert.equal(reason('\\int_0^1 x\\,dx', '\\frac{1}{2}'), 'contains an integral');
   assert.equal(reason('\\sum_{k=1}^{\\infty} \\frac{1}{k^2}', '\\frac{\\pi^2}{6}'), 'contains the symbol ∞');
 });
+
+test('roundings and \\approx at the precision printed', () => {
+  assert.equal(check('1000 \\pi', '3142').kind, 'equal');
+  assert.equal(check('2^{10}', '1020').kind, 'refuted');
+  const approx = (lhs: string, rhs: string, extra: Partial<StepInput> = {}) => check(lhs, rhs, 'approx', { printed: true, ...extra }).kind;
+  assert.equal(approx('\\frac{0.6 + 0.75 + 0.9}{3}', '0.76'), 'refuted');
+  assert.equal(approx('\\frac{0.6 + 0.75 + 0.9}{3}', '0.75'), 'equal');
+  // the left side of a step after ≈ holds the author's roundings
+  assert.equal(approx('0.33 + 0.33', '0.67'), 'refuted');
+  assert.equal(approx('0.33 + 0.33', '0.67', { afterApprox: true }), 'equal');
+  // in letters ≈ is asymptotic; `\sim` is not checked at all
+  assert.equal(approx('\\sin x', 'x'), 'skipped');
+  assert.equal(check('1000 \\pi', '3000', 'approx').kind, 'skipped');
+});
+
+test('differentials and percentages: another reading before a refutation stands', () => {
+  assert.notEqual(check('(dt)^2 + 5 dx^2', 'dt^2 + 5 (dx)^2').kind, 'refuted');
+  assert.equal(check('(dt)^2 + 5 dx^2', 'dt^2 + 6 (dx)^2').kind, 'refuted');
+  assert.notEqual(check('0.415 \\times 100', '41.5\\%').kind, 'refuted');
+  assert.equal(check('0.415 \\times 100', '42.5\\%').kind, 'refuted');
+});
+
+test('a derivative of letters without its variable: those letters depend on it', () => {
+  assert.equal(check('\\frac{\\partial r}{\\partial x}', '\\frac{x}{r}').kind, 'unknown');
+  assert.equal(check('\\frac{\\partial}{\\partial x} (x^2 y)', '3 x y').kind, 'refuted');
+});

@@ -6,16 +6,17 @@
 // sqrt(x^2) = x) is never flagged. Refutations are then withdrawn where the step is
 // probably not meant as an identity (sides in different variables, a justification that
 // cites a hypothesis).
-import { type Expr, exprKey, freeVars, hasDerivative } from './expr.js';
+import { type Expr, exprKey, freeVars, hasDerivative, derivativeOfAbsent } from './expr.js';
 import { Evaluator, type Env, type EvalOptions } from './evaluate.js';
 import { type MacroTable, expandMacros } from './macros.js';
 import { parseSides as parseLatexSides, type ParseContext } from './parse.js';
 import { readDomains, type Domains } from './domain.js';
 import { hashText } from './latexText.js';
-import { normalizeLatex, type Reach } from './normalize.js';
+import { differentials, normalizeLatex, percentCounts, type Reach } from './normalize.js';
+import { isRounding, printedTolerance, printedUnit } from './printed.js';
 import { identifiers, type Relation } from './steps.js';
 import { seededRandom } from '../util/random.js';
-import { mergeSettings, NOT_ANALYTIC, readSetting, settingKey, type Setting } from './setting.js';
+import { mergeSettings, NOT_ANALYTIC, notRealNotation, readSetting, settingKey, type Setting } from './setting.js';
 
 export type VerdictKind = 'proven' | 'equal' | 'refuted' | 'unknown' | 'skipped';
 
@@ -47,6 +48,10 @@ export interface StepInput {
    */
   identity?: boolean;
   justified?: boolean;
+  /** `\\approx`: checked at the precision the right side prints (steps.ts#Step.printed). */
+  printed?: boolean;
+  /** An earlier relation of the chain is `\\approx`: the left side's printed operands are rounded too. */
+  afterApprox?: boolean;
   /** Other prose of the block (annotations of its other rows): named constants. */
   notes?: string;
 }
@@ -119,13 +124,18 @@ interface Reading {
   /** Index-like letters (n, k, m, …) are integers (`\\cos n \\pi`). */
   ints?: boolean;
   constants?: ReadonlyMap<string, number>;
+  /** `dx`, `\\mathrm{d}t` are differentials, one symbol each (`5 dx^2` = 5 (dx)²). */
+  differentials?: boolean;
+  /** `41.5\\%` is the number of percent, 41.5 (`0.415 \\times 100 = 41.5\\%`). */
+  percentCount?: boolean;
 }
 
 /** `\\sum_{k \\le m}`, `\\sum_{d \\divides n}`: a sum over a condition, not over `k = a … b`. */
 const CONDITION_SUM = /\\(sum|prod)(\s|\\limits|\\nolimits)*_\s*(\{([^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9])/g;
 
 function parseSides(step: StepInput, macros: MacroTable, reading: Reading = {}): Sides | string {
-  const texts = [step.lhs, step.rhs, ...(step.mod ? [step.mod] : [])].map((t) => prepare(t, macros, reading.reach ?? 'default'));
+  const texts = [step.lhs, step.rhs, ...(step.mod ? [step.mod] : [])].map((t) => prepare(t, macros, reading.reach ?? 'default'))
+    .map((t) => (t === undefined ? t : reading.percentCount ? percentCounts(t) : reading.differentials ? differentials(t) : t));
   if (texts.some((t) => t === undefined || t === '')) return 'empty side or runaway macro';
   if (texts.some((t) => /\\(ldots|cdots|dots|vdots|ddots)\b|\.\.\./.test(t!))) return 'elided terms (…)';
   if (texts.some((t) => /\d\s+\d/.test(t!))) return 'juxtaposed numbers';
@@ -277,6 +287,8 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
   if (vars.length === 0) {
     const s = sampler.at(new Map(), ev);
     if (s.res === 'ok' && rounding > 1e-11 && s.a !== s.b) return { kind: 'equal', reason: 'equal up to the rounding of a decimal' };
+    // `1000\\pi = 3142`: a computed value printed rounded to the figures shown
+    if (s.res !== 'ok' && step.rel === '=' && (isRounding(s.a, sides.texts[1]) || isRounding(s.b, sides.texts[0]))) return { kind: 'equal', reason: 'a value printed rounded to the figures shown' };
     if (s.res === 'ok') return { kind: 'equal', reason: 'both sides evaluate to the same number' };
     if (s.res === 'bad') return { kind: 'refuted', reason: 'the sides evaluate to different numbers', point: [], left: s.a, right: s.b };
     if (s.res === 'unsure') return { kind: 'unknown', reason: 'the sides differ by about the rounding of their decimals' };
@@ -302,6 +314,7 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
 
 /** Checks one step. Pure: the same input always gives the same verdict (seeded sampling). */
 export function checkStep(step: StepInput, macros: MacroTable): Verdict {
+  if (step.rel === 'approx' && step.printed && !step.implied && !step.equation) return checkApprox(step, macros);
   if (step.rel === 'approx' || step.rel === 'other') return { kind: 'skipped', reason: 'not an algebraic relation' };
   if (step.implied) return { kind: 'skipped', reason: 'a consequence, not an identity' };
   if (step.equation) return { kind: 'skipped', reason: 'an equation being solved or substituted into, not an identity' };
@@ -315,6 +328,9 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
   // in such a setting `e` is an identity element or an idempotent, not Euler's number
   const inLetters = freeVars(sides.lhs).size + freeVars(sides.rhs).size > 0 || /(?<![\\A-Za-z])e(?![A-Za-z])/.test(`${step.lhs} ${step.rhs}`);
   if (setting.modular) return { kind: 'unknown', reason: `the text around it is about modular arithmetic ("${setting.modular}")` };
+  const notReal = notRealNotation(`${step.lhs} ${step.rhs}`, setting);
+  if (notReal) return { kind: 'unknown', reason: notReal };
+  if (derivativeOfAbsent(sides.lhs) || derivativeOfAbsent(sides.rhs)) return { kind: 'unknown', reason: 'a derivative of letters that do not show its variable: they depend on it (∂r/∂x with r = |(x, y, z)|)' };
   if (setting.structure && inLetters) return { kind: 'unknown', reason: `the text around it says the letters are not real numbers ("${setting.structure}")` };
   if (setting.complex && inLetters && NOT_ANALYTIC.test(`${step.lhs} ${step.rhs}`)) return { kind: 'unknown', reason: 'the letters may be complex numbers, and the step has a modulus, a root, a logarithm or a fractional power' };
   if (exprKey(sides.lhs) === exprKey(sides.rhs) && step.rel !== '!=' && step.rel !== '<' && step.rel !== '>') {
@@ -342,6 +358,9 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
       [{ ints: true, constants }, ints], [{ ints: true, reach: 'short', constants }, ints], [{ ints: true, reach: 'pair', constants }, ints],
       [{ ints: true, reach: 'long', constants }, ints],
     ];
+    const both = `${step.lhs} ${step.rhs}`;
+    if (DIFFERENTIAL.test(both) && !CALCULUS.test(both)) readings.push([{ differentials: true, constants }, 'holds when dx is read as one symbol, a differential']);
+    if (/\\%/.test(both)) readings.push([{ percentCount: true, constants }, 'holds when a percentage is read as its number of percent (0.415 × 100 = 41.5%)']);
     const tried = new Set([exprKey(sides.lhs) + '\u0000' + exprKey(sides.rhs) + '\u0000' + JSON.stringify([...sides.ctx.roles])]);
     for (const [r, reason] of readings) {
       const other = parseSides(step, macros, r);
@@ -355,6 +374,49 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
   }
   if (v.kind === 'refuted') v = withdraw(v, sides, step, macros, domains, seed);
   return v;
+}
+
+/** `dx`, `\\mathrm{d}t` in a step: perhaps differentials (a reading tried before a refutation stands). */
+const DIFFERENTIAL = /(?<![A-Za-z\\])(?:d|\\mathrm\s*\{\s*d\s*\})\s*[A-Za-z](?![A-Za-z])/;
+/** Derivatives and integrals: there `d` belongs to the operator, and the parser reads it so. */
+const CALCULUS = /\\frac\s*\{\s*(?:d|\\mathrm\s*\{\s*d\s*\})|\\partial|\\o?int\b/;
+
+/**
+ * An `\\approx` between numbers, at the precision printed: the right side stands for whatever
+ * its printed operands round from (half a unit of each last digit, carried through), and so does
+ * the left side when an earlier `\\approx` of the chain rounded it. `(0.6 + 0.75 + 0.9)/3 \\approx
+ * 0.76` is a slip (it is 0.75); `\\sqrt 2 \\cdot 3 \\approx 1.41 \\cdot 3 \\approx 4.24` is not. In letters an
+ * approximation is asymptotic or to some order: not decided.
+ */
+function checkApprox(step: StepInput, macros: MacroTable): Verdict {
+  const sides = parseSides(step, macros);
+  if (typeof sides === 'string') return { kind: 'unknown', reason: sides };
+  if (freeVars(sides.lhs).size + freeVars(sides.rhs).size > 0) return { kind: 'skipped', reason: 'an approximation in letters (asymptotic, or to some order)' };
+  const setting = mergeSettings(step.setting, readSetting(step.context ?? ''));
+  if (setting.modular) return { kind: 'unknown', reason: `the text around it is about modular arithmetic ("${setting.modular}")` };
+  if (step.annotation && (ROUNDING.test(step.annotation) || LOCAL_FACT.test(step.annotation))) return { kind: 'unknown', reason: 'its annotation says how it was rounded or what it uses' };
+  const ev = new Evaluator();
+  const value = (t: string): number => {
+    const p = parseLatexSides([t]);
+    return typeof p === 'string' || freeVars(p.sides[0]).size > 0 ? NaN : ev.eval(p.sides[0], new Map());
+  };
+  const [lt, rt] = sides.texts;
+  const tolRight = printedTolerance(rt, value);
+  if (tolRight === undefined) return { kind: 'skipped', reason: 'an approximation whose right side prints no precision' };
+  const tolLeft = step.afterApprox ? printedTolerance(lt, value) ?? 0 : 0;
+  const a = ev.eval(sides.lhs, new Map());
+  const b = ev.eval(sides.rhs, new Map());
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return { kind: 'unknown', reason: 'cannot evaluate' };
+  const d = Math.abs(a - b);
+  const noise = 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  if (d <= (tolLeft + tolRight) * (1 + 1e-6) + noise) return { kind: 'equal', reason: 'equal at the precision printed' };
+  // cut off rather than rounded (`2/3 \\approx 0.66`): within one unit, towards zero
+  const unit = printedUnit(rt);
+  if (unit !== undefined && Math.sign(a) === Math.sign(b) && Math.abs(b) <= Math.abs(a) && d < unit + tolLeft + noise) return { kind: 'equal', reason: 'equal at the precision printed, cut off' };
+  // a clear margin: an author who carried a few more digits in between (`e^{5 \\ln 0.9} \\approx
+  // 0.59045`) is off in the last places only
+  if (d <= 1e-3 * Math.max(Math.abs(a), Math.abs(b))) return { kind: 'unknown', reason: 'off in the last printed places only: perhaps rounded in between' };
+  return { kind: 'refuted', reason: 'differs by more than the precision printed', point: [], left: a, right: b };
 }
 
 export const DIFFERENT_VARIABLES = 'sides in different variables: an equation or substitution, not an identity';
@@ -544,7 +606,7 @@ export function formatNumber(x: number): string {
   return String(Number(x.toPrecision(3)));
 }
 
-const REL_TEXT: Partial<Record<Relation, string>> = { '<=': '≤', '<': '<', '>=': '≥', '>': '>', '!=': '≠', equiv: '≡' };
+const REL_TEXT: Partial<Record<Relation, string>> = { '<=': '≤', '<': '<', '>=': '≥', '>': '>', '!=': '≠', equiv: '≡', approx: '≈' };
 
 /** `does not follow: at x = 0.7 left side 1.53, right side 0.24` */
 export function verdictMessage(v: Verdict, rel: Relation): string {
