@@ -72,7 +72,8 @@ export class DerivationChecker {
     for (const s of all) {
       steps.push({ lhsStart: s.lhs.start, lhsEnd: s.lhs.end, rhsStart: s.rhs.start, rhsEnd: s.rhs.end, rel: s.rel, lhs: s.lhs.text, rhs: s.rhs.text, ignored: s.ignored, verdict: statement ? STATEMENT : decide(s, s.equation) });
     }
-    identityRows(all, steps, decide);
+    // an optimisation problem's rows (`\min … \text{subject to } Ax = b`) are constraints, not identities
+    if (!OPTIMISATION.test(b.text)) identityRows(all, steps, decide);
     return { key: b.key, steps };
   }
 }
@@ -89,6 +90,9 @@ export class DerivationChecker {
  * without them, both equations or conditions).
  */
 const ZERO = /^\s*0\s*$/;
+
+/** A display stating an optimisation problem: its rows are an objective and constraints. */
+const OPTIMISATION = /\\(?:min|max|argmin|argmax)(?![A-Za-z])|\\operatorname\*?\{arg\s*(?:min|max)\}|subject\s+to|\bs\.\s*t\./i;
 
 function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equation: boolean, identity?: boolean) => Verdict): void {
   if (all.length < 2) return;

@@ -222,3 +222,18 @@ In plain numbers, though,
 and a derivative of letters that show its variable is checked:
 \[ \frac{\partial}{\partial x} (x^2 y) = 3 x y = 3 y x . \]`), ['\\frac{9}{48}', '3 x y']);
 });
+
+test('an optimisation problem states an objective and constraints, not identities; an identity list beside it is still checked', () => {
+  assert.deepEqual(flagged(String.raw`
+The problem is
+\begin{align*}
+\min_{x} \ & c'x \\
+\text{subject to } \ & Ax = b \\
+& x \geq 0
+\end{align*}
+and
+\begin{align*}
+(a+b)^2 &= a^2 + 2ab + b^2 \\
+(x-y)^2 &= x^2 - 2xy - y^2
+\end{align*}`), ['x^2 - 2xy - y^2']);
+});

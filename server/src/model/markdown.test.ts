@@ -319,6 +319,17 @@ An unclosed $$ is text, and so is $5.
     assert.equal(doc.latexText.length, note.length);
   });
 
+  it('MyST notes: a line starting with % is a comment, its math is no display', () => {
+    const note = '# Rates\n\n```{math}\n:label: eq-r\nr = 1\n```\n\n%We start from\n\n%$$\n%b_0 = 1\n%$$\n\nThen $x$.\n';
+    const doc = new MarkdownDocument(URI, note);
+    assert.deepEqual(doc.envs().filter((e) => e.name === '$$').length, 0);
+    assert.deepEqual(doc.blocks().flatMap((b) => b.facts.problems), []);
+    assert.deepEqual(spans(note, doc.inlineMath()), ['$x$']);
+    // without MyST signs a `%` line is text, as Pandoc reads it
+    const plain = new MarkdownDocument(URI, '# Rates\n\n%$$\nb = 1\n%$$\n');
+    assert.equal(plain.envs().filter((e) => e.name === '$$').length, 1);
+  });
+
   it('raw LaTeX outside $…$ (environments, \\label, \\ref) is read as in .tex, not in code', () => {
     const note = String.raw`# Note
 

@@ -297,6 +297,9 @@ function blank(text: string, ranges: Span[]): string {
   return s + text.slice(at);
 }
 
+/** Signs of MyST Markdown: directive fences (```{math}), roles ({math}`…`), targets ((label)=). */
+const MYST = /^(?:```|~~~)\{[a-z-]+\}|\{(?:math|eq|ref|numref|doc|cite)\}`|^\([\w-]+\)=\s*$/m;
+
 const NOT_LATEX = new Set(['code', 'inlineCode', 'html', 'yaml', 'toml']);
 
 export class MarkdownDocument extends DocumentView {
@@ -343,6 +346,8 @@ export class MarkdownDocument extends DocumentView {
     // YAML front matter is metadata: blanked for remark (no setext heading, no math) and for the model
     const fm = frontMatterEnd(text, bom);
     if (fm > 0) notLatex.push({ start: bom, end: fm });
+    // MyST (Jupyter Book) notes: a line starting with `%` is a comment
+    if (MYST.test(text)) for (const m of text.matchAll(/^%[^\n]*/gm)) notLatex.push({ start: m.index!, end: m.index! + m[0].length });
     const displays = new Set<number>();
     const source = pandocDollars(blank(text, notLatex), bom + Math.max(fm, 0), displays);
     let tree: MdNode;
