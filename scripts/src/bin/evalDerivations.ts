@@ -1,5 +1,5 @@
 // Derivation checker evaluation, today's checker beside the one of BASELINE_COMMIT (the
-// checker before the real-notation work, bundled from git history by lib/baselineChecker.ts)
+// checker before the work on unseen real books, bundled from git history by lib/baselineChecker.ts)
 // in the same run, printed as tables:
 //  1. E-Gen-style synthetic derivations: expressions of one E-Gen cluster (all equivalent)
 //     chained into derivations, mistakes injected (operator swap, sign, constant, function
@@ -27,8 +27,9 @@ import { proofwikiBlocks, prose, PW_FRAGMENT } from '../lib/proofwikiTables.js';
 
 const root = repoRoot;
 const current = { DerivationChecker, mathBlocks, scopeMacros, macroSignature };
-/** The checker before the work on real notation (issue 25): what "today" was. */
-const BASELINE_COMMIT = '630e75b';
+
+// this issue's base: main before the work on real books nobody here had seen (issue 35)
+const BASELINE_COMMIT = 'b36f145';
 const baseline = await baselineChecker(root, BASELINE_COMMIT);
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const data = path.join(shared, 'data');

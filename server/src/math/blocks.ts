@@ -4,7 +4,7 @@
 // so unchanged blocks keep their results across edits.
 import type { Doc, Workspace } from '../project/workspace.js';
 import { hashText } from './latexText.js';
-import { contextSignature } from './verdict.js';
+import { contextSignature, hypotheses } from './verdict.js';
 import { readSetting, settingKey, type Setting } from './setting.js';
 import type { MacroDef } from './macros.js';
 import type { Span } from './steps.js';
@@ -29,6 +29,18 @@ export interface BlockInput {
 }
 
 const CONTEXT_CHARS = 300;
+/** How far after a display its next sentence is read. */
+const AFTER_CHARS = 200;
+
+/** The sentence after a display (up to a full stop, a blank line or AFTER_CHARS). */
+function nextSentence(text: string, from: number): string {
+  const window = text.slice(from, from + AFTER_CHARS);
+  // it ends with the paragraph, the statement, or the next display
+  const blank = window.search(/\n\s*\n|\\(?:begin|end)\s*\{|\\\[|\$\$/);
+  const part = blank >= 0 ? window.slice(0, blank) : window;
+  const stop = part.search(/[.;](?:\s|$)/);
+  return stop >= 0 ? part.slice(0, stop + 1) : part;
+}
 const SETTING_CHARS = 3000;
 
 /** Display-math blocks of one model block, offsets relative to it; keyed by its (shared, immutable) facts. */
@@ -50,8 +62,12 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
     // (with the statement it proves) begins: "let G be a group" above an example about cosines
     // says nothing of that example
     const from = scopeStart(envs, e, text);
-    const context = text.slice(Math.max(0, from, e.start - CONTEXT_CHARS), e.start);
-    const setting = readSetting(text.slice(from >= 0 ? from : Math.max(0, e.start - SETTING_CHARS), e.start));
+    const settingText = text.slice(from >= 0 ? from : Math.max(0, e.start - SETTING_CHARS), e.start);
+    // relations stated nearby are hypotheses of its steps: in the sentence after the display
+    // ("noting that $p = 1 - q$") and earlier in its own statement or example ("where $q = 1 - p$")
+    const stated = [...hypotheses(nextSentence(text, e.end)), ...hypotheses(settingText)].map((h) => `$${h}$`).join(' ');
+    const context = `${text.slice(Math.max(0, from, e.start - CONTEXT_CHARS), e.start)}\n${stated}`;
+    const setting = readSetting(settingText);
     const rows = e.rows.map((r) => ({ start: r.start - e.bodyStart, end: Math.min(r.end, e.bodyEnd) - e.bodyStart }));
     const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}\u0000${settingKey(setting)}\u0000${e.name}`);
     out.push({ key, env: e.name, start: e.bodyStart, text: body, rows, context, ...(settingKey(setting) ? { setting } : {}) });

@@ -237,3 +237,18 @@ and
 (x-y)^2 &= x^2 - 2xy - y^2
 \end{align*}`), ['x^2 - 2xy - y^2']);
 });
+
+test('a relation stated in the sentence after a display, or earlier in its example, is a hypothesis of its steps', () => {
+  const step = String.raw`\[
+  pt^2 - t + q = (pt - q)(t - 1) = 0,
+\]`;
+  assert.deepEqual(flagged(`Try $p_z = t^z$. Then\n${step}\nnoting that $p = 1 - q$. Hence the roots.`), []);
+  assert.deepEqual(flagged(String.raw`\begin{example}
+Let $q = 1 - p$ be the probability of a loss.
+
+Then, in a new paragraph,
+${step}
+\end{example}`), []);
+  // without it, the step does not hold for all p, q
+  assert.deepEqual(flagged(`Try $p_z = t^z$. Then\n${step}\nas claimed. Hence the roots.`), ['(pt - q)(t - 1)']);
+});
