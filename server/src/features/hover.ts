@@ -14,6 +14,7 @@ import type { MacroDef } from '../math/macros.js';
 import { formulaHover } from './formulaHover.js';
 import { presentMath, SOURCE_MATH, type HoverMath } from './hoverMath.js';
 import { numberedName, type AuxNumbers } from '../project/auxNumbers.js';
+import { provable } from '../project/theorems.js';
 import { citeHover } from './citations.js';
 import { candidateProofsMarkdown, disambiguationMarkdown } from './indexFeatures.js';
 import type { FeatureContext } from './context.js';
@@ -86,12 +87,11 @@ function chooseHover(ws: Workspace, doc: Doc, offset: number, src: HoverSources)
   return h ?? { contents: { kind: MarkupKind.Markdown, value: proofs } };
 }
 
-/** Kinds no proof is written for, whatever their style (`\newtheorem{definition}{Definition}` in the plain style). */
-const NOT_PROVED = /definition|example|exercise|problem|question|remark|note|notation|solution|answer|hint|construction|convention/i;
-
-/** A statement proofs are written for: a theorem, lemma, proposition, … */
-function provedStatement(st: Statement): boolean {
-  return st.kind.style === 'plain' && !NOT_PROVED.test(st.kind.title) && !NOT_PROVED.test(st.env.name);
+/** A statement proofs are written for: a theorem, lemma, proposition, … (project/theorems.ts#provable), never an exercise. */
+function provedStatement(ws: Workspace, doc: Doc, st: Statement): boolean {
+  if (/exercise|problem/i.test(st.kind.title)) return false;
+  const registry = ws.theorems(doc);
+  return provable(st.kind, (env) => registry.get(env));
 }
 
 /** Characters after `\begin{…}[title]` within which a `\label` still belongs to the head. */
@@ -100,11 +100,11 @@ const HEAD_LABEL_REACH = 120;
 /**
  * The statement whose head holds `offset`: from `\begin` to the end of its line (title
  * included), and a `\label` written right after it. Only statements proofs are written for
- * (plain style: theorems, lemmas, propositions, …).
+ * (theorems, lemmas, propositions, … by their declaration, whatever their style).
  */
 export function statementHeadAt(ws: Workspace, doc: Doc, offset: number): Statement | undefined {
   for (const st of statements(ws, doc)) {
-    if (st.env.start > offset || offset > st.env.end || !provedStatement(st)) continue;
+    if (st.env.start > offset || offset > st.env.end || !provedStatement(ws, doc, st)) continue;
     const nl = doc.text.indexOf('\n', st.env.bodyStart);
     let end = Math.max(st.env.bodyStart, nl < 0 ? st.env.end : Math.min(nl, st.env.end));
     for (const l of st.labels) if (l.cmdStart <= st.env.bodyStart + HEAD_LABEL_REACH) end = Math.max(end, l.end + 1);

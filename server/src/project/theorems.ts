@@ -32,9 +32,24 @@ const DEFAULTS: Array<[string, string, TheoremStyle]> = [
   ['rmk', 'Remark', 'remark'], ['ex', 'Example', 'definition'], ['exa', 'Example', 'definition'],
 ];
 
-/** Statement kinds that proofs attach to (not definitions, remarks or examples). */
-export function provable(kind: TheoremKind): boolean {
-  return kind.style === 'plain' || /^(claim|fact|exercise|problem)$/i.test(kind.title);
+/** Kinds no proof is written for, by their printed name or environment, whatever their style. */
+const NOT_PROVED = /definition|example|question|remark|note|notation|solution|answer|hint|construction|convention|assumption|axiom|hypothesis|algorithm|open|caution|warning|aside|summary|recall|reminder/i;
+/** Kinds proofs are written for (an exercise's solution too), by their printed name or environment (English, German, French, Spanish, Italian). */
+const PROVED = /exercise|problem|theorem|lemma|proposition|corollary|claim|fact|observation|conjecture|criterion|principle|law\b|identity|inequality|formula|result|satz|s[äa]tze|folgerung|korollar|hilfssatz|th[ée]or[èe]me|lemme|corollaire|teorema|lema|proposici[óo]n|corolario|proposizione|corollario|^(?:thm|lem|prop|cor|conj|clm)s?\*?$/i;
+
+/**
+ * Statement kinds that proofs attach to: by what the project's declaration prints (its name,
+ * its environment) and the counter it shares (`\newtheorem{satz}[theorem]{Satz}`), never by
+ * the typographic `\theoremstyle` it was declared under; the style decides only for a name
+ * that says neither. `kindOf` looks up the kind numbered with a shared counter.
+ */
+export function provable(kind: TheoremKind, kindOf?: (env: string) => TheoremKind | undefined): boolean {
+  const names = `${kind.title} ${kind.env}`;
+  if (NOT_PROVED.test(kind.title) || NOT_PROVED.test(kind.env)) return false;
+  if (PROVED.test(kind.title) || PROVED.test(kind.env)) return true;
+  const shared = kind.counter !== kind.env.replace(/\*$/, '') ? kindOf?.(kind.counter) : undefined;
+  if (shared && shared !== kind && (PROVED.test(shared.title) || PROVED.test(shared.env))) return true;
+  return /\S/.test(names) && kind.style === 'plain';
 }
 
 export class TheoremRegistry {
