@@ -70,9 +70,13 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   const madeByMacros = (name: string) => makesLabels && labelUniverse(ws, doc).madeByMacros.has(name);
   // a note that defines no label uses no cross-references: a `\ref{…}` in its prose is talk about LaTeX
   const refsChecked = doc.kind === 'latex' || [...ws.scope(doc)].some((d) => d.labels().length > 0);
+  const uses = macroUses(doc, macros, inheritedState(ws, doc));
+  // a reference inside a test of whether its own label is defined (`\oliflabeldef{x}{\ref{x}}{}`) is printed only when it is
+  const guards = uses.filter((u) => u.kind === 'guard' && u.extentEnd !== undefined);
+  const guarded = (name: string, at: number) => guards.length > 0 && guards.some((g) => g.name === name && at >= g.cmdStart && at < g.extentEnd!);
   const defined = (name: string) => !refsChecked || !isKey(name) || ws.countLabel(doc, name) > 0 || madeByMacros(name);
-  for (const u of macroUses(doc, macros, inheritedState(ws, doc))) {
-    if (u.kind !== 'ref' || u.computed || defined(u.name)) continue;
+  for (const u of uses) {
+    if (u.kind !== 'ref' || u.computed || defined(u.name) || guarded(u.name, u.cmdStart)) continue;
     out.push({
       diagnostic: {
         range: doc.range(u.start, u.end), severity: DiagnosticSeverity.Error, source: SOURCE,
@@ -90,7 +94,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   const duplicates = new Set<string>();
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
-      if (isComputedName(ref.name) || defined(ref.name) || inVerbatim(block.start + ref.start)) continue;
+      if (isComputedName(ref.name) || defined(ref.name) || inVerbatim(block.start + ref.start) || guarded(ref.name, block.start + ref.start)) continue;
       // a blueprint's \proves names the statement a separate proof proves; plastexdepgraph
       // attaches a proof whose key it does not know to the statement above it
       const proves = ref.cmd === 'proves';

@@ -396,3 +396,22 @@ By \myref{prop:terms} and \myref[fol:syn:ext]{prop:terms}; not \myref{prop:typo}
     sections/inner.tex:2 E undefined-ref: Undefined reference: no \label{fol:syn:ext:lem:inenr} in this project (through \myref)
   `);
 });
+
+test('a reference inside a test of whether its own label is defined is never undefined; one outside, or to another key, is', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\makeatletter
+\newcommand{\iflabeldef}[3]{\@ifundefined{r@#1}{#3}{#2}}
+\makeatother
+\begin{document}
+\iflabeldef{ch:other}{ (see \cref{ch:other})}{}
+\iflabeldef{ch:other}{ (see \cref{ch:typo})}{}
+See \cref{ch:other}.
+\end{document}
+`);
+  check(published(fx, 'main.tex'), expect`
+    main.tex:7 E undefined-ref: Undefined reference: no \label{ch:typo} in this project
+    main.tex:8 E undefined-ref: Undefined reference: no \label{ch:other} in this project
+  `);
+});

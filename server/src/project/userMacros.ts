@@ -16,8 +16,12 @@ import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
 import { MAX_DEFINITION, readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
 import { branchPath, branchRegions } from '../syntax/conditionals.js';
 
-/** `set`: the macro gives an argument-free macro a value (`\\renewcommand*{\\fileprefix}{#1}`), state later names are built from. */
-export type EffectKind = 'ref' | 'label' | 'include' | 'set';
+/**
+ * `set`: the macro gives an argument-free macro a value (`\\renewcommand*{\\fileprefix}{#1}`),
+ * state later names are built from; `guard`: it tests whether a label is defined
+ * (`\\@ifundefined{r@#1}{…}{…}`), so a reference to that key in its arguments is never undefined.
+ */
+export type EffectKind = 'ref' | 'label' | 'include' | 'set' | 'guard';
 
 export interface MacroEffect {
   kind: EffectKind;
@@ -58,6 +62,8 @@ export interface MacroUse {
   /** The use's command (`\\thmref`, or `\\begin{thm}`): where it starts and ends. */
   cmdStart: number;
   cmdEnd: number;
+  /** A guard: the end of its last argument (what it holds is guarded). */
+  extentEnd?: number;
   macro: string;
   cmd: string;
   includeKind?: IncludeKind;
@@ -138,6 +144,12 @@ function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): 
     if (!m) { i++; continue; }
     const name = m[1];
     let p = i + m[0].length;
+    if (LABEL_TESTS.has(name)) {
+      // `\\@ifundefined{r@#1}`, `\\ifcsname r@#1\\endcsname`: whether the label #1 is defined
+      const g = /^\s*\{?\s*r@(#\d)/.exec(body.slice(p, p + 40));
+      if (g) add({ kind: 'guard', cmd: name, template: g[1] });
+      continue;
+    }
     if (SETTERS.has(name)) {
       // `\renewcommand*{\prefix}{#1}`, `\def\prefix{#1}`: state that later names read
       const set = setterAt(body, p);
@@ -208,6 +220,9 @@ function testBranches(body: string): Array<{ test: string; arg: string; branch: 
   }
   return out;
 }
+
+/** Commands that test whether a control sequence (here a label's `r@key`) is defined. */
+const LABEL_TESTS = new Set(['@ifundefined', 'ifcsname', 'ltx@ifundefined', 'ifcsundef', 'ifcsdef']);
 
 /** Commands that give a macro a value. */
 const SETTERS = new Set(['renewcommand', 'newcommand', 'providecommand', 'def', 'gdef', 'edef', 'xdef']);
@@ -282,7 +297,8 @@ function argAt(text: string, pos: number, limit = text.length): Arg | null {
 
 /** The arguments of a call at `pos`: the optional one first (its default when absent), then the mandatory ones in use. */
 function readArgs(text: string, pos: number, m: UserMacro, limit: number): Array<Arg | undefined> {
-  const needed = Math.max(0, ...m.effects.flatMap((e) => [...e.template.matchAll(/#(\d)/g)].map((x) => Number(x[1]))));
+  // a guard holds all its arguments; other macros are read as far as their names need
+  const needed = m.effects.some((e) => e.kind === 'guard') ? m.nargs : Math.max(0, ...m.effects.flatMap((e) => [...e.template.matchAll(/#(\d)/g)].map((x) => Number(x[1]))));
   const out: Array<Arg | undefined> = [];
   let p = pos;
   if (m.spec) {
@@ -630,7 +646,12 @@ function plainMacroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
       cached = { sig: matcher.sig, uses: usesInBlock(text.slice(b.start, b.end), b.facts.definitions, matcher) };
       blockUses.set(b.facts, cached);
     }
-    for (const u of cached.uses) uses.push(b.start === 0 ? u : { ...u, start: u.start + b.start, end: u.end + b.start, cmdStart: u.cmdStart + b.start, cmdEnd: u.cmdEnd + b.start });
+    for (const u of cached.uses) {
+      uses.push(b.start === 0 ? u : {
+        ...u, start: u.start + b.start, end: u.end + b.start, cmdStart: u.cmdStart + b.start, cmdEnd: u.cmdEnd + b.start,
+        ...(u.extentEnd !== undefined ? { extentEnd: u.extentEnd + b.start } : {}),
+      });
+    }
   }
   // a document read by projects with different macro sets keeps a few lists
   const bySig = hits && hits.version === doc.version && hits.text === text && hits.bySig.size < 4 ? hits.bySig : new Map<string, MacroUse[]>();
@@ -666,6 +687,7 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
       out.push({
         kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name) || hasStandIn(name), start: span.start, end: span.end,
         cmdStart: at, cmdEnd: at + m[0].length,
+        ...(e.kind === 'guard' ? { extentEnd: Math.max(at + m[0].length, ...args.map((a) => a?.next ?? 0)) } : {}),
         macro: macro.env ? `begin{${macro.name}}` : macro.name, cmd: e.cmd, ...(e.includeKind ? { includeKind: e.includeKind } : {}),
       });
     }
