@@ -102,7 +102,8 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
     if (!editor) { void vscode.window.showInformationMessage('MathSense: put the cursor in a display equation to find related equations.'); return; }
     r = await findRelatedAt(editor.document.uri, editor.selection.active);
   } else if ((r.pending > 0 || r.provisional) && r.query.uri && r.query.line) {
-    r = (await findRelatedAt(vscode.Uri.parse(r.query.uri), new vscode.Position(r.query.line - 1, 0))) ?? r;
+    // at the display's own place (an indented display or one after text starts past column 0)
+    r = (await findRelatedAt(vscode.Uri.parse(r.query.uri), new vscode.Position(r.query.line - 1, r.query.character ?? 0))) ?? r;
   }
   if (!r || r.results.length === 0) {
     void vscode.window.showInformationMessage(`MathSense: no related equations${r?.message ? ` (${r.message})` : ''}.`);
@@ -120,7 +121,7 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   const locations = panelItems.flatMap((i) => (i.location ? [i.location] : []));
   const at = r.query.uri ? vscode.Uri.parse(r.query.uri) : editor?.document.uri;
   if (locations.length && at) {
-    const pos = r.query.line ? new vscode.Position(r.query.line - 1, 0) : editor!.selection.active;
+    const pos = r.query.line ? new vscode.Position(r.query.line - 1, r.query.character ?? 0) : editor!.selection.active;
     await vscode.commands.executeCommand('editor.action.peekLocations', at, pos, locations, 'peek');
   }
 }

@@ -169,7 +169,8 @@ export interface RelatedEquation {
 
 /** What FIND_RELATED_COMMAND answers and SHOW_RELATED_COMMAND carries. */
 export interface RelatedResponse {
-  query: { latex: string; canonical: string; uri?: string; line?: number; label?: string };
+  /** `line` is 1-based; `character` (0-based) is where the display starts on it: asking there finds it again, however it is indented. */
+  query: { latex: string; canonical: string; uri?: string; line?: number; character?: number; label?: string };
   results: RelatedEquation[];
   /** Whether formula-encoder similarities were used. */
   encoder: boolean;

@@ -8,7 +8,7 @@ import { fixture } from '../testing/fixture.js';
 import { EquationAnalyses } from './equationAnalyses.js';
 import { lensTitle, matchLenses, MatchCache } from './equationLenses.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
-import { documentEquations } from './equationSites.js';
+import { documentEquations, equationAt } from './equationSites.js';
 import { WorkspaceEquations } from './workspaceEquations.js';
 
 const SPEC = String.raw`
@@ -54,5 +54,22 @@ describe('related-equations lenses', () => {
     assert.ok(copy && copy.file!.endsWith('slides/pde.tex'));
     assert.equal(heat.results[heat.results.length - 1], copy);
     assert.equal(lensTitle(heat), 'Same as line 1 of ch-more.tex');
+  });
+});
+
+describe('a lens finds its display again', () => {
+  it('at the place the query gives: an indented display, one after text on its line, a row of an align', async () => {
+    const f = fixture(`%! ch.tex\n\\section{A}\n\t\t\\begin{equation} u_t = k u_{xx} \\end{equation}\nThen we have \\[ \\alpha u_x + u_t = 0 \\]\n\t\\begin{align}\n\t\tx &= y + 1 \\\\\n\t\ty &= x - 1\n\t\\end{align}\n`);
+    const ctx: RelatedContext = { ws: f.ws, equations: new WorkspaceEquations(new EquationAnalyses()) };
+    const doc = f.doc('ch.tex');
+    const sites = documentEquations(doc);
+    assert.ok(sites.length >= 3);
+    for (const site of sites) {
+      const r = await findRelatedEquations(ctx, { doc, site });
+      assert.ok(r.query.line !== undefined && r.query.character !== undefined);
+      // what the client asks again when the lens is clicked (client/src/commands.ts)
+      const again = equationAt(doc, doc.offsetAt({ line: r.query.line - 1, character: r.query.character }));
+      assert.equal(again?.start, site.start, `line ${r.query.line}:${r.query.character}`);
+    }
   });
 });

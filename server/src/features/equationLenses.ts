@@ -174,7 +174,7 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
     if (title === undefined) continue;
     const p = doc.positionAt(site.start);
     // the client searches in full (with the encoder, current positions) when the lens is opened
-    const shown: RelatedResponse = { query: { latex: site.latex, canonical: '', uri: doc.uri, line: site.line + 1, ...(site.label ? { label: site.label } : {}) }, results: [], encoder: false, pending: 0, provisional: true };
+    const shown: RelatedResponse = { query: { latex: site.latex, canonical: '', uri: doc.uri, line: site.line + 1, character: doc.positionAt(site.start).character, ...(site.label ? { label: site.label } : {}) }, results: [], encoder: false, pending: 0, provisional: true };
     lenses.push({ range: { start: p, end: p }, command: { title, command: SHOW_RELATED_COMMAND, arguments: [shown] } });
   }
   return { lenses, pending: snap.pending, incomplete };

@@ -188,7 +188,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   if (snap.pending) notes.push(`${snap.pending} workspace equations are still being analysed`);
   if (!ctx.index) notes.push('no bundled index: workspace equations only');
   return {
-    query: { latex: site ? shownLatex(site) : asked, canonical: f.canonical, ...(site ? { uri: site.doc.uri, line: site.line + 1, ...(site.label ? { label: site.label } : {}) } : {}) },
+    query: { latex: site ? shownLatex(site) : asked, canonical: f.canonical, ...(site ? { uri: site.doc.uri, line: site.line + 1, character: site.doc.positionAt(site.start).character, ...(site.label ? { label: site.label } : {}) } : {}) },
     results, encoder, pending: snap.pending, ...(notes.length ? { message: notes.join('; ') } : {}),
   };
 }
