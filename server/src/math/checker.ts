@@ -98,7 +98,9 @@ function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equati
   if (all.length < 2) return;
   // a chain shares its middle expressions; separate rows do not
   for (let k = 1; k < all.length; k++) if (all[k].lhs.start === all[k - 1].rhs.start) return;
-  if (!steps.some((r) => r.verdict.kind === 'proven' || r.verdict.kind === 'equal')) return;
+  // the evidence is a row in letters that holds: `0 = 0` left by elimination says nothing of the others
+  const inLetters = (i: number) => /[A-Za-z]/.test(`${all[i].lhs.text}${all[i].rhs.text}`.replace(/\\[A-Za-z]+/g, ''));
+  if (!steps.some((r, i) => (r.verdict.kind === 'proven' || r.verdict.kind === 'equal') && inLetters(i))) return;
   all.forEach((s, i) => {
     const v = steps[i].verdict;
     const asEquation = (v.kind === 'skipped' && s.equation) || (v.kind === 'unknown' && v.reason === DIFFERENT_VARIABLES);

@@ -252,3 +252,31 @@ ${step}
   // without it, the step does not hold for all p, q
   assert.deepEqual(flagged(`Try $p_z = t^z$. Then\n${step}\nas claimed. Hence the roots.`), ['(pt - q)(t - 1)']);
 });
+
+test('in probability, p and q are a probability and its complement; elsewhere they are two letters', () => {
+  const chain = String.raw`\begin{align*}
+  \E[X] &= \sum_{r=0}^\infty r p q^r \\
+  &= \frac{pq}{(1 - q)^2} \\
+  &= \frac{q}{p} .
+\end{align*}`;
+  assert.deepEqual(flagged(String.raw`\begin{example}[Geometric distribution]
+Suppose $\P(X = r) = q^r p$ for $r = 0, 1, 2, \dots$. Then
+${chain}
+\end{example}`), []);
+  const variance = String.raw`\[ V = \frac{2pq^2}{(1 - q)^3} + \frac{q}{p} - \frac{q^2}{p^2} = \frac{q}{p^2} . \]`;
+  assert.deepEqual(flagged(`For the two letters,\n${variance}`), ['\\frac{q}{p^2}']);
+  assert.deepEqual(flagged(`Suppose $\\P(X = r) = q^r p$. Then\n${variance}`), []);
+  // a slip that fails with q = 1 - p too is still flagged
+  assert.deepEqual(flagged(String.raw`With probability $p$ of a success, \[ (p+q)^2 = p^2 + 2pq + q^2 = p^2 + pq + q^2 . \]`), ['p^2 + pq + q^2']);
+});
+
+test('a system eliminated down to 0 = 0 is equations, not identities', () => {
+  assert.deepEqual(flagged(String.raw`There are infinitely many solutions:
+\begin{align*}
+  x_1 + x_2 &= 1\\
+  2x_1 + 2x_2 &= 2
+  \intertext{which gives}
+  x_1 + x_2 &= 1\\
+  0 &= 0
+\end{align*}`), []);
+});

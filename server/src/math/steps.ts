@@ -176,6 +176,8 @@ function cleanBlock(raw: string): string {
       j = g;
     }
     out = blank(out, i, j);
+    // `\intertext{which gives}` between rows ends the row before it even without `\\`
+    if ((name === 'intertext' || name === 'shortintertext') && j - i >= 2) out = `${out.slice(0, i)}\\\\${out.slice(i + 2)}`;
     i = j - 1;
   }
   return out;

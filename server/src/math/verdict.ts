@@ -583,7 +583,10 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable,
     letters.add(k < 0 ? v : v.slice(0, k));
     if (k >= 0) for (const l of identifiers(v.slice(k + 1).replace(/"/g, ' '))) letters.add(l);
   }
-  for (const h of hypotheses(`${step.context ?? ''} ${step.notes ?? ''}`)) {
+  const stated = hypotheses(`${step.context ?? ''} ${step.notes ?? ''}`);
+  // in probability, p and q are a probability and its complement unless said otherwise
+  if (letters.has('p') && letters.has('q') && PROBABILITY.test(step.context ?? '')) stated.push('q = 1 - p');
+  for (const h of stated) {
     const expanded = expandMacros(h, macros) ?? h;
     const hv = [...identifiers(expanded.replace(/\\(text|mathrm|operatorname|map|paren|size)\b/g, ' '))].filter((l) => !sides.ctx.constants.has(l));
     if (hv.length > 0 && hv.every((x) => letters.has(x)) && !substitutedStillFails(v, sides, step, macros, domains, seed, [h])) return { kind: 'unknown', reason: `may use the relation ${h} stated in the text` };
@@ -597,6 +600,9 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable,
   if (l !== r && !step.identity) return { kind: 'unknown', reason: DIFFERENT_VARIABLES };
   return v;
 }
+
+/** Prose or notation of probability (`\\P(X = r)`, "geometric distribution"): p and q there are complements. */
+const PROBABILITY = /probabilit|distribution|bernoulli|binomial|geometric|random (?:walk|variable)|\\(?:P|Pr|Prob)(?![A-Za-z])|\\mathbb\{P\}/i;
 
 export function formatNumber(x: number): string {
   if (!Number.isFinite(x)) return String(x);
