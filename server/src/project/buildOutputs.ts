@@ -10,6 +10,19 @@ const LATEX_OUTPUT_EXTENSIONS = new Set([
   '.idx', '.brf', '.thm', '.nav', '.snm', '.vrb', '.labels', '.bcf', '.run.xml', '.xdv',
 ]);
 
+/** What LaTeX and its runners write beside the sources and an editor may open: logs, outlines, lists. */
+const RUN_OUTPUT_EXTENSIONS = new Set(['.log', '.fls', '.fdb_latexmk', '.blg', '.ilg', '.synctex', '.synctex.gz']);
+
+/**
+ * Whether a file is one a LaTeX run writes (`main.out`, `main.aux`, `main.log`): never a source of
+ * equations, statements or labels, even when an editor opens it as LaTeX.
+ */
+export function writtenByLatex(file: string): boolean {
+  const base = path.basename(file.replace(/\\/g, '/')).toLowerCase();
+  const ext = base.endsWith('.synctex.gz') ? '.synctex.gz' : base.endsWith('.run.xml') ? '.run.xml' : path.extname(base);
+  return LATEX_OUTPUT_EXTENSIONS.has(ext) || RUN_OUTPUT_EXTENSIONS.has(ext);
+}
+
 const FIGURE_EXPORT_EXTENSIONS = new Set(['.pdf_t', '.pstex_t', '.pdf_tex', '.eps_tex', '.svg_tex', '.pstex']);
 
 const BUILD_FOLDERS = new Set(['build', '_build', '.lake', 'out', 'output', '_output', 'auto', '.auctex-auto', 'generated', '_generated', '.cache', 'tmp', '_minted']);

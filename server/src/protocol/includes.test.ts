@@ -52,3 +52,36 @@ test('includes and external documents are loaded off the request path, then refs
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a file the LaTeX run wrote, opened as LaTeX (main.out), is no document: no diagnostics, no labels', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-out-'));
+  const outText = '\\documentclass{article}\n\\begin{document}\n\\end{itemize}\\label{only-in-out}\n\\end{document}\n';
+  fs.writeFileSync(path.join(dir, 'main.out'), outText);
+  fs.writeFileSync(path.join(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\nSee \\ref{only-in-out}.\n\\end{document}\n');
+  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
+  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
+  conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  conn.listen();
+  try {
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    await conn.sendNotification(InitializedNotification.type, {});
+    const out = pathToFileURL(path.join(dir, 'main.out')).href;
+    const main = pathToFileURL(path.join(dir, 'main.tex')).href;
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: out, languageId: 'latex', version: 1, text: outText } });
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: main, languageId: 'latex', version: 1, text: fs.readFileSync(path.join(dir, 'main.tex'), 'utf8') } });
+    const deadline = Date.now() + 20_000;
+    const undefinedRef = () => published.some((p) => p.uri === main && p.diagnostics.some((d) => d.code === 'undefined-ref'));
+    while (!undefinedRef() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // the .out's label defines nothing, and nothing is said about the .out itself
+    assert.ok(undefinedRef(), `main.tex: ${JSON.stringify(published.filter((p) => p.uri === main).map((p) => p.diagnostics.map((d) => d.message)))}`);
+    assert.deepEqual(published.filter((p) => p.uri === out && p.diagnostics.length > 0), []);
+    await conn.sendRequest(ShutdownRequest.type);
+    await conn.sendNotification(ExitNotification.type);
+  } finally {
+    conn.dispose();
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

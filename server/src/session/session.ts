@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
+import { writtenByLatex } from '../project/buildOutputs.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
 import type { DocStep } from '../math/service.js';
 import type { FeatureContext } from '../features/context.js';
@@ -136,8 +137,10 @@ export class Session implements FeatureContext {
   // ── Documents and files ─────────────────────────────────────────────────────────────────
 
   opened(uri: string, languageId: string, version: number, text: string): void {
+    // a file the LaTeX run wrote (`main.out` opened as LaTeX) is no source of equations or labels
+    const file = uriToPath(uri);
+    if (file && writtenByLatex(file)) return;
     if (isBibFile(uri, languageId)) {
-      const file = uriToPath(uri);
       if (file) this.ws.bibs.openDocument(file, uri, version, text);
       this.diagnostics.revalidateSoon();
       return;
