@@ -4,10 +4,10 @@
 // bibliography defines (features/citations.ts). Each is proposed as a candidate with what its
 // truth rests on; features/publishGate.ts decides what is published.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
-import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
+import { isMacroSource, type Doc, type LabelLocation, type Workspace } from '../project/workspace.js';
 import { inheritedState, isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
 import { labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
-import { neverTogether } from '../project/branches.js';
+import { certainlyApart, labelsInBranches, neverTogether } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
 import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
@@ -89,12 +89,39 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   const verbatim = verbatimEnvironments(ws, doc);
   const verbatimSpans = verbatim.size ? doc.envs().filter((e) => verbatim.has(e.name)).map((e) => ({ start: e.bodyStart, end: e.bodyEnd })) : [];
   const inVerbatim = (at: number) => verbatimSpans.some((v) => at >= v.start && at < v.end);
+  // a label defined only in branches a reference is never compiled with (`\ifsol \label{a} \else
+  // \ref{a} \fi`) is undefined wherever the reference is printed; looked at only for names some
+  // document of the project labels inside a conditional branch
+  let inBranches: Set<string> | undefined;
+  for (const d of ws.scope(doc)) {
+    const names = labelsInBranches(d);
+    if (names.size) for (const n of names) (inBranches ??= new Set()).add(n);
+  }
+  const onlyApart = (name: string, at: number): LabelLocation[] | undefined => {
+    if (!inBranches?.has(name)) return undefined;
+    const defs = ws.findLabel(doc, name).filter((l) => l.prefix === '');
+    return defs.length > 0 && defs.every((l) => certainlyApart(ws, { doc, offset: at }, { doc: l.doc, offset: l.label.start })) ? defs : undefined;
+  };
   // Walk block facts directly (relative offsets + block start): the keystroke path then
   // allocates nothing for the thousands of references that resolve.
   const duplicates = new Set<string>();
   for (const block of doc.blocks()) {
     for (const ref of block.facts.refs) {
-      if (isComputedName(ref.name) || defined(ref.name) || inVerbatim(block.start + ref.start) || guarded(ref.name, block.start + ref.start)) continue;
+      if (isComputedName(ref.name) || inVerbatim(block.start + ref.start) || guarded(ref.name, block.start + ref.start)) continue;
+      if (defined(ref.name)) {
+        const apart = inBranches ? onlyApart(ref.name, block.start + ref.start) : undefined;
+        if (apart) {
+          out.push({
+            diagnostic: {
+              range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Error, source: SOURCE, code: 'undefined-ref',
+              message: `Undefined reference: \\label{${ref.name}} (${apart.map((o) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`).join(', ')}) is only in another branch of a conditional this reference is in, never compiled with it`,
+            },
+            // and nothing the project cannot show may define it where the reference is
+            needs: NEEDS_ALL, key: ref.name,
+          });
+        }
+        continue;
+      }
       // a blueprint's \proves names the statement a separate proof proves; plastexdepgraph
       // attaches a proof whose key it does not know to the statement above it
       const proves = ref.cmd === 'proves';

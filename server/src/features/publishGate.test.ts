@@ -229,7 +229,7 @@ See \ref{sec:none}.
   `);
 });
 
-test('a label in each branch of one conditional is no duplicate; in branches of two conditionals, or twice in one branch, it is', () => {
+test('a label in each branch of one conditional is no duplicate (in branches of two conditionals, or twice in one branch, it is); a reference sees only its own branch', () => {
   const fx = fixture(String.raw`
 %! main.tex
 \documentclass{book}
@@ -257,6 +257,7 @@ test('a label in each branch of one conditional is no duplicate; in branches of 
   \input{partB}
 \fi
 See \ref{sec:out}, \ref{eq:len}, \ref{web:a}, \ref{web:b}, \ref{sec:extra}, \ref{sec:print}, \ref{part}.
+\ifprinted \label{sol:one} \else See \ref{sol:one} and \ref{sec:out}. \fi
 \end{document}
 %! extra.tex
 \section{Extra}\label{sec:extra}
@@ -266,6 +267,7 @@ See \ref{sec:out}, \ref{eq:len}, \ref{web:a}, \ref{web:b}, \ref{sec:extra}, \ref
 \chapter{B}\label{part}
 `);
   check(published(fx, 'main.tex', 'partA.tex', 'partB.tex'), expect`
+    main.tex:26 E undefined-ref: Undefined reference: \label{sol:one} (main.tex:26) is only in another branch of a conditional this reference is in, never compiled with it
     main.tex:17 E duplicate-label: Duplicate label 'two:ifs' (also at main.tex:18)
     main.tex:18 E duplicate-label: Duplicate label 'two:ifs' (also at main.tex:17)
     main.tex:19 E duplicate-label: Duplicate label 'one:branch' (also at main.tex:19)

@@ -57,3 +57,29 @@ export function neverTogether(ws: Workspace, a: { doc: Doc; offset: number }, b:
   const pb = projectBranches(ws, b.doc, b.offset);
   return !pa || !pb || exclusive(pa, pb);
 }
+
+const branchLabels = new WeakMap<Doc, { version: number; names: Set<string> }>();
+
+/** Names of the labels `doc` defines inside a branch of one of its own conditionals (cached per version). */
+export function labelsInBranches(doc: Doc): ReadonlySet<string> {
+  const hit = branchLabels.get(doc);
+  if (hit && hit.version === doc.version) return hit.names;
+  const names = new Set<string>();
+  const labels = doc.labels();
+  if (labels.length) {
+    const regions = regionsOf(doc);
+    if (regions?.length) for (const l of labels) if (branchPath(regions, l.start).length) names.add(l.name);
+  }
+  branchLabels.set(doc, { version: doc.version, names });
+  return names;
+}
+
+/**
+ * Whether a place and a label are certainly in different branches of one conditional: unlike
+ * neverTogether, past what is tracked nothing is claimed, so the answer is false there.
+ */
+export function certainlyApart(ws: Workspace, a: { doc: Doc; offset: number }, b: { doc: Doc; offset: number }): boolean {
+  const pa = projectBranches(ws, a.doc, a.offset);
+  const pb = projectBranches(ws, b.doc, b.offset);
+  return !!pa && !!pb && exclusive(pa, pb);
+}
