@@ -34,7 +34,7 @@ test('manifest: the Getting started walkthrough\'s steps have their pages, and e
 
 test('manifest: settings that may differ per folder are resource-scoped, and every overlapping provider can be switched off', () => {
   const props = manifest.contributes.configuration.properties;
-  for (const k of ['mathsense.hover.references', 'mathsense.hover.citations', 'mathsense.completion.labels', 'mathsense.completion.citations', 'mathsense.outline.enabled', 'mathsense.diagnostics.duplicateLabels', 'mathsense.relatedEquations.lens']) {
+  for (const k of ['mathsense.hover.references', 'mathsense.hover.citations', 'mathsense.hover.candidateProofs', 'mathsense.hover.terms', 'mathsense.completion.labels', 'mathsense.completion.citations', 'mathsense.outline.enabled', 'mathsense.diagnostics.duplicateLabels', 'mathsense.relatedEquations.lens']) {
     assert.ok(props[k], k);
     assert.equal(props[k].scope, 'resource', k);
   }

@@ -16,7 +16,7 @@ import type { RelatedContext } from './relatedEquations.js';
  * Providers that overlap LaTeX Workshop's or texlab's, each of which can be switched off so two
  * extensions side by side do not answer twice.
  */
-export interface ProviderSettings { referenceHover: boolean; citationHover: boolean; labelCompletion: boolean; citationCompletion: boolean; outline: boolean }
+export interface ProviderSettings { referenceHover: boolean; citationHover: boolean; candidateProofHover: boolean; termHover: boolean; labelCompletion: boolean; citationCompletion: boolean; outline: boolean }
 export interface EquationSettings { lens: LensMode }
 
 /** The settings features read, per document (its workspace folder's). */

@@ -94,3 +94,24 @@ See \ref{sec<|>:a}.
   assert.equal(locs.length, 1);
   assert.match(locs[0].uri, /refs\.bib$/);
 });
+
+test('hover: candidate proofs on a theorem head (declared under \\theoremstyle{definition}) have their own switch', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\theoremstyle{definition}
+\newtheorem{theorem}{Theorem}
+\begin{document}
+\begin{the<|>orem}[Lagrange]\label{thm:lag}
+The order of a subgroup divides the order of the group.
+\end{theorem}
+\begin{proof}
+The cosets partition the group and have equal sizes.
+\end{proof}
+\end{document}
+`);
+  const { doc, offset } = cursorOf(fx);
+  const on = md(hoverAt(testContext(fx.ws), doc, offset));
+  assert.match(on, /cosets partition/, 'the project\'s own proof is a candidate, under \\theoremstyle{definition} too');
+  assert.doesNotMatch(md(hoverAt(testContext(fx.ws, { settings: off({ candidateProofHover: false }) }), doc, offset)), /cosets partition/);
+});

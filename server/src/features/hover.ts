@@ -40,8 +40,8 @@ export function hoverAt(ctx: FeatureContext, doc: Doc, offset: number): Hover | 
     steps: ctx.steps(doc),
     citation: providers.citationHover ? () => ctx.guard('hover (citation)', null, () => citeHover(ctx.ws, doc, offset)) : undefined,
     references: providers.referenceHover,
-    term: () => ctx.guard('hover (terms)', undefined, () => disambiguationMarkdown(ctx.ws, doc, offset, ctx.index)),
-    proofs: () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)),
+    term: providers.termHover ? () => ctx.guard('hover (terms)', undefined, () => disambiguationMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
+    proofs: providers.candidateProofHover ? () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
     math: ctx.hoverMath(),
     numbers: () => ctx.numbers(doc),
   });

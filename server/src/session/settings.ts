@@ -16,7 +16,7 @@ export interface ServerSettings extends FeatureSettings { embeddings: EmbeddingS
 export function parseSettings(raw: unknown): ServerSettings {
   const r = (raw ?? {}) as {
     diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown; lens?: unknown };
-    hover?: { references?: unknown; citations?: unknown }; completion?: { labels?: unknown; citations?: unknown }; outline?: { enabled?: unknown };
+    hover?: { references?: unknown; citations?: unknown; candidateProofs?: unknown; terms?: unknown }; completion?: { labels?: unknown; citations?: unknown }; outline?: { enabled?: unknown };
   };
   const lens = r.relatedEquations?.lens;
   return {
@@ -28,6 +28,7 @@ export function parseSettings(raw: unknown): ServerSettings {
     equations: { lens: r.relatedEquations?.codeLens === false ? 'off' : LENS_MODES.includes(lens as LensMode) ? (lens as LensMode) : 'matches' },
     providers: {
       referenceHover: r.hover?.references !== false, citationHover: r.hover?.citations !== false,
+      candidateProofHover: r.hover?.candidateProofs !== false, termHover: r.hover?.terms !== false,
       labelCompletion: r.completion?.labels !== false, citationCompletion: r.completion?.citations !== false, outline: r.outline?.enabled !== false,
     },
   };
