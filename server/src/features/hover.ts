@@ -113,11 +113,12 @@ export function statementHeadAt(ws: Workspace, doc: Doc, offset: number): Statem
   return undefined;
 }
 
-/** "**Lemma 2.3** · page 5", from the last LaTeX run; undefined when it did not know the label. */
-function numberLine(numbers: AuxNumbers | undefined, name: string): string | undefined {
+/** "**Lemma 2.3** · page 5", from the last LaTeX run; undefined when it did not know the label or its number cannot be written out. */
+function numberLine(ws: Workspace, doc: Doc, numbers: AuxNumbers | undefined, name: string): string | undefined {
   const l = numbers?.labels.get(name);
-  if (!l) return undefined;
-  return `**${numberedName(l)}**${l.page ? ` · page ${l.page}` : ''}${numbers!.stale ? ' · *at last compilation*' : ''}`;
+  const shown = l && numberedName(ws, doc, l);
+  if (!l || !shown) return undefined;
+  return `**${shown}**${l.page ? ` · page ${l.page}` : ''}${numbers!.stale ? ' · *at last compilation*' : ''}`;
 }
 
 /** Hover on a reference or a label (or, given its steps, a flagged derivation step), with its number when the last LaTeX run gave one. */
@@ -135,13 +136,13 @@ export function hover(ws: Workspace, doc: Doc, offset: number, steps: readonly D
     }
     const parts = locs.slice(0, 3).map((l) => labelHoverMarkdown(ws, l, doc.uri));
     if (locs.length > 1) parts.unshift(`*${locs.length} definitions of \`${t.name}\`*`);
-    const num = numberLine(numbers, t.name);
+    const num = numberLine(ws, doc, numbers, t.name);
     if (num) parts.unshift(num);
     return { range, contents: { kind: MarkupKind.Markdown, value: parts.join(num && parts.length === 2 ? '\n\n' : '\n\n---\n\n') } };
   }
   const loc = { doc, label: t.label, prefix: '' };
   const refs = findReferences(ws, doc, offset, false);
   const count = `*Referenced ${refs.length} time${refs.length === 1 ? '' : 's'}*`;
-  const num = numberLine(numbers, t.name);
+  const num = numberLine(ws, doc, numbers, t.name);
   return { range, contents: { kind: MarkupKind.Markdown, value: `${num ? `${num}\n\n` : ''}${labelHoverMarkdown(ws, loc, doc.uri)}\n\n${count}` } };
 }

@@ -3,28 +3,33 @@
 // `\pageref` the page; one hint after the closing brace of a list (`\cref{a,b}`). Nothing
 // without an `.aux`; a label the last run did not know gets no hint.
 import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
-import type { Doc } from '../project/workspace.js';
+import type { Doc, Workspace } from '../project/workspace.js';
 import type { AuxNumbers } from '../project/auxNumbers.js';
-import { numberedName } from '../project/auxNumbers.js';
+import { numberedName, printedNumber } from '../project/auxNumbers.js';
+import type { NameStyle } from '../project/printedNames.js';
 
-const WITH_KIND = new Set(['cref', 'Cref', 'autoref', 'Autoref', 'cpageref', 'namecref', 'nameCref']);
+/** Commands that print the kind's name before the number, and in which form. */
+const WITH_KIND: Record<string, NameStyle> = { cref: 'cref', Cref: 'Cref', autoref: 'autoref', Autoref: 'autoref', cpageref: 'cref', namecref: 'cref', nameCref: 'Cref' };
 
-function shown(cmd: string, names: string[], aux: AuxNumbers): string | undefined {
+function shown(ws: Workspace, doc: Doc, cmd: string, names: string[], aux: AuxNumbers): string | undefined {
   const parts: string[] = [];
+  const style = WITH_KIND[cmd];
   for (const n of names) {
     const l = aux.labels.get(n);
     if (!l) return undefined;
     if (cmd === 'pageref' || cmd === 'cpageref') { if (!l.page) return undefined; parts.push(l.page); continue; }
-    parts.push(WITH_KIND.has(cmd) && parts.length === 0 ? numberedName(l) : l.number);
+    // `\cref{a,b}`: one name, plural, before the first number
+    const part = style && parts.length === 0 ? numberedName(ws, doc, l, style, names.length > 1) : printedNumber(l);
+    if (part === undefined) return undefined;
+    parts.push(part);
   }
   const text = parts.join(', ');
   if (cmd === 'eqref') return `(${text})`;
-  if (cmd === 'cref') return text.charAt(0).toLowerCase() + text.slice(1);
   return text;
 }
 
 /** Hints for the references of `doc` in `range`. */
-export function referenceInlayHints(doc: Doc, range: Range, aux: AuxNumbers | undefined): InlayHint[] {
+export function referenceInlayHints(ws: Workspace, doc: Doc, range: Range, aux: AuxNumbers | undefined): InlayHint[] {
   if (!aux) return [];
   const from = doc.offsetAt(range.start);
   const to = doc.offsetAt(range.end);
@@ -38,7 +43,7 @@ export function referenceInlayHints(doc: Doc, range: Range, aux: AuxNumbers | un
   const out: InlayHint[] = [];
   const text = doc.text;
   for (const g of groups.values()) {
-    const label = shown(g.cmd, g.names, aux);
+    const label = shown(ws, doc, g.cmd, g.names, aux);
     if (!label) continue;
     const close = text.indexOf('}', g.end);
     const at = close >= 0 && close - g.end < 200 ? close + 1 : g.end;

@@ -8,10 +8,13 @@ import * as path from 'node:path';
 import type { Doc, Workspace } from './workspace.js';
 import { uriToPath } from './files.js';
 import type { FileSystem } from './fileSystem.js';
+import { printedName, texText, type NameStyle } from './printedNames.js';
 
 export interface AuxLabel {
-  /** As LaTeX prints it: `2.3`, `(a)`, `IV`. */
+  /** As LaTeX prints it: `2.3`, `(a)`, `IV` (symbols and macros dropped: printedNames.ts#texText writes them out). */
   number: string;
+  /** The number as the `.aux` has it (`3A$^{\dagger }$`). */
+  numberTex?: string;
   page?: string;
   /** hyperref's name of the target (a section's or an environment's title), when it has one. */
   title?: string;
@@ -79,6 +82,7 @@ export function parseAux(text: string): { labels: Map<string, AuxLabel>; inputs:
     }
     if (args.length === 0) continue;
     const label: AuxLabel = { number: plain(args[0]) };
+    if (args[0] !== label.number) label.numberTex = args[0];
     if (args[1] !== undefined && plain(args[1])) label.page = plain(args[1]);
     if (args[2] !== undefined && plain(args[2])) label.title = plain(args[2]);
     // hyperref's anchor names the counter: `lemma.2.3`, `equation.2.10`, `section.2`
@@ -167,10 +171,19 @@ export class AuxStore {
   }
 }
 
-/** "Lemma 2.3" from a label's number and kind (`kind` of the source when the `.aux` has none). */
-export function numberedName(l: AuxLabel, fallbackKind?: string): string {
-  const k = l.kind ?? fallbackKind;
-  if (!k) return l.number;
-  const word = k === 'equation' ? 'Equation' : k.charAt(0).toUpperCase() + k.slice(1);
-  return `${word} ${l.number}`;
+/** The number as the PDF prints it (`3A†`), or undefined when its TeX holds what cannot be written out. */
+export function printedNumber(l: AuxLabel): string | undefined {
+  return l.numberTex === undefined ? l.number : texText(l.numberTex);
+}
+
+/**
+ * "Problem 3A†" from a label's number and kind, the name as the project's declarations print it
+ * (printedNames.ts); the number alone when the kind's name is not known; undefined when the
+ * number cannot be written out.
+ */
+export function numberedName(ws: Workspace, doc: Doc, l: AuxLabel, style: NameStyle = 'Cref', plural = false): string | undefined {
+  const number = printedNumber(l);
+  if (number === undefined) return undefined;
+  const name = l.kind ? printedName(ws, doc, l.kind, style, plural) : undefined;
+  return name ? `${name} ${number}` : number;
 }

@@ -16,7 +16,8 @@ import {
   DidOpenTextDocumentNotification, DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, InlayHintRequest, DocumentSymbolRequest, CompletionRequest, ShutdownRequest, ExitNotification,
   type ProtocolConnection, type Hover, type DocumentSymbol, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
-import { parseAux } from '../project/auxNumbers.js';
+import { numberedName, parseAux } from '../project/auxNumbers.js';
+import { fixture } from '../testing/fixture.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -146,7 +147,37 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
 \@input{ch1.aux}`);
     assert.deepEqual(r.labels.get('a'), { number: '3', page: '7' });
     assert.deepEqual(r.labels.get('b'), { number: '2.3', page: '5', title: 'Key', kind: 'theorem' });
-    assert.deepEqual(r.labels.get('c'), { number: '(ii)', page: '9' });
+    assert.deepEqual(r.labels.get('c'), { number: '(ii)', page: '9', numberTex: '\\textup {(ii)}' });
     assert.deepEqual(r.inputs, ['ch1.aux']);
+  });
+
+  it('names and numbers as the PDF prints them: the declared name of a renamed counter, \\the… with math, cleveref overrides', () => {
+    const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{amsthm,cleveref}
+\newtheorem{problem}{Problem}[chapter]
+\newtheorem{xproblem}[problem]{Problem}
+\renewcommand{\thexproblem}{\theproblem$^{\dagger}$}
+\newtheorem{claimx}{Claim}
+\crefname{claimx}{claim}{claims}
+\Crefname{claimx}{Assertion}{Assertions}
+\begin{document}
+\end{document}
+`);
+    const ws = fx.ws;
+    const doc = fx.doc('main.tex');
+    const aux = parseAux(String.raw`\newlabel{p}{{3A$^{\dagger }$}{4}{}{xproblem.3.1}{}}
+\newlabel{p@cref}{{[xproblem][1][3]3A$^{\dagger }$}{[1][4][]4}}
+\newlabel{q}{{2}{5}{}{claimx.2}{}}
+\newlabel{q@cref}{{[claimx][2][]2}{[1][5][]5}}
+\newlabel{r}{{7\weird }{6}{}{mystery.7}{}}`);
+    const name = (key: string, style: 'cref' | 'Cref' = 'Cref', plural = false) => numberedName(ws, doc, aux.labels.get(key)!, style, plural);
+    assert.equal(name('p'), 'Problem 3A†');
+    assert.equal(name('q'), 'Assertion 2');
+    assert.equal(name('q', 'cref'), 'claim 2');
+    assert.equal(name('q', 'cref', true), 'claims 2');
+    // a number holding what cannot be written out is left out, not guessed
+    assert.equal(name('r'), undefined);
   });
 });
