@@ -118,7 +118,9 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   }));
   deps.panel.show(relatedHeading(r, where), panelItems);
   if (r.message) deps.output.info(`related equations: ${r.message}`);
-  const locations = panelItems.flatMap((i) => (i.location ? [i.location] : []));
+  // the peek opens what the lens title counted ("Close: 1 in this project" is one place); the panel lists them all
+  const counted = r.results.some((x) => x.counted);
+  const locations = panelItems.flatMap((i, k) => (i.location && (!counted || r!.results[k].counted) ? [i.location] : []));
   const at = r.query.uri ? vscode.Uri.parse(r.query.uri) : editor?.document.uri;
   if (locations.length && at) {
     const pos = r.query.line ? new vscode.Position(r.query.line - 1, r.query.character ?? 0) : editor!.selection.active;

@@ -151,6 +151,8 @@ export interface RelatedEquation {
   same?: true;
   /** The query's own display in a copy of its file (`slides/`, an old version). */
   copy?: true;
+  /** Counted in the lens title ("Same as …", "Also at …", "Close: n"): what the peek opens. */
+  counted?: true;
   /** The same display in copies of this hit's file, counted once (workspace hits). */
   copies?: Array<{ uri: string; file: string; line: number; range: Range }>;
   /** Subpages of this hit's page with the same equation (index hits), counted once. */

@@ -9,6 +9,7 @@ import {
 import type { FeatureContext } from './context.js';
 import { LENS_WAIT_MS } from './codeLenses.js';
 import { equationAt } from './equationSites.js';
+import { withCounted } from './equationLenses.js';
 import { citeResults, proofResults } from './indexFeatures.js';
 import { emptyResponse, findRelatedEquations, parseFindArgs } from './relatedEquations.js';
 import { parseSearchArgs, searchEquations, searchStatements } from './search.js';
@@ -51,5 +52,5 @@ async function findRelated(ctx: FeatureContext, args: readonly unknown[] | undef
   if (!doc) return emptyResponse(`${FIND_RELATED_COMMAND}: ${a.uri} is not open or known`);
   const site = equationAt(doc, doc.offsetAt(a.position));
   if (!site) return emptyResponse(`${FIND_RELATED_COMMAND}: no display equation at ${a.position.line + 1}:${a.position.character + 1}`);
-  return findRelatedEquations(await ctx.related(), { doc, site }, { waitMs: LENS_WAIT_MS });
+  return withCounted(await findRelatedEquations(await ctx.related(), { doc, site }, { waitMs: LENS_WAIT_MS }));
 }

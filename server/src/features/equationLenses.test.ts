@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
 import { EquationAnalyses } from './equationAnalyses.js';
-import { lensTitle, matchLenses, MatchCache } from './equationLenses.js';
+import { lensTitle, matchLenses, MatchCache, withCounted } from './equationLenses.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
 import { documentEquations, equationAt } from './equationSites.js';
 import { WorkspaceEquations } from './workspaceEquations.js';
@@ -54,6 +54,9 @@ describe('related-equations lenses', () => {
     assert.ok(copy && copy.file!.endsWith('slides/pde.tex'));
     assert.equal(heat.results[heat.results.length - 1], copy);
     assert.equal(lensTitle(heat), 'Same as line 1 of ch-more.tex');
+    // the peek opens what the title counts: the one equivalent, not the copy or other look-alikes
+    const counted = withCounted(heat).results.filter((x) => x.counted);
+    assert.deepEqual(counted.map((x) => `${x.file!.split('/').pop()}:${x.line}`), ['ch-more.tex:1']);
   });
 });
 

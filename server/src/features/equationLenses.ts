@@ -52,6 +52,8 @@ export interface LensSummary {
   /** The query's text written again elsewhere in the project (not a copy of its file), unconfirmed. */
   again: RelatedEquation[];
   close: { workspace: number; index: number };
+  /** The close hits counted. */
+  closeHits: RelatedEquation[];
 }
 
 /** Canonical tokens a display needs before a look-alike is worth a lens (`f(t) = t` has six). */
@@ -59,7 +61,7 @@ export const MIN_CLOSE_TOKENS = 8;
 const RELATION = /(?:^| )(?:=|<|>|\\leq|\\geq|\\neq|\\approx|\\equiv|\\sim|\\simeq|\\coloneqq|\\in|\\subseteq|\\subset|\\to)(?: |$)/;
 
 export function lensSummary(r: RelatedResponse): LensSummary {
-  const out: LensSummary = { same: { workspace: [], index: [] }, again: [], close: { workspace: 0, index: 0 } };
+  const out: LensSummary = { same: { workspace: [], index: [] }, again: [], close: { workspace: 0, index: 0 }, closeHits: [] };
   const text = copyText(r.query.latex);
   // look-alikes count for a display that says something: a relation, and more than a few symbols
   // (not a matrix of a row reduction, not `F \vec{x}`)
@@ -69,9 +71,16 @@ export function lensSummary(r: RelatedResponse): LensSummary {
     if (x.copy) continue;
     if (x.same) out.same[x.source].push(x);
     else if (x.source === 'workspace' && copyText(x.latex) === text) out.again.push(x);
-    else if (closeCounts && x.why.structure >= CLOSE_STRUCTURE) out.close[x.source]++;
+    else if (closeCounts && x.why.structure >= CLOSE_STRUCTURE) { out.close[x.source]++; out.closeHits.push(x); }
   }
   return out;
+}
+
+/** The response with the results its lens title counts marked, so the peek opens those and no others. */
+export function withCounted(r: RelatedResponse): RelatedResponse {
+  const s = lensSummary(r);
+  const counted = new Set<RelatedEquation>([...s.same.workspace, ...s.same.index, ...s.again, ...s.closeHits]);
+  return { ...r, results: r.results.map((x) => (counted.has(x) ? { ...x, counted: true as const } : x)) };
 }
 
 /** Something worth opening: a confirmed equivalent or a close hit. */
