@@ -13,6 +13,8 @@ import { findRelatedEquations } from './relatedEquations.js';
 export const LENS_WAIT_MS = 1500;
 /** A `matches` lens list searches this long, then answers with what it has (and asks for a refresh). */
 const LENS_BUDGET_MS = 1000;
+/** With a client that refreshes lenses: the list answers after this much searching, and fills in later. */
+const LENS_BUDGET_REFRESHED_MS = 150;
 
 /** `soon`: the rest of the displays are searched by the next request; `analysed`: once the equations are analysed. */
 export type LensRefresh = 'soon' | 'analysed';
@@ -22,7 +24,11 @@ export async function codeLensesAt(ctx: FeatureContext, doc: Doc): Promise<{ len
   if (mode === 'off') return { lenses: [] };
   ctx.warmEquations();
   if (mode === 'all') return { lenses: equationLenses(doc) };
-  const m = await matchLenses(await ctx.related(), doc, ctx.lensMatches, { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS });
+  // a client that refreshes gets the list at once with what is known (nothing waits for the
+  // workspace's equations to be analysed), searched a display at a time with the event loop
+  // free between them, so a hover or completion sent meanwhile is answered
+  const opts = ctx.lensRefresh ? { waitMs: 0, budgetMs: LENS_BUDGET_REFRESHED_MS, yieldBetween: true } : { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS };
+  const m = await matchLenses(await ctx.related(), doc, ctx.lensMatches, opts);
   return { lenses: m.lenses, ...(m.pending ? { refresh: 'analysed' as const } : m.incomplete ? { refresh: 'soon' as const } : {}) };
 }
 

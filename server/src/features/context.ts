@@ -45,6 +45,8 @@ export interface FeatureContext {
   related(): Promise<RelatedContext>;
   /** Searches behind the `matches` lenses, per display text. */
   readonly lensMatches: MatchCache;
+  /** The client asks for lenses again on `workspace/codeLens/refresh`: a list may answer with what is known. */
+  readonly lensRefresh: boolean;
   /** Queues the analysis of the workspace's equations (shortly, never inside the request). */
   warmEquations(): void;
 }

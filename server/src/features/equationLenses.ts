@@ -143,7 +143,12 @@ export interface MatchLensOptions {
   waitMs?: number;
   /** Search for at most this long (then serve earlier titles, or none, for the rest: `incomplete`). */
   budgetMs?: number;
+  /** Let the event loop run between displays (a request path: other requests are answered meanwhile). */
+  yieldBetween?: boolean;
 }
+
+/** Searching runs at most this long before the event loop gets its turn. */
+const YIELD_AFTER_MS = 8;
 
 /**
  * The lenses of the `matches` mode, commands filled in: only displays with something worth
@@ -165,7 +170,13 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
   const seen = new Map<string, number>();
   const t0 = performance.now();
   let incomplete = false;
+  let lastYield = performance.now();
   for (const site of documentEquations(doc)) {
+    // the searches below settle in microtasks: give the event loop its turn (a hover, a keystroke)
+    if (opts.yieldBetween && performance.now() - lastYield > YIELD_AFTER_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
     // by text (typing above a display moves it, not its results), the n-th copy in the file apart
     const n = (seen.get(site.latex) ?? 0) + 1;
     seen.set(site.latex, n);

@@ -73,7 +73,7 @@ export class Session implements FeatureContext {
   private readonly prefetch: StatementPrefetch;
   private hoverMathMode: HoverMath = SOURCE_MATH;
   private folders: string[] = [];
-  private lensRefresh = false;
+  lensRefresh = false;
   private shuttingDown = false;
 
   constructor(private readonly client: SessionClient) {

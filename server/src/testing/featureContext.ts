@@ -40,6 +40,7 @@ export function testContext(ws: Workspace, opts: TestContextOptions = {}): Featu
     resultsPanel: opts.resultsPanel ?? false,
     related: opts.related ?? (() => Promise.reject(new Error('no related-equations context in this test'))),
     lensMatches: new MatchCache(),
+    lensRefresh: false,
     warmEquations: () => {},
   };
 }
