@@ -274,6 +274,26 @@ try {
     return `${text.slice(0, 100)} (${images} typeset formula(s))`;
   });
 
+  await step('hover on the head of a claim declared under \\theoremstyle{definition} lists candidate proofs', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    const head = token('clm:odd-sums');
+    await head.scrollIntoViewIfNeeded().catch(() => {});
+    await head.waitFor({ state: 'visible', timeout: T(30_000) });
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'Candidate proofs' }).first();
+    for (let i = 0; i < 6; i++) {
+      await page.mouse.move(10, 10);
+      await head.hover();
+      if (await hover.waitFor({ state: 'visible', timeout: T(10_000) }).then(() => true, () => false)) break;
+    }
+    await hover.waitFor({ state: 'visible', timeout: T(5_000) });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    if (!/Proof in this project/.test(text)) throw new Error(`no candidate proof from the project: ${text.slice(0, 300)}`);
+    await page.waitForTimeout(500);
+    await shot('09-candidate-proofs-definition-style.png');
+    return text.slice(0, 120);
+  });
+
   await step('an inlay hint after \\ref shows the number LaTeX printed', async () => {
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
