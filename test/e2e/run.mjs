@@ -12,7 +12,9 @@
 //      statements with KaTeX; the related-equations code lens ("Same as eq:square in
 //      basics.tex") opens the references peek and the results panel. The fixture is compiled
 //      with pdflatex first: the \ref hover shows "Lemma 1.3" and typeset formulas, and inlay
-//      hints show the numbers; "MathSense: Search Results…" lists a lemma as you type.
+//      hints show the numbers (a `\Cref` to a starred problem: "Problem 2.1†", as the PDF prints it); a
+//      claim declared under \theoremstyle{definition} gets candidate proofs on its head;
+//      "MathSense: Search Results…" lists a lemma as you type.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
 // demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
@@ -277,7 +279,7 @@ try {
   await step('hover on the head of a claim declared under \\theoremstyle{definition} lists candidate proofs', async () => {
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
-    const head = token('clm:odd-sums');
+    const head = token('clm:powers');
     await head.scrollIntoViewIfNeeded().catch(() => {});
     await head.waitFor({ state: 'visible', timeout: T(30_000) });
     const hover = page.locator('.monaco-hover:visible', { hasText: 'Candidate proofs' }).first();
@@ -307,8 +309,19 @@ try {
     }
     if (!/lem:odd\}\s?1\.3/.test(text)) throw new Error(`no number after \\ref{lem:odd}: ${text}`);
     if (!/lem:gauss\}\s?lemma 1\.2/.test(text)) throw new Error(`no "lemma 1.2" after \\cref{lem:gauss}: ${text}`);
+    // a starred variant whose \the… holds math and whose name comes from \Crefname: as the PDF prints it
+    const starred = page.locator('.view-line', { hasText: 'is starred' }).first();
+    await starred.scrollIntoViewIfNeeded().catch(() => {});
+    let printed = '';
+    const until = Date.now() + T(30_000);
+    while (Date.now() < until) {
+      printed = (await starred.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (/prob:primes\}\s?Problem 2\.1†/.test(printed)) break;
+      await page.waitForTimeout(500);
+    }
+    if (!/prob:primes\}\s?Problem 2\.1†/.test(printed)) throw new Error(`no "Problem 2.1†" after \\Cref{prob:primes}: ${printed}`);
     await shot('08-inlay-numbers.png');
-    return text.slice(0, 120);
+    return `${text.slice(0, 100)} … ${printed}`;
   });
 
   if (derivationExpected) {
