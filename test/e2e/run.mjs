@@ -13,7 +13,8 @@
 //      basics.tex") opens the references peek and the results panel. The fixture is compiled
 //      with pdflatex first: the \ref hover shows "Lemma 1.3" and typeset formulas, and inlay
 //      hints show the numbers (a `\Cref` to a starred problem: "Problem 2.1†", as the PDF prints it); a
-//      claim declared under \theoremstyle{definition} gets candidate proofs on its head;
+//      claim declared under \theoremstyle{definition} gets candidate proofs on its head; the lens
+//      above a tab-indented display opens its peek;
 //      "MathSense: Search Results…" lists a lemma as you type.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
@@ -417,6 +418,24 @@ try {
     await page.waitForTimeout(1000);
     await shot('07-related-equations-panel.png');
     return `lens "${title}", peek lists basics.tex, panel: ${items.length} items`;
+  });
+
+  await step('the lens above a tab-indented display opens the peek at that display', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    await token('eq:diff-tabbed').scrollIntoViewIfNeeded().catch(() => {});
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /eq:diff in basics\.tex/ }).first();
+    await lens.waitFor({ state: 'visible', timeout: T(120_000) });
+    const title = (await lens.innerText()).trim();
+    await lens.click();
+    const peek = page.locator('.monaco-editor .zone-widget').first();
+    await peek.waitFor({ state: 'visible', timeout: T(30_000) });
+    const peekText = (await peek.innerText()).replace(/\s+/g, ' ');
+    if (!/basics\.tex/.test(peekText)) throw new Error(`the peek does not list basics.tex: ${peekText.slice(0, 200)}`);
+    await shot('10-lens-indented-display.png');
+    await page.keyboard.press('Escape');
+    return `lens "${title}", peek lists basics.tex`;
   });
 
   await step('"MathSense: Search Results…" lists the workspace\'s lemma as you type', async () => {
