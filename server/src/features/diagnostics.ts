@@ -7,7 +7,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-langu
 import { isMacroSource, type Doc, type LabelLocation, type Workspace } from '../project/workspace.js';
 import { inheritedState, isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
 import { labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
-import { certainlyApart, labelsInBranches, neverTogether } from '../project/branches.js';
+import { apart, labelsInBranches, projectBranches } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
 import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
@@ -100,7 +100,8 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   const onlyApart = (name: string, at: number): LabelLocation[] | undefined => {
     if (!inBranches?.has(name)) return undefined;
     const defs = ws.findLabel(doc, name).filter((l) => l.prefix === '');
-    return defs.length > 0 && defs.every((l) => certainlyApart(ws, { doc, offset: at }, { doc: l.doc, offset: l.label.start })) ? defs : undefined;
+    const here = projectBranches(ws, doc, at);
+    return defs.length > 0 && defs.every((l) => apart(here, projectBranches(ws, l.doc, l.label.start)) === true) ? defs : undefined;
   };
   // Walk block facts directly (relative offsets + block start): the keystroke path then
   // allocates nothing for the thousands of references that resolve.
@@ -149,8 +150,10 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && !excluded(l.doc, l.label.start));
       for (const l of doc.labelMap().get(name) ?? []) {
         if (excluded(doc, l.start)) continue;
+        // compiled together only when certainly in no two branches of one conditional
+        const here = projectBranches(ws, doc, l.start);
         const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc)))
-          && !neverTogether(ws, { doc, offset: l.start }, { doc: o.doc, offset: o.label.start }));
+          && apart(here, projectBranches(ws, o.doc, o.label.start)) === false);
         if (others.length === 0) continue;
         out.push({
           diagnostic: {

@@ -49,13 +49,12 @@ export function projectBranches(ws: Workspace, doc: Doc, offset: number): Projec
 }
 
 /**
- * Whether two places of the project may never be compiled together: different branches of
- * one conditional, or past what is tracked (then nothing is claimed about them).
+ * Whether two places of the project, given by their branches (projectBranches), sit in
+ * different branches of one conditional; undefined when either is past what is tracked.
+ * Callers decide what the unknown means (a duplicate: silent; a reference: not undefined).
  */
-export function neverTogether(ws: Workspace, a: { doc: Doc; offset: number }, b: { doc: Doc; offset: number }): boolean {
-  const pa = projectBranches(ws, a.doc, a.offset);
-  const pb = projectBranches(ws, b.doc, b.offset);
-  return !pa || !pb || exclusive(pa, pb);
+export function apart(here: ProjectStep[] | undefined, there: ProjectStep[] | undefined): boolean | undefined {
+  return here && there ? exclusive(here, there) : undefined;
 }
 
 const branchLabels = new WeakMap<Doc, { version: number; names: Set<string> }>();
@@ -72,14 +71,4 @@ export function labelsInBranches(doc: Doc): ReadonlySet<string> {
   }
   branchLabels.set(doc, { version: doc.version, names });
   return names;
-}
-
-/**
- * Whether a place and a label are certainly in different branches of one conditional: unlike
- * neverTogether, past what is tracked nothing is claimed, so the answer is false there.
- */
-export function certainlyApart(ws: Workspace, a: { doc: Doc; offset: number }, b: { doc: Doc; offset: number }): boolean {
-  const pa = projectBranches(ws, a.doc, a.offset);
-  const pb = projectBranches(ws, b.doc, b.offset);
-  return !!pa && !!pb && exclusive(pa, pb);
 }

@@ -205,7 +205,7 @@ function stripComments(body: string): string {
  */
 function testBranches(body: string): Array<{ test: string; arg: string; branch: 0 | 1; start: number; end: number }> {
   const out: Array<{ test: string; arg: string; branch: 0 | 1; start: number; end: number }> = [];
-  const re = /\\(If(?:No)?Value(?:TF|T|F)|IfBoolean(?:TF|T|F))(?![A-Za-z@])/g;
+  const re = new RegExp(ARG_TEST.source, 'g');
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const arg = argAt(body, m.index + m[0].length);
     const first = arg && argAt(body, arg.next);
@@ -263,6 +263,9 @@ function parseSpec(spec: string): ArgKind[] {
   }
   return out;
 }
+
+/** An xparse test of an argument given or not (`\\IfNoValueTF`, `\\IfBooleanT`, …), its name captured. */
+const ARG_TEST = /\\(If(?:No)?Value(?:TF|T|F)|IfBoolean(?:TF|T|F))(?![A-Za-z@])/;
 
 /** Stands for an optional xparse argument not given (`\\IfNoValueTF` reads it). */
 export const NO_VALUE = '\uE030';
@@ -612,7 +615,7 @@ function decideTests(s: string): string {
 }
 
 function decideOnce(s: string): string {
-  const re = /\\(If(?:No)?Value(?:TF|T|F)|IfBoolean(?:TF|T|F))(?![A-Za-z@])/g;
+  const re = new RegExp(ARG_TEST.source, 'g');
   let out = '';
   let last = 0;
   for (let m = re.exec(s); m; m = re.exec(s)) {

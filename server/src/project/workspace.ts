@@ -38,10 +38,10 @@ const MAX_COMPILE_FOLDERS = 8;
 
 const docHashes = new WeakMap<Doc, number>();
 
-/** A random number per document, summed into a scope's content hash. */
+/** A random 32-bit number per document, summed (modulo 2^32) into a scope's content hash. */
 function docHash(d: Doc): number {
   let h = docHashes.get(d);
-  if (h === undefined) { h = Math.floor(Math.random() * 2 ** 52); docHashes.set(d, h); }
+  if (h === undefined) { h = (Math.random() * 2 ** 32) >>> 0; docHashes.set(d, h); }
   return h;
 }
 
@@ -420,7 +420,8 @@ export class Workspace {
     this.cache.edges.set(doc, edges);
     const missing: number[] = [];
     this.cache.missing.set(doc, missing);
-    this.includesOf(doc).forEach((inc, index) => {
+    const incs = this.includesOf(doc);
+    incs.forEach((inc, index) => {
       if (inc.kind === 'external' || inc.kind === 'bibliography') return;
       const target = this.resolveInclude(doc, inc);
       if (!target) {
@@ -430,7 +431,6 @@ export class Workspace {
       }
       // a package is loaded once however often it is asked for: no cycle or twice issue; one
       // macro use reading one file through alternatives (`\\ifnew{\\subfile{x}}{\\subfile{\\base x}}`) reads it once
-      const incs = this.includesOf(doc);
       const sameUse = edges.some((e) => e.target === target && incs[e.index]?.start === inc.start && incs[e.index]?.cmd === inc.cmd);
       if (inc.kind !== 'package' && !sameUse) edges.push({ index, target });
       if (target !== doc && !kids.includes(target)) kids.push(target);
@@ -831,8 +831,9 @@ export class Workspace {
     }
     // documents compiled together share one scope object, so what is cached per scope (the
     // project's macros, its label universe) is built once for all of them (a book of subfiles)
+    // exact integer sums in any order: the same set gets the same hash however it was collected
     let h = s.size;
-    for (const d of s) h = (h + docHash(d)) % 9007199254740881;
+    for (const d of s) h = (h + docHash(d)) >>> 0;
     const same = g.sharedScopes.get(h)?.find((o) => o.size === s!.size && [...s!].every((d) => o.has(d)));
     if (same) s = same;
     else g.sharedScopes.set(h, [...(g.sharedScopes.get(h) ?? []), s]);
