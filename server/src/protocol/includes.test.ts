@@ -11,30 +11,53 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, PublishDiagnosticsNotification, WorkDoneProgressCreateRequest,
-  ShutdownRequest, ExitNotification, type PublishDiagnosticsParams,
+  ShutdownRequest, ExitNotification, type PublishDiagnosticsParams, type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-test('includes and external documents are loaded off the request path, then refs resolve', async () => {
+/**
+ * A server over real stdio on a temporary folder holding `files`, initialized with
+ * `capabilities`: `before` registers handlers before it listens, `run` drives it; then it is
+ * shut down and the folder removed.
+ */
+async function withServer(
+  files: Record<string, string>, capabilities: object,
+  run: (s: { conn: ProtocolConnection; dir: string; published: PublishDiagnosticsParams[] }) => Promise<void>,
+  before?: (conn: ProtocolConnection, published: PublishDiagnosticsParams[]) => void,
+): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-inc-'));
-  fs.writeFileSync(path.join(dir, 'main.tex'), '\\documentclass{article}\n\\externaldocument[alg-]{algebra}\n\\begin{document}\n\\input{part}\nSee \\ref{sec:part} and \\ref{alg-lemma-one}.\n\\end{document}\n');
-  fs.writeFileSync(path.join(dir, 'part.tex'), '\\section{Part}\\label{sec:part}\n');
-  fs.writeFileSync(path.join(dir, 'algebra.tex'), '\\documentclass{article}\n\\begin{document}\n\\begin{lemma}\\label{lemma-one}x\\end{lemma}\n\\end{document}\n');
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published: PublishDiagnosticsParams[] = [];
-  const progressKinds: string[] = [];
   conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
   conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  before?.(conn, published);
+  conn.listen();
+  try {
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities });
+    await conn.sendNotification(InitializedNotification.type, {});
+    await run({ conn, dir, published });
+    await conn.sendRequest(ShutdownRequest.type);
+    await conn.sendNotification(ExitNotification.type);
+  } finally {
+    conn.dispose();
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('includes and external documents are loaded off the request path, then refs resolve', async () => {
+  const progressKinds: string[] = [];
   // diagnostics published before the includes are read hold back undefined-ref (they look
   // clean): only a publication after the loading's progress ended counts
   let endedAt = Infinity;
-  conn.onNotification('$/progress', (p: { value: { kind: string } }) => { progressKinds.push(p.value.kind); if (p.value.kind === 'end') endedAt = published.length; });
-  conn.listen();
-  try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { window: { workDoneProgress: true } } });
-    await conn.sendNotification(InitializedNotification.type, {});
+  await withServer({
+    'main.tex': '\\documentclass{article}\n\\externaldocument[alg-]{algebra}\n\\begin{document}\n\\input{part}\nSee \\ref{sec:part} and \\ref{alg-lemma-one}.\n\\end{document}\n',
+    'part.tex': '\\section{Part}\\label{sec:part}\n',
+    'algebra.tex': '\\documentclass{article}\n\\begin{document}\n\\begin{lemma}\\label{lemma-one}x\\end{lemma}\n\\end{document}\n',
+  }, { window: { workDoneProgress: true } }, async ({ conn, dir, published }) => {
     const uri = pathToFileURL(path.join(dir, 'main.tex')).href;
     await conn.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId: 'latex', version: 1, text: fs.readFileSync(path.join(dir, 'main.tex'), 'utf8') },
@@ -44,44 +67,24 @@ test('includes and external documents are loaded off the request path, then refs
     while (!clean() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.ok(clean(), `diagnostics never became clean: ${JSON.stringify(published.map((p) => p.diagnostics.map((d) => d.message)))}`);
     assert.ok(progressKinds.includes('begin') && progressKinds.includes('end'), `progress: ${progressKinds}`);
-    await conn.sendRequest(ShutdownRequest.type);
-    await conn.sendNotification(ExitNotification.type);
-  } finally {
-    conn.dispose();
-    child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  }, (conn, published) => {
+    conn.onNotification('$/progress', (p: { value: { kind: string } }) => { progressKinds.push(p.value.kind); if (p.value.kind === 'end') endedAt = published.length; });
+  });
 });
 
 test('a file the LaTeX run wrote, opened as LaTeX (main.out), is no document: no diagnostics, no labels', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-out-'));
   const outText = '\\documentclass{article}\n\\begin{document}\n\\end{itemize}\\label{only-in-out}\n\\end{document}\n';
-  fs.writeFileSync(path.join(dir, 'main.out'), outText);
-  fs.writeFileSync(path.join(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\nSee \\ref{only-in-out}.\n\\end{document}\n');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const published: PublishDiagnosticsParams[] = [];
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
-  conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  conn.listen();
-  try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
-    await conn.sendNotification(InitializedNotification.type, {});
+  const mainText = '\\documentclass{article}\n\\begin{document}\nSee \\ref{only-in-out}.\n\\end{document}\n';
+  await withServer({ 'main.out': outText, 'main.tex': mainText }, {}, async ({ conn, dir, published }) => {
     const out = pathToFileURL(path.join(dir, 'main.out')).href;
     const main = pathToFileURL(path.join(dir, 'main.tex')).href;
     await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: out, languageId: 'latex', version: 1, text: outText } });
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: main, languageId: 'latex', version: 1, text: fs.readFileSync(path.join(dir, 'main.tex'), 'utf8') } });
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: main, languageId: 'latex', version: 1, text: mainText } });
     const deadline = Date.now() + 20_000;
     const undefinedRef = () => published.some((p) => p.uri === main && p.diagnostics.some((d) => d.code === 'undefined-ref'));
     while (!undefinedRef() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     // the .out's label defines nothing, and nothing is said about the .out itself
     assert.ok(undefinedRef(), `main.tex: ${JSON.stringify(published.filter((p) => p.uri === main).map((p) => p.diagnostics.map((d) => d.message)))}`);
     assert.deepEqual(published.filter((p) => p.uri === out && p.diagnostics.length > 0), []);
-    await conn.sendRequest(ShutdownRequest.type);
-    await conn.sendNotification(ExitNotification.type);
-  } finally {
-    conn.dispose();
-    child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
