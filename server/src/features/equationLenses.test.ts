@@ -20,7 +20,7 @@ const SPEC = String.raw`
 \begin{equation} F \vec{x} \end{equation}
 \begin{equation} \left[ \begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array} \right] \end{equation}
 %! ch-more.tex
-\begin{equation} v_s = c v_{yy} , \end{equation}
+\begin{equation} k u_{xx} = u_t , \end{equation}
 \begin{equation} x_a^2 = (x_b + x_a)x_a + c \end{equation}
 \begin{equation} \frac{du}{ds} + 2u = 0 \end{equation}
 \begin{equation} \int_0^L f(x) \sin\left(\frac{n\pi}{L} x\right) dx = b_n \frac{L}{2} \end{equation}
@@ -43,7 +43,7 @@ describe('related-equations lenses', () => {
     assert.equal(pending, 0);
     const byLine = new Map(lenses.map((l) => [l.range.start.line, l.command!.title]));
     assert.deepEqual(byLine, new Map([
-      // the heat equation with other letters in another chapter; its copy in the slides is not counted
+      // the heat equation written the other way round in another chapter; its copy in the slides is not counted
       [0, 'Same as line 1 of ch-more.tex'],
       // an integral the evaluator cannot read, written again word for word
       [3, 'Also at line 4 of ch-more.tex'],

@@ -43,10 +43,13 @@ const MAX_LENGTH = 20000;
 
 export type MacroTable = Map<string, MacroDef>;
 
-/** Builds the lookup table: builtins first, then the document's definitions (which win). */
-export function macroTable(defs: readonly MacroDef[]): MacroTable {
+/**
+ * Builds the lookup table: builtins first, then the document's definitions (which win).
+ * `builtins: false` for display: only what the document defines is written out.
+ */
+export function macroTable(defs: readonly MacroDef[], builtins = true): MacroTable {
   const m: MacroTable = new Map();
-  for (const d of BUILTIN) m.set(d.name, d);
+  if (builtins) for (const d of BUILTIN) m.set(d.name, d);
   for (const d of defs) {
     if (d.cmd === 'DeclareMathOperator' || d.cmd === 'DeclareMathOperator*') {
       m.set(d.name, { name: d.name, nargs: 0, body: `\\operatorname{${d.body}}` });
@@ -97,4 +100,10 @@ export function expandMacros(s: string, table: MacroTable): string | undefined {
     // re-scan the expansion: bodies may use other macros
   }
   return out;
+}
+
+/** LaTeX as a typesetter without the project's preamble can show it: the project's own macros written out (unchanged where that runs away). */
+export function withProjectMacros(latex: string, defs: readonly MacroDef[]): string {
+  if (defs.length === 0 || !latex.includes('\\')) return latex;
+  return expandMacros(latex, macroTable(defs, false)) ?? latex;
 }

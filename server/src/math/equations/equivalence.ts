@@ -16,7 +16,13 @@
 // * every variable written must matter, and a derivative must be of an expression in its own
 //   variable: `y\frac{dy}{dx}` read with `y` independent of `x` (so zero) is not the author's
 //   reading, and nothing is confirmed;
-// * a display too small to say anything (`u_s = 0`, `n = r + k`) is never claimed the same as another.
+// * a display too small to say anything (`u_s = 0`, `n = r + k`) is never claimed the same as another;
+// * letters that merely sit in the same places make no map: a relation that is not an identity
+//   is about particular quantities (two steps of one proof, `p_k = s_k m_k` and `c_k = w_k d_k`;
+//   Bézout's `1 = ax + by` and a line), so its letters may be renamed only where what stays
+//   fixed (operations and numbers) is more than twice the letters renamed; an identity is a
+//   law, whatever its letters are called;
+// * juxtaposed letters keep their order: `L_y R_y L_{Sy} x = x` is not `L_{Sy} R_y L_y x = x`.
 // Anything the evaluator cannot read: not confirmed (silence is the safe answer).
 import { type Expr, type VarRole, derivativeOfUnknown, freeVars, op } from '../expr.js';
 import { GREEK_LOWER } from './canonicalLatex.js';
@@ -206,6 +212,53 @@ function size(e: Expr): number {
 /** Too small to claim anything about: `u_s = 0` or `n = r + k` is "the same" as any equation of that shape. */
 const MIN_SIZE = 5;
 
+/** The letters of each product written as a juxtaposition of lone letters, in the order written (renamed by `name`). */
+function products(chains: Chain[], name: (v: string) => string): string[][] {
+  const out: string[][] = [];
+  const walk = (e: Expr): void => {
+    if (e.k === 'op') {
+      if (e.op === 'mul') {
+        const atoms = e.args.flatMap((x) => (x.k === 'var' ? [name(x.name)] : []));
+        if (atoms.length >= 2) out.push(atoms);
+      }
+      e.args.forEach(walk);
+    } else if (e.k === 'D') walk(e.body);
+    else if (e.k === 'sum' || e.k === 'prod') { walk(e.body); walk(e.lo); walk(e.hi); }
+  };
+  for (const c of chains) c.sides.forEach(walk);
+  return out;
+}
+
+/**
+ * Whether every product of lone letters that the other display also writes with the same
+ * letters is written there in the same order somewhere: juxtaposition need not commute
+ * (operators, matrices, group elements), so `L_y R_y x` is not `R_y L_y x`.
+ */
+function sameOrders(a: string[][], b: string[][]): boolean {
+  const key = (p: string[]) => [...p].sort().join(' ');
+  const text = (p: string[]) => p.join(' ');
+  const oneWay = (xs: string[][], ys: string[][]) => xs.every((p) => {
+    const k = key(p);
+    const same = ys.filter((q) => key(q) === k);
+    return same.length === 0 || same.some((q) => text(q) === text(p));
+  });
+  return oneWay(a, b) && oneWay(b, a);
+}
+
+/** Operations and numbers: what stays when every letter is renamed. */
+function fixedNodes(chains: Chain[]): number {
+  const count = (e: Expr): number => {
+    switch (e.k) {
+      case 'num': return 1;
+      case 'var': return 0;
+      case 'op': return 1 + e.args.reduce((n, a) => n + count(a), 0);
+      case 'D': return 1 + count(e.body);
+      default: return 1 + count(e.body) + count(e.lo) + count(e.hi);
+    }
+  };
+  return chains.reduce((n, c) => n + c.sides.reduce((m, s) => m + count(s), 0), 0);
+}
+
 function prepare(d: DisplayRelations): { chains: Chain[]; vars: string[] } {
   const chains = d.chains.map((c) => { const o = oriented(c.sides, c.relations); return new Chain(o.rels, o.sides); });
   const vars = new Set<string>();
@@ -299,6 +352,17 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
     m.set(x, y); inv.set(y, x);
     return true;
   };
+  // an identity holds whatever its letters are; any other relation is about particular quantities
+  const identity = bSeries.every((c) => allZero(c.diff, c.sides));
+  const bProducts = products(pb.chains, (v) => v);
+  /** What the renaming in `target` must also keep (see the module comment). */
+  const keepsRoles = (): boolean => {
+    const to = new Map(pa.vars.map((v, j) => [v, pb.vars[target[j]]]));
+    if (!sameOrders(products(pa.chains, (v) => to.get(v) ?? v), bProducts)) return false;
+    if (identity) return true;
+    const renamed = pa.vars.filter((v, j) => v !== pb.vars[target[j]]).length;
+    return renamed === 0 || Math.min(fixedNodes(pa.chains), fixedNodes(pb.chains)) > 2 * renamed;
+  };
   const test = (): boolean => {
     if (++tried > MAX_RENAMINGS) throw new Error('too many renamings');
     const perPoint: ChainValues[][] = [];
@@ -311,7 +375,7 @@ function confirm(a: DisplayRelations, b: DisplayRelations, opts: ConfirmOptions)
       // an early look after the first point: most renamings fail there
       if (p === 0 && !displaysMatch(series(perPoint), series([bValues[0]]))) return false;
     }
-    return displaysMatch(series(perPoint), bSeries);
+    return displaysMatch(series(perPoint), bSeries) && keepsRoles();
   };
   const go = (i: number): boolean => {
     if (i === pa.vars.length) return test();
