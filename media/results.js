@@ -91,7 +91,9 @@
   }
 
   function show(msg) {
-    heading.textContent = msg.heading || '';
+    // headings and titles are LaTeX text too (`Theorem (Compactness in $\\mathbb{R}^n$)`)
+    heading.replaceChildren();
+    renderLatex(heading, msg.heading || '');
     results.replaceChildren();
     if (!msg.items || msg.items.length === 0) {
       const p = document.createElement('p');
@@ -105,7 +107,7 @@
       art.className = 'item';
       const h = document.createElement(item.hasLocation ? 'button' : 'h2');
       h.className = 'title';
-      h.textContent = item.title;
+      renderLatex(h, item.title || '');
       if (item.hasLocation) {
         h.title = 'Open in the editor';
         h.addEventListener('click', () => vscode.postMessage({ type: 'open', index }));

@@ -20,6 +20,7 @@ import { ENTRY_KINDS, IndexError, type EntryKind } from '../index/format.js';
 import { defaultIndexDir } from '../index/paths.js';
 import { candidateProofs, disambiguate, QUERY_TOKENS, search, type Result } from '../index/retrieval.js';
 import { LoadedIndex, type Query } from '../index/store.js';
+import { isNameQuery } from '../index/namedResults.js';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
 import { defaultCacheDir } from '../embeddings/embeddingService.js';
 import { displayPath, markFormulas, parseLimit } from './options.js';
@@ -185,7 +186,7 @@ export async function searchCommand(args: string[], io: Io): Promise<number> {
     const [vec] = await o.embed([latex]);
     const q: Query = { ids: o.tok.encode(latex, { maxTokens: QUERY_TOKENS }), vec };
     // the query may be a result's name ("Fermat's little theorem"): titles that name it come first
-    const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit, name: text }) : search(o.index, q, kind as EntryKind, { limit, name: text });
+    const hits = kind === 'proof' ? candidateProofs(o.index, q, { limit, name: text }) : search(o.index, q, kind as EntryKind, { limit, name: text, nameOnly: isNameQuery(text) });
     let rows: SearchRow[] = hits.map((r) => indexRow(o.index, r));
     if (p.opts.in) {
       const ws = await workspaceRows(p.opts.in as string, kind as EntryKind, q, o.index, o.tok, o.embed, progressBar(io.err, !!process.stderr.isTTY));

@@ -19,6 +19,8 @@ import { namesCompound, readingEvidence, termAt, titleNames } from './termAt.js'
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
+import { scopeMacros } from '../math/blocks.js';
+import { withProjectMacros } from '../math/macros.js';
 import type { IndexEntry } from '../index/format.js';
 import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
@@ -146,7 +148,7 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
   const f = enclosingStatement(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
   const c = candidateProofsOf(ws, f, si, limit);
-  const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: bodyText(p.doc, p.env).slice(0, 600), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
+  const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: withProjectMacros(bodyText(p.doc, p.env).slice(0, 600), scopeMacros(ws, p.doc)), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
   for (const g of c.groups) {
     const best = g.proofs[0];
     const all = proofCount(g);
@@ -159,7 +161,7 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
     });
   }
   if (items.length === 0) return undefined;
-  return { heading: `Candidate proofs for: ${latexToPlain(f.text, 80)}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
+  return { heading: `Candidate proofs for: ${withProjectMacros(latexToPlain(f.text, 80), scopeMacros(ws, doc))}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
 }
 
 /**
@@ -309,7 +311,8 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   if (!q) return undefined;
   const items: ShowResultsArgs['items'] = [];
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
-    items.push({ title: w.heading, latex: w.text.slice(0, 600), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
+    const defs = scopeMacros(ws, w.doc);
+    items.push({ title: withProjectMacros(w.heading, defs), latex: withProjectMacros(w.text.slice(0, 600), defs), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
   }
   // the statement's name (label words, title) against the indexed statements' titles
   const names = { tok: got.tok, name: statementName(ws, f) || undefined };
@@ -317,7 +320,7 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }
-  return items.length ? { heading: `Results to cite for: ${latexToPlain(f.text, 80)}`, items } : undefined;
+  return items.length ? { heading: `Results to cite for: ${withProjectMacros(latexToPlain(f.text, 80), scopeMacros(ws, doc))}`, items } : undefined;
 }
 
 /**

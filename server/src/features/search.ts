@@ -10,7 +10,7 @@
 // results their page and licence.
 import type { Range } from 'vscode-languageserver';
 import { Bm25Index } from '../embeddings/bm25.js';
-import type { Workspace } from '../project/workspace.js';
+import type { Doc, Workspace } from '../project/workspace.js';
 import { statements } from '../analysis/structure.js';
 import { latexToPlain } from '../analysis/render.js';
 import { search } from '../index/retrieval.js';
@@ -18,6 +18,9 @@ import type { ServerIndex } from '../index/serverIndex.js';
 import type { Query } from '../index/store.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { markFormulas } from '../index/queryText.js';
+import { scopeMacros } from '../math/blocks.js';
+import { type MacroDef, withProjectMacros } from '../math/macros.js';
+import { isNameQuery, nameKey } from '../index/namedResults.js';
 import type { EntryKind } from '../index/format.js';
 import { bodyText } from './indexFeatures.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
@@ -57,7 +60,7 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
   const got = si.get();
   const q = got ? si.query(latex) : undefined;
   if (got && q) {
-    for (const r of search(got.index, q, kind as EntryKind, { limit, name: query, sources: got.sources })) {
+    for (const r of search(got.index, q, kind as EntryKind, { limit, name: query, nameOnly: isNameQuery(query), sources: got.sources })) {
       const src = got.index.sourceOf(r.entry);
       const item: SearchItem = { title: r.entry.title, latex: expandProofWikiMacros(r.entry.text).slice(0, 1500), detail: `${src.name} · ${r.entry.licence}${r.named ? ' · its title names the query' : ''}`, source: 'index', score: r.score, url: r.entry.url, licence: r.entry.licence };
       (r.named ? named : items).push(item);
@@ -66,45 +69,72 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
   // the index's scores and the workspace's are on different scales: each list relative to its best
   const top = Math.max(0, ...items.map((x) => x.score)) || 1;
   for (const x of items) x.score = Math.round((x.score / top) * 1000) / 1000;
-  if (kind !== 'proof' && q) items.push(...workspaceStatements(ws, si, q, kind, limit));
+  const own: SearchItem[] = [];
+  // without the index (no tokenizer for its text search) the workspace's statements are found by name alone
+  if (kind !== 'proof') {
+    // the project's own statements that its titles or labels name come before everything
+    for (const w of workspaceStatements(ws, si, q, kind, limit, query)) (w.named ? own : items).push(w.item);
+  }
   // results whose titles name the query keep their place at the top; the rest merge by score
   // (the workspace's first at equal scores)
   items.sort((a, b) => b.score - a.score || (a.source === 'workspace' ? -1 : 0) - (b.source === 'workspace' ? -1 : 0));
-  items.unshift(...named);
+  items.unshift(...own, ...named);
   const message = !got ? 'no bundled index: workspace results only' : q && !q.vec ? 'lexical match (the encoder\'s vector for the query is on its way: type on or search again)' : undefined;
   return { query, kind, items: items.slice(0, limit), ...(message ? { message } : {}) };
 }
 
-/** The workspace's theorem-like statements (or definitions) by BM25 over their text, plus the cosine of vectors already computed. */
-function workspaceStatements(ws: Workspace, si: ServerIndex, q: Query, kind: 'statement' | 'definition', limit: number): SearchItem[] {
+const nameWords = (s: string) => new Set(nameKey(s).split(/[ /]+/).filter((w) => w.length > 1).map((w) => (w.length > 4 ? w.replace(/s$/, '') : w)));
+
+/** Whether a statement's title or label names the query: every word of the query is one of theirs. */
+function namesQuery(query: string, title: string | undefined, label: string | undefined): boolean {
+  const want = nameWords(query);
+  if (want.size === 0) return false;
+  const have = new Set([...nameWords(title ?? ''), ...nameWords((label ?? '').replace(/[:_.-]+/g, ' '))]);
+  return [...want].every((w) => have.has(w));
+}
+
+/**
+ * The workspace's theorem-like statements (or definitions) by BM25 over their text, plus the
+ * cosine of vectors already computed; `named` where the statement's title or label names the
+ * query (a name typed into the search box).
+ */
+function workspaceStatements(ws: Workspace, si: ServerIndex, q: Query | undefined, kind: 'statement' | 'definition', limit: number, query: string): Array<{ item: SearchItem; named: boolean }> {
   // `text` is what is searched (its title too: "Sum of odd numbers"), `body` what is shown
-  const cands: Array<{ text: string; body: string; title: string; uri: string; range: Range; label?: string }> = [];
+  const cands: Array<{ text: string; body: string; title: string; doc: Doc; uri: string; range: Range; label?: string; named: boolean }> = [];
+  const asName = isNameQuery(query);
   scan: for (const doc of ws.all()) {
     for (const st of statements(ws, doc)) {
       if ((kind === 'definition') !== (DEFINITION.test(st.kind.title) || DEFINITION.test(st.env.name))) continue;
       const text = bodyText(doc, st.env);
       if (text.length < 10) continue;
       const label = st.labels[0]?.name;
-      cands.push({ text: st.title ? `${st.title}. ${text}` : text, body: text, title: `${st.kind.title}${st.title ? ` (${latexToPlain(st.title, 80)})` : ''}`, uri: doc.uri, range: doc.range(st.env.start, st.env.end), ...(label ? { label } : {}) });
+      const named = asName && namesQuery(query, st.title, label);
+      cands.push({ text: st.title ? `${st.title}. ${text}` : text, body: text, title: `${st.kind.title}${st.title ? ` (${latexToPlain(st.title, 80)})` : ''}`, doc, uri: doc.uri, range: doc.range(st.env.start, st.env.end), ...(label ? { label } : {}), named });
       if (cands.length >= MAX_WORKSPACE) break scan;
     }
   }
   if (!cands.length) return [];
   const bm = new Bm25Index();
   for (const c of cands) bm.add(si.tokens(c.text));
-  const s = bm.scores(q.ids);
+  const s = q ? bm.scores(q.ids) : new Float32Array(cands.length);
   const max = Math.max(...s) || 1;
   const scored = cands.map((c, i) => {
-    const v = q.vec && si.vector(c.text);
+    const v = q?.vec && si.vector(c.text);
     let cos = 0;
-    if (v && q.vec) for (let j = 0; j < v.length; j++) cos += v[j] * q.vec[j];
+    if (v && q?.vec) for (let j = 0; j < v.length; j++) cos += v[j] * q.vec[j];
     // relative to the best lexical match, and the cosine when both vectors are there
-    return { c, score: Math.round((v && q.vec ? (s[i] / max) * 0.5 + Math.max(0, cos) * 0.5 : s[i] / max) * 1000) / 1000, lexical: s[i] };
-  }).filter((x) => x.lexical > 0 || x.score > 0.3).sort((a, b) => b.score - a.score).slice(0, limit);
+    return { c, score: Math.round((v && q?.vec ? (s[i] / max) * 0.5 + Math.max(0, cos) * 0.5 : s[i] / max) * 1000) / 1000, lexical: s[i] };
+  }).filter((x) => x.c.named || x.lexical > 0 || x.score > 0.3).sort((a, b) => Number(b.c.named) - Number(a.c.named) || b.score - a.score).slice(0, limit);
   si.want(scored.map((x) => x.c.text));
+  // shown typeset by a client that knows none of the project's macros: written out
+  const defs = new Map<Doc, MacroDef[]>();
+  const shown = (doc: Doc, latex: string) => { let d = defs.get(doc); if (!d) { d = scopeMacros(ws, doc); defs.set(doc, d); } return withProjectMacros(latex, d); };
   return scored.map(({ c, score }) => ({
-    title: c.title, latex: c.body.slice(0, 1500), detail: `${c.uri.slice(c.uri.lastIndexOf('/') + 1)}:${c.range.start.line + 1}${c.label ? ` · \\ref{${c.label}}` : ''}`,
-    source: 'workspace' as const, score, uri: c.uri, range: c.range, ...(c.label ? { label: c.label } : {}),
+    named: c.named,
+    item: {
+      title: shown(c.doc, c.title), latex: shown(c.doc, c.body.slice(0, 1500)), detail: `${c.uri.slice(c.uri.lastIndexOf('/') + 1)}:${c.range.start.line + 1}${c.label ? ` · \\ref{${c.label}}` : ''}${c.named ? ' · its title or label names the query' : ''}`,
+      source: 'workspace' as const, score, uri: c.uri, range: c.range, ...(c.label ? { label: c.label } : {}),
+    },
   }));
 }
 

@@ -5,9 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { described, nameKey, nameKeys, namedIds, plainName } from './namedResults.js';
+import { aliasKeys, described, isNameQuery, nameKey, nameKeys, namedIds, plainName } from './namedResults.js';
 import { LoadedIndex } from './store.js';
-import { candidateProofs, QUERY_TOKENS } from './retrieval.js';
+import { candidateProofs, QUERY_TOKENS, search } from './retrieval.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
@@ -39,6 +39,14 @@ describe('result names', () => {
     assert.equal(nameKey('proof of Poincaré lemma'), 'poincare lemma');
     assert.equal(nameKey("Fermat's Little Theorem (Proof 3)"), 'fermat little theorem');
     assert.deepEqual(nameKeys('Heine--Borel Theorem'), ['heine borel theorem', 'heine borel']);
+  });
+
+  it('the other names a title answers to', () => {
+    assert.deepEqual(aliasKeys('First Sylow Theorem'), ['sylow theorem', 'sylow']);
+    assert.deepEqual(aliasKeys('Cauchy-Bunyakovsky-Schwarz Inequality'), ['cauchy bunyakovsky schwarz', 'cauchy schwarz', 'cauchy schwarz inequality']);
+    assert.deepEqual(aliasKeys('Cauchy-Schwarz Inequality/Complex Numbers'), ['cauchy schwarz inequality', 'cauchy schwarz']);
+    assert.deepEqual(aliasKeys('Heine-Borel Theorem/Lemma 2'), []);
+    assert.deepEqual(aliasKeys('Lagrange\'s Theorem (Group Theory)'), []);
   });
 
   it('a person\'s result inside a longer description; never a different result of the same person', () => {
@@ -74,6 +82,25 @@ describe('named results on the built index', { skip: !built && 'build/index miss
     assert.ok([...namedIds(index, "Poincar\\'e Lemma", 'statement').keys()].map(title).includes('Poincaré lemma'));
     assert.ok([...namedIds(index, "Poincar\\'e Lemma", 'proof').keys()].map(title).includes('proof of Poincaré lemma'));
     assert.ok([...namedIds(index, 'Heine--Borel', 'statement').keys()].map(title).some((t) => /^Heine-Borel theorem$/i.test(t)));
+  });
+
+  it('other names of a title: a chain of names shortened, a numbered result unnumbered, a page for a setting (issue 36)', () => {
+    const named = (name: string) => [...namedIds(index, name, 'statement').keys()].map(title);
+    // ProofWiki calls it Cauchy-Bunyakovsky-Schwarz, and states it per setting
+    assert.ok(named('Cauchy-Schwarz').some((t) => t.startsWith('Cauchy-Bunyakovsky-Schwarz Inequality/')), named('Cauchy-Schwarz').join('; '));
+    assert.ok(named('Cauchy–Schwarz inequality').some((t) => t === 'Cauchy-Schwarz Inequality/Complex Numbers'));
+    // a person's numbered results, all of them, by the person's name
+    assert.ok(named('Sylow').includes('First Sylow Theorem'), named('Sylow').join('; '));
+    assert.ok(named('Bolzano--Weierstra\\ss').some((t) => /^Bolzano-Weierstrass Theorem$/i.test(t)));
+    // a lemma of a page is another result
+    assert.ok(!named('Bolzano-Weierstrass').includes('Bolzano-Weierstrass Theorem/Lemma 2'));
+  });
+
+  it('a name typed alone (a search box) finds what it names, whatever the text around it says', async () => {
+    const first = async (name: string) => search(index, await query(name), 'statement', { limit: 10, name, nameOnly: isNameQuery(name) }).filter((r) => r.named).map((r) => r.entry.title);
+    assert.ok((await first('Bolzano–Weierstraß')).some((t) => /^Bolzano-Weierstrass Theorem$/i.test(t)));
+    assert.ok((await first('Sylow')).includes('First Sylow Theorem'));
+    assert.equal(isNameQuery('x^2 + y^2 = 1'), false);
   });
 
   let encoder: EncoderSession | undefined;

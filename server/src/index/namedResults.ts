@@ -50,12 +50,55 @@ export function nameKey(s: string): string {
     .replace(/ proof \d+$/, '');
 }
 
+/** A query that is a name and nothing else (typed into a search box): a few words, no formula. */
+export function isNameQuery(query: string): boolean {
+  return !/[$\\=<>^_]/.test(query) && query.trim().split(/\s+/).length <= 6;
+}
+
 /** The keys of a name, most specific first: as written, then without a generic last word. */
 export function nameKeys(name: string): string[] {
   const full = nameKey(name);
   if (full.length < 3) return [];
   const short = full.replace(GENERIC_LAST, '');
   return short !== full && short.length >= 3 ? [full, short] : [full];
+}
+
+/** Words that number a person's results ("First Sylow Theorem"): a name without them names them all. */
+const ORDINAL = /\b(?:first|second|third|fourth|fifth|sixth|seventh)\b/g;
+/** A title's leading chain of hyphenated names ("Cauchy-Bunyakovsky-Schwarz Inequality"). */
+const NAME_CHAIN = /^(\p{Lu}\p{L}+(?:-\p{Lu}\p{L}+)+)(?=\s|$)/u;
+
+/**
+ * The other names a title answers to: without the ordinal that numbers it ("Sylow" for "First
+ * Sylow Theorem"), a chain of names by its chain alone and by its first and last names
+ * ("Cauchy-Schwarz" for "Cauchy-Bunyakovsky-Schwarz Inequality"), and a page for a setting by
+ * its page's name ("Cauchy-Schwarz Inequality" for "…/Complex Numbers").
+ */
+export function aliasKeys(title: string): string[] {
+  const slash = title.indexOf('/');
+  const out = new Set<string>();
+  if (slash >= 0) {
+    // a page's setting ("…/Complex Numbers") is the result named by its page; its lemmas and corollaries are other results
+    if (/^\s*(?:lemma|corollary|proof|porism|examples?)\b/i.test(title.slice(slash + 1))) return [];
+    title = title.slice(0, slash);
+    for (const k of nameKeys(title)) out.add(k);
+  }
+  const key = nameKey(title);
+  const unnumbered = key.replace(ORDINAL, ' ').replace(/\s+/g, ' ').trim();
+  if (unnumbered !== key) for (const k of nameKeys(unnumbered)) out.add(k);
+  const chain = NAME_CHAIN.exec(plainName(title).trim());
+  if (chain) {
+    const names = chain[1].split('-');
+    const rest = key.split(' ').slice(names.length).join(' ');
+    const ends = `${names[0]} ${names[names.length - 1]}`.toLowerCase();
+    // the chain alone only where one word follows it ("… Inequality", "… Equations"): "Mittag-Leffler
+    // Expansion for Cosecant Function" is not what "Mittag-Leffler" names
+    const alone = rest.split(' ').filter(Boolean).length <= 1;
+    if (alone) out.add(nameKey(names.join(' ')));
+    if (names.length >= 3) { if (alone) out.add(ends); if (rest) for (const k of nameKeys(`${ends} ${rest}`)) out.add(k); }
+  }
+  if (slash < 0) for (const k of nameKeys(title)) out.delete(k);
+  return [...out].filter((k) => k.length >= 3);
 }
 
 /** Words that say what kind of result, not which: left out when a name's words are compared. */
@@ -79,25 +122,23 @@ interface Personal { id: number; words: string[]; qualifier: string[] }
 
 /**
  * Per kind: title key → entry ids (each title under both of its keys; under the key without its
- * generic last word as -(id + 1)); `personal`: the statements that are a person's result, by
- * their first word.
+ * generic last word as -(id + 1)); `aliases`: title ids by their other names (aliasKeys);
+ * `personal`: the statements that are a person's result, by their first word.
  */
-type Names = Record<EntryKind, Map<string, number[]>> & { personal: Map<string, Personal[]> };
+type Names = Record<EntryKind, Map<string, number[]>> & { aliases: Record<EntryKind, Map<string, number[]>>; personal: Map<string, Personal[]> };
 
 /** ~45k entry reads (~1 s for the ProofWiki index), 500 per slice. */
 const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
-  const out = { statement: new Map(), proof: new Map(), definition: new Map(), personal: new Map() } as Names;
+  const out = { statement: new Map(), proof: new Map(), definition: new Map(), aliases: { statement: new Map(), proof: new Map(), definition: new Map() }, personal: new Map() } as Names;
   let n = 0;
   for (const kind of ['statement', 'proof', 'definition'] as EntryKind[]) {
     const [a, b] = index.header.kinds[kind] ?? [0, 0];
     for (let id = a; id < b; id++) {
       if (++n % 500 === 0) yield;
       const title = index.peek(id).title;
-      nameKeys(title).forEach((k, i) => {
-        const v = i === 0 ? id : -(id + 1);
-        const ids = out[kind].get(k);
-        if (ids) ids.push(v); else out[kind].set(k, [v]);
-      });
+      const put = (k: string, v: number) => { const ids = out[kind].get(k); if (ids) ids.push(v); else out[kind].set(k, [v]); };
+      nameKeys(title).forEach((k, i) => put(k, i === 0 ? id : -(id + 1)));
+      for (const k of aliasKeys(title)) { const ids = out.aliases[kind].get(k); if (ids) ids.push(id); else out.aliases[kind].set(k, [id]); }
       if (kind === 'statement' && PERSONAL.test(plainName(title)) && !title.includes('/')) {
         const m = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(title);
         const words = contentWords(nameKey(m ? m[1] : title));
@@ -133,6 +174,13 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
     const id = (v: number) => (v >= 0 ? v : -v - 1);
     for (const v of byKind[kind].get(k) ?? []) put(id(v), strength(v));
     if (kind === 'proof') for (const v of byKind.statement.get(k) ?? []) for (const p of index.entry(id(v)).proofs ?? []) put(p, strength(v));
+  });
+  // another name of a title ("Cauchy-Schwarz" for Cauchy-Bunyakovsky-Schwarz): as strong as its own
+  // name of several words, a person's name alone ("Sylow") as weak as ever
+  keys.forEach((k, i) => {
+    const strength = i === 0 && several ? 2 : 1;
+    for (const id of byKind.aliases[kind].get(k) ?? []) put(id, strength);
+    if (kind === 'proof') for (const s of byKind.aliases.statement.get(k) ?? []) for (const p of index.entry(s).proofs ?? []) put(p, strength);
   });
   if (out.size === 0 && kind !== 'definition') {
     for (const s of described(byKind.personal, name)) {

@@ -11,6 +11,9 @@ test('ProofWiki\'s macros become standard LaTeX; other text is left as it is', (
   );
   assert.equal(expandProofWikiMacros('$\\ds \\sum_{k \\mathop = 1}^n k$ in $\\R$'), '$\\displaystyle \\sum_{k \\mathop = 1}^n k$ in $\\mathbb{R}$');
   assert.equal(expandProofWikiMacros('no macros here'), 'no macros here');
+  // a control word before an argument keeps its space: `\langle x_n`, never `\langlex_n`
+  assert.equal(expandProofWikiMacros('$\\sequence {x_n}$'), '${\\left\\langle x_n\\right\\rangle}$');
+  assert.equal(expandProofWikiMacros('$\\norm {v}$'), '${\\left\\lVert v\\right\\rVert}$');
   // a long page, paragraph by paragraph: every one written out
   const long = Array.from({ length: 300 }, (_, i) => `$\\paren {${i}}$`).join('\n\n');
   assert.doesNotMatch(expandProofWikiMacros(long), /\\paren/);

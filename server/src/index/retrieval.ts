@@ -58,7 +58,8 @@ export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOption
   return namedFirst(index, q, 'proof', ranked, opts, { combine }).slice(0, limit);
 }
 
-export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: SearchOptions & { name?: string } = {}): Result[] {
+/** `nameOnly`: the query is the name and nothing else (a search box), so every entry it names is meant. */
+export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: SearchOptions & { name?: string; nameOnly?: boolean } = {}): Result[] {
   const limit = opts.limit ?? 10;
   return namedFirst(index, q, kind, index.search(q, kind, { ...opts, limit }), opts).slice(0, limit);
 }
@@ -71,11 +72,11 @@ export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: Sear
  * different results in different fields: "Chain rule" in a paper on divergences is not the
  * chain rule of calculus, "Cantor" in a chapter on the reals not Cantor's theorem on power sets.
  */
-function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'> = {}): Result[] {
+function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string; nameOnly?: boolean }, extra: Pick<SearchOptions, 'combine'> = {}): Result[] {
   const named = opts.name ? namedIds(index, opts.name, kind) : undefined;
   for (const id of opts.exclude ?? []) named?.delete(id);
   if (!named || named.size === 0) return withEntries(index, hits);
-  const trusted = trustedNames(index, q, kind, named, opts, extra);
+  const trusted = opts.nameOnly ? () => true : trustedNames(index, q, kind, named, opts, extra);
   const scored = index.search(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size }).filter((h) => trusted(h.id));
   const first = scored.sort((a, b) => named.get(b.id)! - named.get(a.id)! || b.score - a.score || a.id - b.id);
   const seen = new Set(first.map((h) => h.id));
