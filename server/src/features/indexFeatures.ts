@@ -15,7 +15,7 @@ import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import { isPhrase } from '../index/termPhrases.js';
-import { namesCompound, readingEvidence, termAt, titleNames } from './termAt.js';
+import { clauseAround, namesCompound, readingEvidence, sentenceAround, sentenceReadings, termAt, titleNames } from './termAt.js';
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
@@ -260,16 +260,27 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
   if (!q.vec && si.expectsVectors) return undefined;
   let ranked = disambiguate(index, got.tok, hit.term, q);
   let heading = `**Which “${hit.term}”?**`;
+  const phraseText = doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ');
   if (hit.phrase.length) {
-    // "measure space": only the readings that name the phrase
+    // "measure space": only the readings that name the phrase, in a domain the context names
+    // ("closed subset" in a topology text is no "Multiplicatively Closed Subset of Ring")
     ranked = ranked.filter((r) => titleNames(r.entry.title, hit.phrase));
     const sum = ranked.reduce((x, r) => x + (r.probability ?? 0), 0);
     if (sum > 0) ranked = ranked.map((r) => ({ ...r, probability: (r.probability ?? 0) / sum }));
-    heading = `**Which “${doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ')}”?**`;
+    heading = `**Which “${phraseText}”?**`;
   }
   // the term alone: not a reading whose title makes it a modifier of another noun ("the mean"
   // is no "Mean Deviation"); the others keep their probability, so the threshold still says how sure
-  else ranked = ranked.filter((r) => !namesCompound(hit.term, r.entry.title) && (hit.marked || readingEvidence(r.entry.title, hit.term, context)));
+  else ranked = ranked.filter((r) => !namesCompound(hit.term, r.entry.title) && (hit.marked || readingEvidence(r.entry.title, hit.term, context, 'some')));
+  // the reading the ranker prefers must fit every object its title names and the sentence's own
+  // objects ("closed subset" in a topology text is no "Multiplicatively Closed Subset of Ring";
+  // "the Sylow 5-subgroup is normal" no "Normal Number"); where it does not, nothing: another
+  // reading the ranker liked less is not promoted on that evidence
+  if (ranked.length) {
+    const fits = sentenceReadings(ranked.filter((r) => hit.marked || readingEvidence(r.entry.title, phraseText, context)).map((r) => ({ ...r, title: r.entry.title })), phraseText, clauseAround(doc.text, offset), sentenceAround(doc.text, offset));
+    if (!fits.some((r) => r.id === ranked[0].id)) return undefined;
+    ranked = fits;
+  }
   if (ranked.length === 0) {
     // a term marked as defined here (\emph in a definition) with no disambiguation group:
     // the indexed definitions whose title names it

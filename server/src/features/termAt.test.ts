@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { LatexDocument } from '../model/latexDocument.js';
-import { modifierOnly, namesCompound, readingEvidence, termAt, titleNames } from './termAt.js';
+import { clauseAround, modifierOnly, namesCompound, readingDomain, readingEvidence, sentenceAround, sentenceReadings, termAt, titleNames } from './termAt.js';
 import { textPlaceAt } from './textPlace.js';
 
 const TERMS = new Set(['upper bound', 'rectangle', 'loop', 'above', 'left', 'vertex', 'family', 'left adjoint', 'normal', 'space', 'field', 'graph', 'section', 'integral', 'closed', 'word', 'term', 'formula', 'continuous', 'character', 'mean', 'divergence', 'column', 'linear algebra', 'universe', 'structure', 'smooth', 'complex', 'algebra']);
@@ -156,4 +156,32 @@ test('a reading is shown only where the context says something of its domain', (
   assert.ok(readingEvidence('Definition:Matrix/Column', 'column', 'the columns of these matrices'));
   assert.ok(readingEvidence('Definition:Completion (Normed Division Ring)', 'completion', 'the completions of $N$ at the infinite places; the ring of adeles'));
   assert.ok(readingEvidence('Definition:Linearly Independent', 'independent', 'two independent columns'));
+});
+
+test('a reading\'s objects are all named around it; a field in parentheses only where nothing else says the domain (issue 36)', () => {
+  // the kernel of a ring homomorphism is no kernel of a homomorphism of differential complexes
+  assert.deepEqual(readingDomain('Definition:Kernel of Homomorphism of Differential Complexes', 'kernel'), { objects: ['homomorphism', 'complex'], field: [] });
+  assert.ok(!readingEvidence('Definition:Kernel of Homomorphism of Differential Complexes', 'kernel', 'Let $\\varphi\\colon R \\to S$ be a ring homomorphism. The kernel of $\\varphi$ is an ideal.'));
+  assert.ok(readingEvidence('Definition:Kernel of Ring Homomorphism', 'kernel', 'Let $\\varphi\\colon R \\to S$ be a ring homomorphism. The kernel of $\\varphi$ is an ideal.'));
+  // a closed subset of a topological space is no multiplicatively closed subset of a ring
+  assert.ok(!readingEvidence('Definition:Multiplicatively Closed Subset of Ring', 'closed subset', 'Let $X$ be a topological space. Every closed subset of a compact space is compact.'));
+  // the field in parentheses is rarely written out: the object after it says the domain
+  assert.deepEqual(readingDomain('Definition:Spectrum (Spectral Theory)/Bounded Linear Operator', 'spectrum'), { objects: ['operator'], field: ['spectral'] });
+  assert.ok(readingEvidence('Definition:Spectrum (Spectral Theory)/Bounded Linear Operator', 'spectrum', 'Let $T$ be a bounded operator on a Hilbert space. The spectrum of $T$ is compact.'));
+  assert.ok(readingEvidence('Definition:Trace (Linear Algebra)/Matrix', 'trace', 'Let $A$ be a square matrix. The trace of $A$ is the sum of its eigenvalues.'));
+});
+
+test('the sentence\'s own objects decide between readings the paragraph allows (issue 36)', () => {
+  const text = 'Let $G$ be a group of order $15$. The number of Sylow $5$-subgroups divides $3$, so the Sylow $5$-subgroup is normal. Hence';
+  const sentence = sentenceAround(text, text.indexOf('normal'));
+  assert.equal(sentence, 'The number of Sylow $5$-subgroups divides $3$, so the Sylow $5$-subgroup is normal');
+  const readings = [{ title: 'Definition:Normal Number' }, { title: 'Definition:Normal Subgroup' }, { title: 'Definition:Normal' }];
+  // in the clause: the subgroup, and the reading with no domain of its own
+  assert.deepEqual(sentenceReadings(readings, 'normal', 'so the Sylow $5$-subgroup is normal').map((r) => r.title), ['Definition:Normal Subgroup', 'Definition:Normal']);
+  assert.deepEqual(sentenceReadings(readings, 'normal', 'the space is normal').map((r) => r.title), readings.map((r) => r.title), 'nothing named: all stay');
+  // the clause first: "number" is in the sentence, but not in the term's clause
+  const at = text.indexOf('normal');
+  assert.equal(clauseAround(text, at).trim(), 'the Sylow $5$-subgroup is normal');
+  assert.deepEqual(sentenceReadings(readings, 'normal', clauseAround(text, at), sentence).map((r) => r.title), ['Definition:Normal Subgroup', 'Definition:Normal']);
+  assert.deepEqual(sentenceReadings(readings, 'normal', 'it is normal', sentence).map((r) => r.title), readings.map((r) => r.title), 'the sentence names both: all stay');
 });

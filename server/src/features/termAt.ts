@@ -150,23 +150,76 @@ const lowerWords = (t: string) => t.toLowerCase().split(/[^a-z]+/).filter((w) =>
 /**
  * Whether a reading fits the context by its words. A single-word term's reading names that
  * word ("compact" is no "Compactification", "transformation" no "Group Action"); and the
- * context names the reading's domain: the head word of each other part of its title ("Matrix"
- * of "Matrix/Column", "Ideal" of "Height of Prime Ideal", "Ring" of "Completion (Normed
- * Division Ring)") appears in it, unless the title has none. A single word alone ("product",
+ * context names the reading's domain (readingDomain): every object its title names ("Matrix"
+ * of "Matrix/Column", "Ideal" of "Height of Prime Ideal"; `some`: one of them), else its field
+ * ("Ring" of "Completion (Normed Division Ring)"), unless the title has none. A single word alone ("product",
  * "integral", "height") is read in every sense the index lists; without a word of that sense
  * around it, the sense meant may be none of them.
  */
-export function readingEvidence(title: string, term: string, context: string): boolean {
+export function readingEvidence(title: string, term: string, context: string, objects: 'all' | 'some' = 'all'): boolean {
   const own = new Set(lowerWords(term).map(wordStem));
   const t = title.replace(/^Definition:/, '');
   const named = new Set(lowerWords(t).map(wordStem));
   if (own.size === 1 && ![...own].every((w) => named.has(w))) return false;
-  const heads = t.split(/[/()]|\b(?:of|in|on|over|for|under)\b/i)
-    .map((part) => lowerWords(part).filter((w) => !GENERIC_TITLE_WORDS.has(w)).pop())
-    .filter((w): w is string => !!w && !own.has(wordStem(w)));
-  if (heads.length === 0) return true;
+  const domain = readingDomain(title, term);
   const said = new Set(lowerWords(context).flatMap(stems));
-  return heads.some((h) => said.has(wordStem(h)));
+  // every object the title names ("Homomorphism" and "Complexes"), or with `some` one of them or
+  // of its field; a field in parentheses ("(Spectral Theory)") only where nothing else says the domain
+  if (objects === 'some') { const all = [...domain.objects, ...domain.field]; return all.length === 0 || all.some((h) => said.has(h)); }
+  if (domain.objects.length) return domain.objects.every((h) => said.has(h));
+  return domain.field.length === 0 || domain.field.some((h) => said.has(h));
+}
+
+/**
+ * The domain a reading's title names beyond the term, stemmed: the head word of each other
+ * part ("Homomorphism" and "Complexes" of "Kernel of Homomorphism of Differential Complexes"),
+ * and the field a part in parentheses names ("Spectral" of "Spectrum (Spectral Theory)").
+ */
+export function readingDomain(title: string, term: string): { objects: string[]; field: string[] } {
+  const own = new Set(lowerWords(term).map(wordStem));
+  const head = (part: string) => {
+    const w = lowerWords(part).filter((x) => !GENERIC_TITLE_WORDS.has(x)).pop();
+    return w && !own.has(wordStem(w)) ? [wordStem(w)] : [];
+  };
+  const t = title.replace(/^Definition:/, '');
+  const field = [...t.matchAll(/\(([^()]*)\)/g)].flatMap((m) => head(m[1]));
+  const objects = t.replace(/\([^()]*\)/g, ' ').split(/\/|\b(?:of|in|on|over|for|under)\b/i).flatMap(head);
+  return { objects, field };
+}
+
+const SENTENCE_END = /[.!?;](?:\s|$)|\n\s*\n/g;
+/** Where a clause ends inside a sentence: ", so …", ", and …", ", which …". */
+const CLAUSE_END = /[.!?;:](?:\s|$)|\n\s*\n|,\s+(?:so|and|hence|thus|then|but|whence|which|where|while|since|because)\b/g;
+
+function spanAround(text: string, offset: number, end: RegExp): string {
+  const before = text.slice(Math.max(0, offset - 400), offset);
+  const after = text.slice(offset, offset + 400);
+  let a = 0;
+  for (const m of before.matchAll(end)) a = m.index + m[0].length;
+  const b = after.search(new RegExp(end.source));
+  return before.slice(a) + (b >= 0 ? after.slice(0, b) : after);
+}
+
+/** The sentence around `offset`: what its objects are ("the Sylow 5-subgroup is normal"). */
+export const sentenceAround = (text: string, offset: number): string => spanAround(text, offset, SENTENCE_END);
+/** The clause around `offset` ("so the Sylow 5-subgroup is normal"). */
+export const clauseAround = (text: string, offset: number): string => spanAround(text, offset, CLAUSE_END);
+
+/**
+ * Of readings that fit the context, those whose domain the term's own clause or sentence
+ * names (`spans`, nearest first): where some reading's domain is named there ("subgroup" in
+ * "so the Sylow 5-subgroup is normal"), a reading whose domain is named only farther away
+ * ("number" in the clause before) is not what is meant. Readings without a domain word are kept.
+ */
+export function sentenceReadings<R extends { title: string }>(readings: readonly R[], term: string, ...spans: string[]): R[] {
+  const domains = readings.map((r) => { const { objects, field } = readingDomain(r.title, term); return [...objects, ...field]; });
+  // the nearest span that names some reading's domain decides: the clause, else the sentence
+  for (const span of spans) {
+    const said = new Set(lowerWords(span).flatMap(stems));
+    const fit = domains.map((d) => (d.length === 0 ? -1 : d.filter((w) => said.has(w)).length));
+    if (fit.some((f) => f > 0)) return readings.filter((_r, i) => fit[i] !== 0);
+  }
+  return [...readings];
 }
 
 /** Whether `at` starts a sentence: after a full stop, a blank line, a command or environment line, or at the start of an argument. */
