@@ -277,24 +277,28 @@ try {
     return `${text.slice(0, 100)} (${images} typeset formula(s))`;
   });
 
-  await step('hover on the head of a claim declared under \\theoremstyle{definition} lists candidate proofs', async () => {
-    await page.mouse.move(10, 10);
-    await page.keyboard.press('Escape');
-    const head = token('clm:powers');
-    await head.scrollIntoViewIfNeeded().catch(() => {});
-    await head.waitFor({ state: 'visible', timeout: T(30_000) });
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'Candidate proofs' }).first();
-    for (let i = 0; i < 6; i++) {
+  await step('hover on the head of a claim declared under \\theoremstyle{definition}, and of a fact from \\declaretheorem[style=remark], lists candidate proofs', async () => {
+    const seen = [];
+    for (const [label, png] of [['clm:powers', '09-candidate-proofs-definition-style.png'], ['fact:odd-sum', '09b-candidate-proofs-declaretheorem.png']]) {
       await page.mouse.move(10, 10);
-      await head.hover();
-      if (await hover.waitFor({ state: 'visible', timeout: T(10_000) }).then(() => true, () => false)) break;
+      await page.keyboard.press('Escape');
+      const head = token(label);
+      await head.scrollIntoViewIfNeeded().catch(() => {});
+      await head.waitFor({ state: 'visible', timeout: T(30_000) });
+      const hover = page.locator('.monaco-hover:visible', { hasText: 'Candidate proofs' }).first();
+      for (let i = 0; i < 6; i++) {
+        await page.mouse.move(10, 10);
+        await head.hover();
+        if (await hover.waitFor({ state: 'visible', timeout: T(10_000) }).then(() => true, () => false)) break;
+      }
+      await hover.waitFor({ state: 'visible', timeout: T(5_000) });
+      const text = (await hover.innerText()).replace(/\s+/g, ' ');
+      if (!/Proof in this project/.test(text)) throw new Error(`no candidate proof from the project on ${label}: ${text.slice(0, 300)}`);
+      await page.waitForTimeout(500);
+      await shot(png);
+      seen.push(`${label}: ${text.slice(0, 60)}`);
     }
-    await hover.waitFor({ state: 'visible', timeout: T(5_000) });
-    const text = (await hover.innerText()).replace(/\s+/g, ' ');
-    if (!/Proof in this project/.test(text)) throw new Error(`no candidate proof from the project: ${text.slice(0, 300)}`);
-    await page.waitForTimeout(500);
-    await shot('09-candidate-proofs-definition-style.png');
-    return text.slice(0, 120);
+    return seen.join(' | ');
   });
 
   await step('an inlay hint after \\ref shows the number LaTeX printed', async () => {
