@@ -15,9 +15,18 @@ export function confirmedSame(q: DisplayRelations | undefined, c: DisplayRelatio
   return !!q && !!c && confirmSameDisplay(q, c);
 }
 
+const copyTexts = new Map<string, string>();
+
 /** The text of a display for telling copies apart: whitespace, labels and trailing punctuation dropped. */
 export function copyText(latex: string): string {
-  return latex.replace(/\\label\s*\{[^{}]*\}/g, '').replace(/\s+/g, '').replace(/[.,;]+$/, '');
+  let t = copyTexts.get(latex);
+  if (t === undefined) {
+    t = latex.replace(/\\label\s*\{[^{}]*\}/g, '').replace(/\s+/g, '').replace(/[.,;]+$/, '');
+    // read again for every snapshot of the workspace: kept, within a bound
+    if (copyTexts.size > 200_000) copyTexts.clear();
+    copyTexts.set(latex, t);
+  }
+  return t;
 }
 
 /** Shorter displays (`x = 0`) recur by themselves and say nothing about copying. */
@@ -28,7 +37,8 @@ const MIN_SHARE = 0.3;
 /** A text in more files than this is common notation, not a sign of copying (a course kept in a dozen terms is). */
 const MAX_FILES = 40;
 
-const groups = new WeakMap<WorkspaceSnapshot, Map<Doc, number>>();
+/** By the snapshot's sites: a snapshot made again as analyses come in has the same copies. */
+const groups = new WeakMap<object, Map<Doc, number>>();
 
 /**
  * Copy groups of the snapshot's documents: two files sharing at least three displays and at
@@ -37,8 +47,8 @@ const groups = new WeakMap<WorkspaceSnapshot, Map<Doc, number>>();
  * their own number.
  */
 export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
-  let m = groups.get(snap);
-  if (!m) { m = computeGroups(snap); groups.set(snap, m); }
+  let m = groups.get(snap.sitesKey);
+  if (!m) { m = computeGroups(snap); groups.set(snap.sitesKey, m); }
   return m.get(doc) ?? -1;
 }
 

@@ -46,6 +46,8 @@ export interface WorkspaceSnapshot {
   corpus: EquationCorpus;
   /** Sites still waiting for their analysis. */
   pending: number;
+  /** The same object for every snapshot of the same documents' displays (what depends on the sites alone is kept by it). */
+  sitesKey: object;
 }
 
 class SnapshotCorpus implements EquationCorpus {
@@ -152,7 +154,8 @@ export class WorkspaceEquations {
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
-    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.codesOf(f)), pending: missing.length };
+    const sameSites = l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.codesOf(f)), pending: missing.length, sitesKey: sameSites ? l.snap.sitesKey : {} };
     this.last = { blocks, gen, vgen, snap, missing, defs };
     return snap;
   }

@@ -127,14 +127,14 @@ interface Personal { id: number; words: string[]; qualifier: string[] }
  */
 type Names = Record<EntryKind, Map<string, number[]>> & { aliases: Record<EntryKind, Map<string, number[]>>; personal: Map<string, Personal[]> };
 
-/** ~45k entry reads (~1 s for the ProofWiki index), 500 per slice. */
+/** Every entry's title read once, a slice at a time (a request waits at most one slice). */
 const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
   const out = { statement: new Map(), proof: new Map(), definition: new Map(), aliases: { statement: new Map(), proof: new Map(), definition: new Map() }, personal: new Map() } as Names;
   let n = 0;
   for (const kind of ['statement', 'proof', 'definition'] as EntryKind[]) {
     const [a, b] = index.header.kinds[kind] ?? [0, 0];
     for (let id = a; id < b; id++) {
-      if (++n % 500 === 0) yield;
+      if (++n % 200 === 0) yield;
       const title = index.peek(id).title;
       const put = (k: string, v: number) => { const ids = out[kind].get(k); if (ids) ids.push(v); else out[kind].set(k, [v]); };
       nameKeys(title).forEach((k, i) => put(k, i === 0 ? id : -(id + 1)));

@@ -122,6 +122,11 @@ export class ServerIndex {
     return this.loading;
   }
 
+  /** A request came (any, not only the index's): background precomputation waits for a pause. */
+  noteRequest(): void {
+    this.lastUse = performance.now();
+  }
+
   /** The loaded index, or undefined (still loading, missing or corrupt). Never blocks. */
   get(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
     this.lastUse = performance.now(); // a request: background precomputation waits for a pause

@@ -16,6 +16,7 @@ import { BackgroundDerivations } from '../features/derivationSources.js';
 import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import { SvgMath } from '../analysis/mathSvg.js';
 import type { RelatedContext } from '../features/relatedEquations.js';
+import { copyGroup } from '../features/equationClaims.js';
 import type { LensRefresh } from '../features/codeLenses.js';
 import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
 import { guards, type Guard, type GuardAsync } from '../util/guard.js';
@@ -282,7 +283,8 @@ export class Session implements FeatureContext {
     this.warmTimer = setTimeout(() => {
       this.warmTimer = undefined;
       const { equations, equationAnalyses, index } = this.services;
-      this.guard('equations', undefined, () => equations.snapshot(this.ws));
+      // the snapshot and which files copy which (a lens list reads both) are made here, off any request
+      this.guard('equations', undefined, () => { const snap = equations.snapshot(this.ws); if (snap.sites.length) copyGroup(snap, snap.sites[0].doc); });
       void index.loadEquations();
       // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
       void equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => equations.snapshot(this.ws)));

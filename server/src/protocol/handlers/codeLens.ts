@@ -4,6 +4,7 @@ import type { Session } from '../../session/session.js';
 
 export function registerCodeLens(c: Connection, s: Session): void {
   c.onCodeLens((p) => s.guardAsync('codeLens', [], async () => {
+    s.index.noteRequest();
     const doc = s.ws.get(p.textDocument.uri);
     if (!doc) return [];
     const r = await codeLensesAt(s, doc);

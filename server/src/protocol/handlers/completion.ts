@@ -5,6 +5,7 @@ import type { Session } from '../../session/session.js';
 
 export function registerCompletion(c: Connection, s: Session): void {
   c.onCompletion((p) => s.guard('completion', null, () => {
+    s.index.noteRequest();
     const doc = s.ws.get(p.textDocument.uri);
     return doc ? completeAt(s, doc, doc.offsetAt(p.position)) : null;
   }));
