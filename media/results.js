@@ -18,7 +18,7 @@
   };
 
   function cleanMath(src) {
-    return src.replace(/\\label\s*\{[^{}]*\}/g, '').replace(/\\(notag|nonumber)\b/g, '').trim();
+    return src.replace(/\\label\s*\{[^{}]*\}/g, '').replace(/\\(notag|nonumber|qedhere)\b/g, '').trim();
   }
 
   /** Splits LaTeX into [{math:boolean, display:boolean, text}] segments. */

@@ -53,6 +53,8 @@ a &= b \\
       assert.match(s, / width="[\d.]+px"/);
     }
     assert.deepEqual(codeIn(md), ['$\\undefinedthing{y}$']);
+    // a proof's last display ends with amsthm's mark: typeset without it
+    assert.equal(svgOf(presentMath('we have\n\n$$\n|H||G:H| = |G|.\\qedhere\n$$', hm)).length, 1);
     // cached by (TeX, display, macros, colour)
     const again = new SvgMath();
     again.render('x^2', { color: '#000000' });

@@ -48,6 +48,8 @@ function altText(tex: string): string {
 }
 
 function present(tex: string, display: boolean, hm: HoverMath, macros: readonly MacroDef[]): string {
+  // amsthm's end-of-proof mark inside a display is no math (MathJax would refuse the formula)
+  tex = tex.replace(/\\qedhere\b/g, '');
   if (hm.mode === 'svg' && hm.svg) {
     const uri = hm.svg.render(tex, { display, macros, color: hm.color });
     if (uri) return display ? `\n\n![${altText(tex)}](${uri})\n\n` : `![${altText(tex)}](${uri})`;
