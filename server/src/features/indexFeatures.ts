@@ -235,11 +235,11 @@ const contextWords = (text: string) => text.toLowerCase().split(/[^a-z]+/).filte
 
 /**
  * The least probability the term ranker must give a reading of an unmarked term for the hover
- * to show it: chosen on the hand-judged term hovers of latex-wild (test/real-world/
- * hover-judgements.json) for nine right first readings in ten; below it the ranker's stated
- * probability is right far less often than it says.
+ * to show it, read off the hand-judged term hovers of latex-wild (test/real-world/
+ * hover-judgements.json): below it the ranker's stated probability is right far less often
+ * than it says (about two readings in three however sure it claims to be).
  */
-export const TERM_CONFIDENCE = 0.9;
+export const TERM_CONFIDENCE = 0.97;
 /** The same for a term the author marked (`\emph{…}`): the mark says it is a term, not which one. */
 export const MARKED_TERM_CONFIDENCE = 0.6;
 
@@ -294,13 +294,13 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
     // the indexed definitions whose title names it
     if (!hit.marked || hit.phrase.length || !statementAt(ws, doc, offset)) return undefined;
     const tq = si.query(`${hit.term}: ${context}`)!;
-    const low = hit.term.toLowerCase();
     // a title that names more than the term names it only where the context says the rest
     // ("finite" in a definition of finite sets is no "finite morphism")
     const said = new Set(contextWords(context));
     const termWords = contextWords(hit.term);
     const namesOnlyTerm = (title: string) => contextWords(title).every((w) => said.has(w) || termWords.includes(w));
-    ranked = search(index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => r.entry.title.toLowerCase().includes(low) && namesOnlyTerm(r.entry.title.replace(/^Definition:/, ''))).slice(0, 4);
+    // by its words: "uncountable" does not name "countable"
+    ranked = search(index, tq, 'definition', { limit: 30, sources: got.sources }).filter((r) => titleNames(r.entry.title, termWords) && namesOnlyTerm(r.entry.title.replace(/^Definition:/, ''))).slice(0, 4);
     if (ranked.length === 0) return undefined;
     heading = `**Definitions of “${hit.term}” elsewhere**`;
   } else {

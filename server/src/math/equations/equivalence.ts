@@ -198,16 +198,19 @@ function displaysMatch(a: ChainValues[], b: ChainValues[]): boolean {
   return go(0);
 }
 
-/** Nodes of the expression; a symbol with a letter subscript (`u_{xx}`) counts twice: its subscript says something. */
-function size(e: Expr): number {
+/** Nodes of the expression, each letter weighing what `letter` says. */
+function nodes(e: Expr, letter: (name: string) => number): number {
   switch (e.k) {
     case 'num': return 1;
-    case 'var': return /_[^0-9]/.test(e.name) ? 2 : 1;
-    case 'op': return 1 + e.args.reduce((n, a) => n + size(a), 0);
-    case 'D': return 1 + size(e.body);
-    default: return 1 + size(e.body) + size(e.lo) + size(e.hi);
+    case 'var': return letter(e.name);
+    case 'op': return 1 + e.args.reduce((n, a) => n + nodes(a, letter), 0);
+    case 'D': return 1 + nodes(e.body, letter);
+    default: return 1 + nodes(e.body, letter) + nodes(e.lo, letter) + nodes(e.hi, letter);
   }
 }
+
+/** Nodes of the expression; a symbol with a letter subscript (`u_{xx}`) counts twice: its subscript says something. */
+const size = (e: Expr) => nodes(e, (name) => (/_[^0-9]/.test(name) ? 2 : 1));
 
 /** Too small to claim anything about: `u_s = 0` or `n = r + k` is "the same" as any equation of that shape. */
 const MIN_SIZE = 5;
@@ -247,16 +250,7 @@ function sameOrders(a: string[][], b: string[][]): boolean {
 
 /** Operations and numbers: what stays when every letter is renamed. */
 function fixedNodes(chains: Chain[]): number {
-  const count = (e: Expr): number => {
-    switch (e.k) {
-      case 'num': return 1;
-      case 'var': return 0;
-      case 'op': return 1 + e.args.reduce((n, a) => n + count(a), 0);
-      case 'D': return 1 + count(e.body);
-      default: return 1 + count(e.body) + count(e.lo) + count(e.hi);
-    }
-  };
-  return chains.reduce((n, c) => n + c.sides.reduce((m, s) => m + count(s), 0), 0);
+  return chains.reduce((n, c) => n + c.sides.reduce((m, s) => m + nodes(s, () => 0), 0), 0);
 }
 
 function prepare(d: DisplayRelations): { chains: Chain[]; vars: string[] } {
