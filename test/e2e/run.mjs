@@ -13,8 +13,9 @@
 //      basics.tex") opens the references peek and the results panel. The fixture is compiled
 //      with pdflatex first: the \ref hover shows "Lemma 1.3" and typeset formulas, and inlay
 //      hints show the numbers (a `\Cref` to a starred problem: "Problem 2.1†", as the PDF prints it); a
-//      claim declared under \theoremstyle{definition} gets candidate proofs on its head; the lens
-//      above a tab-indented display opens its peek;
+//      claim declared under \theoremstyle{definition} and a fact from \declaretheorem[style=remark]
+//      get candidate proofs on their heads; the lens above a tab-indented display, one that starts
+//      mid-line and one inside a proposition opens its peek;
 //      "MathSense: Search Results…" lists a lemma as you type.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
@@ -171,6 +172,17 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+/** Moves the cursor to the line of results.tex holding `needle` (Go to Line), so that Monaco renders it. */
+async function revealInResults(needle) {
+  const line = fs.readFileSync(path.join(workspace, 'chapters', 'results.tex'), 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+  if (line < 1) throw new Error(`${needle} is not in results.tex`);
+  await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(500);
+}
+
 async function openFromExplorer(...parts) {
   const rowOf = (name) => page.locator('.explorer-folders-view').getByRole('treeitem', { name, exact: true }).first();
   for (const [i, name] of parts.entries()) {
@@ -253,7 +265,10 @@ try {
     }
     await shot('01-outline.png');
     const rows = await page.locator('.outline-pane .monaco-list-row, [id^="workbench.view.explorer"] .monaco-list-row').allInnerTexts().catch(() => []);
-    return rows.filter((r) => /Theorem|Proposition|Results/.test(r)).map((r) => r.replace(/\s+/g, ' ').trim()).slice(0, 5).join(' | ');
+    // numbers as the PDF prints them (the .aux of the run above): "Problem 2.1†", never "2.1$^$"
+    const problem = rows.map((r) => r.replace(/\s+/g, ' ').trim()).find((r) => /prob:primes/.test(r));
+    if (problem && /\$|\^/.test(problem)) throw new Error(`the outline shows the problem's number with its TeX dropped: ${problem}`);
+    return rows.filter((r) => /Theorem|Proposition|Results|Problem/.test(r)).map((r) => r.replace(/\s+/g, ' ').trim()).slice(0, 6).join(' | ');
   });
 
   await step('hover on a \\ref shows the referenced statement', async () => {
@@ -279,7 +294,7 @@ try {
 
   await step('hover on the head of a claim declared under \\theoremstyle{definition}, and of a fact from \\declaretheorem[style=remark], lists candidate proofs', async () => {
     const seen = [];
-    for (const [label, png] of [['clm:powers', '09-candidate-proofs-definition-style.png'], ['fact:odd-sum', '09b-candidate-proofs-declaretheorem.png']]) {
+    for (const [label, png] of [['clm:powers', '09-candidate-proofs-definition-style.png'], ['fact:powers-sum', '09b-candidate-proofs-declaretheorem.png']]) {
       await page.mouse.move(10, 10);
       await page.keyboard.press('Escape');
       const head = token(label);
@@ -424,22 +439,28 @@ try {
     return `lens "${title}", peek lists basics.tex, panel: ${items.length} items`;
   });
 
-  await step('the lens above a tab-indented display opens the peek at that display', async () => {
-    await page.mouse.move(10, 10);
-    await page.keyboard.press('Escape');
-    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
-    await token('eq:diff-tabbed').scrollIntoViewIfNeeded().catch(() => {});
-    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /eq:diff in basics\.tex/ }).first();
-    await lens.waitFor({ state: 'visible', timeout: T(120_000) });
-    const title = (await lens.innerText()).trim();
-    await lens.click();
-    const peek = page.locator('.monaco-editor .zone-widget').first();
-    await peek.waitFor({ state: 'visible', timeout: T(30_000) });
-    const peekText = (await peek.innerText()).replace(/\s+/g, ' ');
-    if (!/basics\.tex/.test(peekText)) throw new Error(`the peek does not list basics.tex: ${peekText.slice(0, 200)}`);
-    await shot('10-lens-indented-display.png');
-    await page.keyboard.press('Escape');
-    return `lens "${title}", peek lists basics.tex`;
+  await step('the lens above a tab-indented display, one that starts mid-line and one inside a proposition opens the peek at that display', async () => {
+    const seen = [];
+    for (const [label, target, png] of [['eq:diff-tabbed', 'eq:diff', '10-lens-indented-display.png'], ['eq:cubes-midline', 'eq:cubes-diff', '10b-lens-midline-display.png'], ['eq:cubes-nested', 'eq:cubes-sum', '10c-lens-nested-display.png']]) {
+      await page.mouse.move(10, 10);
+      await page.keyboard.press('Escape');
+      await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+      await revealInResults(`\\label{${label}}`);
+      await token(label).scrollIntoViewIfNeeded().catch(() => {});
+      const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: new RegExp(`${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in basics\\.tex`) }).first();
+      await lens.waitFor({ state: 'visible', timeout: T(120_000) });
+      const title = (await lens.innerText()).trim();
+      await lens.click();
+      const peek = page.locator('.monaco-editor .zone-widget').first();
+      await peek.waitFor({ state: 'visible', timeout: T(30_000) });
+      const peekText = (await peek.innerText()).replace(/\s+/g, ' ');
+      if (!/basics\.tex/.test(peekText)) throw new Error(`the peek of ${label} does not list basics.tex: ${peekText.slice(0, 200)}`);
+      await shot(png);
+      await page.keyboard.press('Escape');
+      await peek.waitFor({ state: 'hidden', timeout: T(10_000) }).catch(() => {});
+      seen.push(`${label}: "${title}"`);
+    }
+    return seen.join(' | ');
   });
 
   await step('"MathSense: Search Results…" lists the workspace\'s lemma as you type', async () => {

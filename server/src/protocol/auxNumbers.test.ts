@@ -17,6 +17,7 @@ import {
   type ProtocolConnection, type Hover, type DocumentSymbol, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
 import { numberedName, parseAux } from '../project/auxNumbers.js';
+import { documentSymbols } from '../features/symbols.js';
 import { fixture } from '../testing/fixture.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -163,6 +164,9 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
 \crefname{claimx}{claim}{claims}
 \Crefname{claimx}{Assertion}{Assertions}
 \begin{document}
+\begin{xproblem}\label{p}
+Find all primes.
+\end{xproblem}
 \end{document}
 `);
     const ws = fx.ws;
@@ -179,5 +183,8 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
     assert.equal(name('q', 'cref', true), 'claims 2');
     // a number holding what cannot be written out is left out, not guessed
     assert.equal(name('r'), undefined);
+    // the outline shows the number as printed too, not with its TeX dropped ("3A$^$")
+    const outline = documentSymbols(ws, doc, { labels: aux.labels, file: '/main.aux', stale: false });
+    assert.equal(outline.find((x) => x.name.startsWith('Problem'))?.detail, '3A† · p');
   });
 });
