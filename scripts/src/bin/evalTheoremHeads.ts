@@ -4,10 +4,10 @@
 // the name the project's declaration prints, never by its \theoremstyle), hovered on its
 // `\begin` line through the bundled server over stdio as an editor asks. "Shown": the hover
 // lists at least one candidate proof. A sample of at most --per-project heads per project
-// (seeded), by the current bundle and, in the same run, by --baseline (a server/dist folder of
+// (seeded), by the current bundle and, in the same run, by --baseline-dist (a server/dist folder of
 // another build, e.g. a worktree at the commit before the change).
 //
-//   node scripts/out/bin/evalTheoremHeads.js [--per-project N] [--seed S] [--baseline DIST] [--only NAME]
+//   node scripts/out/bin/evalTheoremHeads.js [--per-project N] [--seed S] [--baseline-dist DIST] [--only NAME]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,7 +21,7 @@ const arg = (name: string, dflt?: string) => { const i = process.argv.indexOf(`-
 const PER_PROJECT = Number(arg('per-project', '40'));
 const SEED = Number(arg('seed', '36'));
 const ONLY = arg('only', '');
-const BASELINE = arg('baseline');
+const BASELINE = arg('baseline-dist');
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(repoRoot, '..', 'shared');
 const wild = path.join(shared, 'data', 'latex-wild');
 const bundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
