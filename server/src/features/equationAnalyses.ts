@@ -66,6 +66,15 @@ export class EquationAnalyses {
     return f;
   }
 
+  private readonly codeCache = new WeakMap<EquationFeatures, Uint32Array>();
+
+  /** The bigram codes a snapshot's corpus scans (made once per features object). */
+  codes(f: EquationFeatures): Uint32Array {
+    let c = this.codeCache.get(f);
+    if (!c) { c = this.tokens.codes(f.tokens, true); this.codeCache.set(f, c); }
+    return c;
+  }
+
   private store(key: string, f: EquationFeatures): EquationFeatures {
     if (this.done.size >= LIMIT) this.done.clear();
     const s = new StoredFeatures(f, this.tokens);
@@ -114,7 +123,8 @@ export class EquationAnalyses {
       }
       keys.forEach((k, i) => {
         this.queue.delete(k);
-        if (results?.[i]) this.store(k, results[i]);
+        // the codes are made as a batch arrives, not by the first snapshot (a lens list) that reads them
+        if (results?.[i]) this.codes(this.store(k, results[i]));
       });
       this.generation++;
     }

@@ -6,7 +6,7 @@
 // ProofWiki's are counted apart.
 import type { CodeLens } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
-import { copyText } from './equationClaims.js';
+import { copyGroup, copyText } from './equationClaims.js';
 import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
 import { SHOW_RELATED_COMMAND, type RelatedEquation, type RelatedResponse } from '../ext/protocol.js';
@@ -159,10 +159,19 @@ const YIELD_AFTER_MS = 8;
  * Displays not analysed when `waitMs` runs out get no lens, and `pending` says how many.
  */
 export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: MatchLensOptions = {}): Promise<{ lenses: CodeLens[]; pending: number; incomplete: boolean }> {
+  // a timer, not setImmediate: the connection reads a request in a turn of its own, which setImmediate would go before
+  const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
   let snap = ctx.equations.snapshot(ctx.ws); // queues what is not analysed yet
   if (snap.pending && opts.waitMs) {
     await ctx.equations.analyses.idle(opts.waitMs);
     snap = ctx.equations.snapshot(ctx.ws);
+  }
+  // the first list of a session pays for the snapshot and for which files copy which: each in
+  // its own turn of the event loop, so that a hover sent meanwhile waits for one of them only
+  if (opts.yieldBetween) {
+    await turn();
+    copyGroup(snap, doc);
+    await turn();
   }
   const sig = `${corpusSignature(ctx)}|${ctx.index ? ctx.index.equations.size : 0}`;
   const quick: RelatedContext = { ...ctx, queryVector: undefined, encoderMessage: () => 'lens: ranked by fingerprints and structure' };
@@ -174,7 +183,7 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
   for (const site of documentEquations(doc)) {
     // the searches below settle in microtasks: give the event loop its turn (a hover, a keystroke)
     if (opts.yieldBetween && performance.now() - lastYield > YIELD_AFTER_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await turn();
       lastYield = performance.now();
     }
     // by text (typing above a display moves it, not its results), the n-th copy in the file apart

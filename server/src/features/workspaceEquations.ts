@@ -106,7 +106,6 @@ export class WorkspaceEquations {
   /** Displays read for confirming "same equation" claims. */
   readonly displays = new DisplayReader();
   private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
-  private readonly codes = new WeakMap<EquationFeatures, Uint32Array>();
   private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
 
   constructor(readonly analyses: EquationAnalyses, private readonly vectors?: VectorSource) {}
@@ -155,17 +154,12 @@ export class WorkspaceEquations {
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
     const sameSites = l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
-    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.codesOf(f)), pending: missing.length, sitesKey: sameSites ? l.snap.sitesKey : {} };
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: sameSites ? l.snap.sitesKey : {} };
     this.last = { blocks, gen, vgen, snap, missing, defs };
     return snap;
   }
 
-  /** Bigram codes of analysed features (made once per features object). */
-  private codesOf(f: EquationFeatures): Uint32Array {
-    let c = this.codes.get(f);
-    if (!c) { c = this.analyses.tokens.codes(f.tokens, true); this.codes.set(f, c); }
-    return c;
-  }
+
 
   /** The relations of a site's display, read under its document's macros (for confirming claims). */
   displayOf(ws: Workspace, site: Pick<DocEquation, 'doc' | 'latex'>): DisplayRelations | undefined {
