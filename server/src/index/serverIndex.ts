@@ -127,6 +127,20 @@ export class ServerIndex {
     this.lastUse = performance.now();
   }
 
+  private running = 0;
+
+  /** A request that answers over several turns of the event loop (a lens list): no background work until it is done. */
+  async during<T>(work: Promise<T>): Promise<T> {
+    this.running++;
+    this.noteRequest();
+    try {
+      return await work;
+    } finally {
+      this.running--;
+      this.noteRequest();
+    }
+  }
+
   /** The loaded index, or undefined (still loading, missing or corrupt). Never blocks. */
   get(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
     this.lastUse = performance.now(); // a request: background precomputation waits for a pause
@@ -153,7 +167,7 @@ export class ServerIndex {
   }
 
   private async idle(requests = true): Promise<void> {
-    const wait = () => Math.max(requests ? IDLE_MS - (performance.now() - this.lastUse) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
+    const wait = () => Math.max(requests ? (this.running ? IDLE_MS : IDLE_MS - (performance.now() - this.lastUse)) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
     do await new Promise((r) => setTimeout(r, Math.max(10, wait())));
     while (wait() > 0);
   }

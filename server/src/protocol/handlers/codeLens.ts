@@ -4,10 +4,9 @@ import type { Session } from '../../session/session.js';
 
 export function registerCodeLens(c: Connection, s: Session): void {
   c.onCodeLens((p) => s.guardAsync('codeLens', [], async () => {
-    s.index.noteRequest();
     const doc = s.ws.get(p.textDocument.uri);
     if (!doc) return [];
-    const r = await codeLensesAt(s, doc);
+    const r = await s.index.during(codeLensesAt(s, doc));
     s.refreshLenses(r.refresh);
     return r.lenses;
   }));
