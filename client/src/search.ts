@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ResultItem, ResultsPanel } from './resultsPanel.js';
 import { SEARCH_COMMAND, type SearchResponse } from 'mathsense-server/protocol';
+import { pickText } from './searchLabels.js';
 
 export type { SearchResponse };
 
@@ -49,8 +50,7 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
       if (mine !== asked || !isSearchResponse(r)) return;
       last = r;
       const items: Pick[] = r.items.map((i) => ({
-        label: `${i.source === 'workspace' ? '$(file) ' : '$(book) '}${i.title}`,
-        description: i.detail,
+        ...pickText(i),
         detail: plainLine(i.latex),
         alwaysShow: true,
         result: i,

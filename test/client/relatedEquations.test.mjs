@@ -48,3 +48,10 @@ test('related equations: panel items show where, the rendered equation, score an
   assert.equal(relatedHeading({ ...response, query: { latex: 'x'.repeat(80) } }), `Related equations: ${'x'.repeat(59)}…`);
   assert.equal(displayMath('x = 1 \\label{eq:x}\\nonumber'), '\\[x = 1\\]');
 });
+
+test('search pick list: a workspace statement reads by its own name first, its kind in the description', () => {
+  const { pickText } = require(path.join(out, 'searchLabels.js'));
+  assert.deepEqual(pickText({ source: 'workspace', title: "Theorem (Lagrange's theorem)", detail: 'groups.tex:834', latex: '', score: 1 }), { label: "$(file) Lagrange's theorem", description: 'Theorem · groups.tex:834' });
+  assert.deepEqual(pickText({ source: 'workspace', title: 'Lemma', detail: 'a.tex:3', latex: '', score: 1 }), { label: '$(file) Lemma', description: 'a.tex:3' });
+  assert.deepEqual(pickText({ source: 'index', title: "Lagrange's theorem", detail: 'PlanetMath', latex: '', score: 1 }), { label: "$(book) Lagrange's theorem", description: 'PlanetMath' });
+});
