@@ -4,43 +4,29 @@
 // changed on disk) updates all of it.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, PublishDiagnosticsNotification,
-  WorkDoneProgressCreateRequest, CompletionRequest, HoverRequest, DefinitionRequest, PrepareRenameRequest, RenameRequest, ShutdownRequest, ExitNotification,
+  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
+  CompletionRequest, HoverRequest, DefinitionRequest, PrepareRenameRequest, RenameRequest,
   type PublishDiagnosticsParams, type WorkspaceEdit, type CompletionList, type MarkupContent, type Location,
 } from 'vscode-languageserver-protocol/node';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+import { withServer } from '../testing/stdioServer.js';
 
 test('citations over stdio: completion, hover, definition, undefined-citation, .bib edits, key rename', { timeout: 60_000 }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-cite-'));
   const texText = '\\documentclass{article}\n\\begin{document}\nBy \\cite{Euclid} and \\cite{later}.\n\\cite{}\n\\bibliography{refs}\n\\end{document}\n';
-  fs.writeFileSync(path.join(dir, 'main.tex'), texText);
-  fs.writeFileSync(path.join(dir, 'refs.bib'), '@book{Euclid,\n  author = {Euclid},\n  title = {Elements},\n  publisher = {Alexandria},\n  year = {-300},\n}\n');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const published: PublishDiagnosticsParams[] = [];
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
-  conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  conn.listen();
-  const uri = pathToFileURL(path.join(dir, 'main.tex')).href;
-  const bibUri = pathToFileURL(path.join(dir, 'refs.bib')).href;
-  const codes = (p: PublishDiagnosticsParams) => p.diagnostics.map((d) => `${d.code}:${d.range.start.line + 1}:${d.range.start.character + 1}`).join(',');
-  const waitFor = async (want: string, from = 0) => {
-    const deadline = Date.now() + 20_000;
-    const ok = () => published.slice(from).some((p) => p.uri === uri && codes(p) === want);
-    while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(ok(), `never published ${want}: ${JSON.stringify(published.map(codes))}`);
-  };
-  try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { window: { workDoneProgress: true } } });
-    await conn.sendNotification(InitializedNotification.type, {});
+  const files = { 'main.tex': texText, 'refs.bib': '@book{Euclid,\n  author = {Euclid},\n  title = {Elements},\n  publisher = {Alexandria},\n  year = {-300},\n}\n' };
+  await withServer(files, { window: { workDoneProgress: true } }, async ({ conn, dir, published }) => {
+    const uri = pathToFileURL(path.join(dir, 'main.tex')).href;
+    const bibUri = pathToFileURL(path.join(dir, 'refs.bib')).href;
+    const codes = (p: PublishDiagnosticsParams) => p.diagnostics.map((d) => `${d.code}:${d.range.start.line + 1}:${d.range.start.character + 1}`).join(',');
+    const waitFor = async (want: string, from = 0) => {
+      const deadline = Date.now() + 20_000;
+      const ok = () => published.slice(from).some((p) => p.uri === uri && codes(p) === want);
+      while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(ok(), `never published ${want}: ${JSON.stringify(published.map(codes))}`);
+    };
     await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: texText } });
     // the .bib is read asynchronously: then `later` is undefined
     await waitFor('undefined-citation:3:28');
@@ -68,11 +54,5 @@ test('citations over stdio: completion, hover, definition, undefined-citation, .
     mark = published.length;
     await conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: bibUri, type: 2 }] });
     await waitFor('undefined-citation:3:10', mark);
-    await conn.sendRequest(ShutdownRequest.type);
-    await conn.sendNotification(ExitNotification.type);
-  } finally {
-    conn.dispose();
-    child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

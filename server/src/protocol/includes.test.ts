@@ -3,50 +3,11 @@
 // its references resolve and diagnostics are republished.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, PublishDiagnosticsNotification, WorkDoneProgressCreateRequest,
-  ShutdownRequest, ExitNotification, type PublishDiagnosticsParams, type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-/**
- * A server over real stdio on a temporary folder holding `files`, initialized with
- * `capabilities`: `before` registers handlers before it listens, `run` drives it; then it is
- * shut down and the folder removed.
- */
-async function withServer(
-  files: Record<string, string>, capabilities: object,
-  run: (s: { conn: ProtocolConnection; dir: string; published: PublishDiagnosticsParams[] }) => Promise<void>,
-  before?: (conn: ProtocolConnection, published: PublishDiagnosticsParams[]) => void,
-): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-inc-'));
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const published: PublishDiagnosticsParams[] = [];
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
-  conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
-  before?.(conn, published);
-  conn.listen();
-  try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities });
-    await conn.sendNotification(InitializedNotification.type, {});
-    await run({ conn, dir, published });
-    await conn.sendRequest(ShutdownRequest.type);
-    await conn.sendNotification(ExitNotification.type);
-  } finally {
-    conn.dispose();
-    child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { pathToFileURL } from 'node:url';
+import { DidOpenTextDocumentNotification } from 'vscode-languageserver-protocol/node';
+import { withServer } from '../testing/stdioServer.js';
 
 test('includes and external documents are loaded off the request path, then refs resolve', async () => {
   const progressKinds: string[] = [];
