@@ -2,7 +2,7 @@
 // and a rendered preview of the statement or equation as documentation.
 import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionList } from 'vscode-languageserver';
 import type { Doc, LabelLocation, Workspace } from '../project/workspace.js';
-import { printedNumber, type AuxNumbers } from '../project/auxNumbers.js';
+import { printedNumberOf, type AuxNumbers } from '../project/auxNumbers.js';
 import { refCommandAlternation } from '../syntax/blockAnalyser.js';
 import { labelTarget } from '../analysis/structure.js';
 import { labelBody, locationText, targetHeading } from './labelPreview.js';
@@ -95,7 +95,7 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
       label: name,
       kind: KIND_ICON[t.kind],
       // the number the last LaTeX run gave it, for the labels of this project (not external documents)
-      detail: ((n) => (n && !loc.prefix ? `${n} · ${targetHeading(t)}` : targetHeading(t)))(((l) => (l ? printedNumber(l) : undefined))(numbers?.labels.get(loc.label.name))),
+      detail: ((n) => (n && !loc.prefix ? `${n} · ${targetHeading(t)}` : targetHeading(t)))(printedNumberOf(numbers, loc.label.name)),
       textEdit: { range, newText: name },
       filterText: name,
       sortText: (ctx.equation && t.kind !== 'equation' ? '9' : '') + (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,

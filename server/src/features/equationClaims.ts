@@ -47,9 +47,14 @@ const groups = new WeakMap<object, Map<Doc, number>>();
  * their own number.
  */
 export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
+  return copyGroups(snap).get(doc) ?? -1;
+}
+
+/** Every document's copy group (made once per set of sites: a caller may make them ahead of the first lens). */
+export function copyGroups(snap: WorkspaceSnapshot): ReadonlyMap<Doc, number> {
   let m = groups.get(snap.sitesKey);
   if (!m) { m = computeGroups(snap); groups.set(snap.sitesKey, m); }
-  return m.get(doc) ?? -1;
+  return m;
 }
 
 function computeGroups(snap: WorkspaceSnapshot): Map<Doc, number> {

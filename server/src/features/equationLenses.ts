@@ -6,7 +6,7 @@
 // ProofWiki's are counted apart.
 import type { CodeLens } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
-import { copyGroup, copyText } from './equationClaims.js';
+import { copyGroups, copyText } from './equationClaims.js';
 import { documentEquations, equationAt, type DocEquation } from './equationSites.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
 import { SHOW_RELATED_COMMAND, type RelatedEquation, type RelatedResponse } from '../ext/protocol.js';
@@ -170,7 +170,7 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
   // its own turn of the event loop, so that a hover sent meanwhile waits for one of them only
   if (opts.yieldBetween) {
     await turn();
-    copyGroup(snap, doc);
+    copyGroups(snap);
     await turn();
   }
   const sig = `${corpusSignature(ctx)}|${ctx.index ? ctx.index.equations.size : 0}`;

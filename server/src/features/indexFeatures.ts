@@ -19,8 +19,7 @@ import { clauseAround, namesCompound, readingEvidence, sentenceAround, sentenceR
 import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
-import { scopeMacros } from '../math/blocks.js';
-import { withProjectMacros } from '../math/macros.js';
+import { macroWriter } from '../math/blocks.js';
 import type { IndexEntry } from '../index/format.js';
 import type { RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
@@ -148,7 +147,9 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
   const f = enclosingStatement(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
   const c = candidateProofsOf(ws, f, si, limit);
-  const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: withProjectMacros(bodyText(p.doc, p.env).slice(0, 600), scopeMacros(ws, p.doc)), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
+  // shown by a typesetter that knows none of the project's macros: written out
+  const shown = macroWriter(ws);
+  const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: shown(p.doc, bodyText(p.doc, p.env).slice(0, 600)), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
   for (const g of c.groups) {
     const best = g.proofs[0];
     const all = proofCount(g);
@@ -161,7 +162,7 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
     });
   }
   if (items.length === 0) return undefined;
-  return { heading: `Candidate proofs for: ${withProjectMacros(latexToPlain(f.text, 80), scopeMacros(ws, doc))}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
+  return { heading: `Candidate proofs for: ${shown(doc, latexToPlain(f.text, 80))}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
 }
 
 /**
@@ -270,8 +271,7 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
   let heading = `**Which “${hit.term}”?**`;
   const phraseText = doc.text.slice(hit.phraseStart, hit.phraseEnd).replace(/\s+/g, ' ');
   if (hit.phrase.length) {
-    // "measure space": only the readings that name the phrase, in a domain the context names
-    // ("closed subset" in a topology text is no "Multiplicatively Closed Subset of Ring")
+    // "measure space": only the readings that name the phrase (their domain is checked below)
     ranked = ranked.filter((r) => titleNames(r.entry.title, hit.phrase));
     const sum = ranked.reduce((x, r) => x + (r.probability ?? 0), 0);
     if (sum > 0) ranked = ranked.map((r) => ({ ...r, probability: (r.probability ?? 0) / sum }));
@@ -334,9 +334,9 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   const q = si.query(f.text);
   if (!q) return undefined;
   const items: ShowResultsArgs['items'] = [];
+  const shown = macroWriter(ws);
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
-    const defs = scopeMacros(ws, w.doc);
-    items.push({ title: withProjectMacros(w.heading, defs), latex: withProjectMacros(w.text.slice(0, 600), defs), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
+    items.push({ title: shown(w.doc, w.heading), latex: shown(w.doc, w.text.slice(0, 600)), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
   }
   // the statement's name (label words, title) against the indexed statements' titles
   const names = { tok: got.tok, name: statementName(ws, f) || undefined };
@@ -344,7 +344,7 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }
-  return items.length ? { heading: `Results to cite for: ${withProjectMacros(latexToPlain(f.text, 80), scopeMacros(ws, doc))}`, items } : undefined;
+  return items.length ? { heading: `Results to cite for: ${shown(doc, latexToPlain(f.text, 80))}`, items } : undefined;
 }
 
 /**

@@ -18,8 +18,7 @@ import type { ServerIndex } from '../index/serverIndex.js';
 import type { Query } from '../index/store.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { markFormulas } from '../index/queryText.js';
-import { scopeMacros } from '../math/blocks.js';
-import { type MacroDef, withProjectMacros } from '../math/macros.js';
+import { macroWriter } from '../math/blocks.js';
 import { isNameQuery, nameKey } from '../index/namedResults.js';
 import type { EntryKind } from '../index/format.js';
 import { bodyText } from './indexFeatures.js';
@@ -127,8 +126,7 @@ function workspaceStatements(ws: Workspace, si: ServerIndex, q: Query | undefine
   }).filter((x) => x.c.named || x.lexical > 0 || x.score > 0.3).sort((a, b) => Number(b.c.named) - Number(a.c.named) || b.score - a.score).slice(0, limit);
   si.want(scored.map((x) => x.c.text));
   // shown typeset by a client that knows none of the project's macros: written out
-  const defs = new Map<Doc, MacroDef[]>();
-  const shown = (doc: Doc, latex: string) => { let d = defs.get(doc); if (!d) { d = scopeMacros(ws, doc); defs.set(doc, d); } return withProjectMacros(latex, d); };
+  const shown = macroWriter(ws);
   return scored.map(({ c, score }) => ({
     named: c.named,
     item: {

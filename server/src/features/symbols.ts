@@ -1,7 +1,7 @@
 // Document symbols (sections nesting theorem-like environments) and workspace symbols.
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver';
 import type { Doc, Workspace } from '../project/workspace.js';
-import { printedNumber, type AuxNumbers } from '../project/auxNumbers.js';
+import { printedNumberOf, type AuxNumbers } from '../project/auxNumbers.js';
 import { sectionName, statements } from '../analysis/structure.js';
 import { latexToPlain } from '../analysis/render.js';
 
@@ -13,8 +13,7 @@ const plain = (latex: string): string => latexToPlain(latex);
 export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): DocumentSymbol[] {
   const detail = (label: string | undefined) => {
     // as the PDF prints it (`2.1†`), never the number with its TeX dropped
-    const l = label !== undefined ? numbers?.labels.get(label) : undefined;
-    const n = l ? printedNumber(l) : undefined;
+    const n = label !== undefined ? printedNumberOf(numbers, label) : undefined;
     return n ? `${n} · ${label}` : label;
   };
   const text = doc.text;

@@ -129,7 +129,8 @@ export class WorkspaceEquations {
     const gen = this.analyses.generation;
     const vgen = this.vectors?.generation ?? 0;
     const l = this.last;
-    if (l && l.gen === gen && l.vgen === vgen && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i])) {
+    const sameSites = !!l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
+    if (l && sameSites && l.gen === gen && l.vgen === vgen) {
       if (opts.queue !== false && l.snap.pending) this.analyses.want(l.missing, l.defs);
       return l.snap;
     }
@@ -153,13 +154,10 @@ export class WorkspaceEquations {
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
-    const sameSites = l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
-    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: sameSites ? l.snap.sitesKey : {} };
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameSites ? l.snap.sitesKey : {} };
     this.last = { blocks, gen, vgen, snap, missing, defs };
     return snap;
   }
-
-
 
   /** The relations of a site's display, read under its document's macros (for confirming claims). */
   displayOf(ws: Workspace, site: Pick<DocEquation, 'doc' | 'latex'>): DisplayRelations | undefined {

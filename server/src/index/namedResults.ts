@@ -127,6 +127,11 @@ interface Personal { id: number; words: string[]; qualifier: string[] }
  */
 type Names = Record<EntryKind, Map<string, number[]>> & { aliases: Record<EntryKind, Map<string, number[]>>; personal: Map<string, Personal[]> };
 
+function add(m: Map<string, number[]>, k: string, v: number): void {
+  const ids = m.get(k);
+  if (ids) ids.push(v); else m.set(k, [v]);
+}
+
 /** Every entry's title read once, a slice at a time (a request waits at most one slice). */
 const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
   const out = { statement: new Map(), proof: new Map(), definition: new Map(), aliases: { statement: new Map(), proof: new Map(), definition: new Map() }, personal: new Map() } as Names;
@@ -136,9 +141,8 @@ const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
     for (let id = a; id < b; id++) {
       if (++n % 200 === 0) yield;
       const title = index.peek(id).title;
-      const put = (k: string, v: number) => { const ids = out[kind].get(k); if (ids) ids.push(v); else out[kind].set(k, [v]); };
-      nameKeys(title).forEach((k, i) => put(k, i === 0 ? id : -(id + 1)));
-      for (const k of aliasKeys(title)) { const ids = out.aliases[kind].get(k); if (ids) ids.push(id); else out.aliases[kind].set(k, [id]); }
+      nameKeys(title).forEach((k, i) => add(out[kind], k, i === 0 ? id : -(id + 1)));
+      for (const k of aliasKeys(title)) add(out.aliases[kind], k, id);
       if (kind === 'statement' && PERSONAL.test(plainName(title)) && !title.includes('/')) {
         const m = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(title);
         const words = contentWords(nameKey(m ? m[1] : title));
@@ -172,15 +176,15 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
   keys.forEach((k, i) => {
     const strength = (v: number) => (i === 0 && (v >= 0 || several) ? 2 : 1);
     const id = (v: number) => (v >= 0 ? v : -v - 1);
+    // another name of a title ("Cauchy-Schwarz" for Cauchy-Bunyakovsky-Schwarz): as strong as its
+    // own name of several words, a person's name alone ("Sylow") as weak as ever
+    const alias = i === 0 && several ? 2 : 1;
     for (const v of byKind[kind].get(k) ?? []) put(id(v), strength(v));
-    if (kind === 'proof') for (const v of byKind.statement.get(k) ?? []) for (const p of index.entry(id(v)).proofs ?? []) put(p, strength(v));
-  });
-  // another name of a title ("Cauchy-Schwarz" for Cauchy-Bunyakovsky-Schwarz): as strong as its own
-  // name of several words, a person's name alone ("Sylow") as weak as ever
-  keys.forEach((k, i) => {
-    const strength = i === 0 && several ? 2 : 1;
-    for (const id of byKind.aliases[kind].get(k) ?? []) put(id, strength);
-    if (kind === 'proof') for (const s of byKind.aliases.statement.get(k) ?? []) for (const p of index.entry(s).proofs ?? []) put(p, strength);
+    for (const a of byKind.aliases[kind].get(k) ?? []) put(a, alias);
+    if (kind === 'proof') {
+      for (const v of byKind.statement.get(k) ?? []) for (const p of index.entry(id(v)).proofs ?? []) put(p, strength(v));
+      for (const s of byKind.aliases.statement.get(k) ?? []) for (const p of index.entry(s).proofs ?? []) put(p, alias);
+    }
   });
   if (out.size === 0 && kind !== 'definition') {
     for (const s of described(byKind.personal, name)) {

@@ -143,7 +143,7 @@ export class ServerIndex {
 
   /** The loaded index, or undefined (still loading, missing or corrupt). Never blocks. */
   get(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {
-    this.lastUse = performance.now(); // a request: background precomputation waits for a pause
+    this.noteRequest();
     return this.current();
   }
 

@@ -6,7 +6,7 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import { hashText } from './latexText.js';
 import { contextSignature, hypotheses } from './verdict.js';
 import { readSetting, settingKey, type Setting } from './setting.js';
-import type { MacroDef } from './macros.js';
+import { expandMacros, macroTable, type MacroDef, type MacroTable } from './macros.js';
 import type { Span } from './steps.js';
 import type { BlockFacts } from '../syntax/facts.js';
 import type { Block } from '../model/documentView.js';
@@ -156,6 +156,21 @@ export function scopeMacros(ws: Workspace, doc: Doc): MacroDef[] {
     }
   }
   return out;
+}
+
+/**
+ * LaTeX as a typesetter without the project's preamble can show it: the macros in scope of each
+ * document written out (unchanged where that runs away); each document's table is made once
+ * per writer.
+ */
+export function macroWriter(ws: Workspace): (doc: Doc, latex: string) => string {
+  const tables = new Map<Doc, MacroTable>();
+  return (doc, latex) => {
+    if (!latex.includes('\\')) return latex;
+    let t = tables.get(doc);
+    if (!t) { t = macroTable(scopeMacros(ws, doc), false); tables.set(doc, t); }
+    return expandMacros(latex, t) ?? latex;
+  };
 }
 
 export function macroSignature(defs: readonly MacroDef[]): string {

@@ -101,9 +101,3 @@ export function expandMacros(s: string, table: MacroTable): string | undefined {
   }
   return out;
 }
-
-/** LaTeX as a typesetter without the project's preamble can show it: the project's own macros written out (unchanged where that runs away). */
-export function withProjectMacros(latex: string, defs: readonly MacroDef[]): string {
-  if (defs.length === 0 || !latex.includes('\\')) return latex;
-  return expandMacros(latex, macroTable(defs, false)) ?? latex;
-}

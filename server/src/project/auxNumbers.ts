@@ -176,6 +176,12 @@ export function printedNumber(l: AuxLabel): string | undefined {
   return l.numberTex === undefined ? l.number : texText(l.numberTex);
 }
 
+/** The printed number of `label` in the last run's `.aux`, if it has one. */
+export function printedNumberOf(numbers: AuxNumbers | undefined, label: string): string | undefined {
+  const l = numbers?.labels.get(label);
+  return l && printedNumber(l);
+}
+
 /**
  * "Problem 3A†" from a label's number and kind, the name as the project's declarations print it
  * (printedNames.ts); the number alone when the kind's name is not known; undefined when the

@@ -16,7 +16,7 @@ import { BackgroundDerivations } from '../features/derivationSources.js';
 import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import { SvgMath } from '../analysis/mathSvg.js';
 import type { RelatedContext } from '../features/relatedEquations.js';
-import { copyGroup } from '../features/equationClaims.js';
+import { copyGroups } from '../features/equationClaims.js';
 import type { LensRefresh } from '../features/codeLenses.js';
 import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
 import { guards, type Guard, type GuardAsync } from '../util/guard.js';
@@ -284,7 +284,7 @@ export class Session implements FeatureContext {
       this.warmTimer = undefined;
       const { equations, equationAnalyses, index } = this.services;
       // the snapshot and which files copy which (a lens list reads both) are made here, off any request
-      this.guard('equations', undefined, () => { const snap = equations.snapshot(this.ws); if (snap.sites.length) copyGroup(snap, snap.sites[0].doc); });
+      this.guard('equations', undefined, () => copyGroups(equations.snapshot(this.ws)));
       void index.loadEquations();
       // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
       void equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => equations.snapshot(this.ws)));
