@@ -85,10 +85,17 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       needs: NEEDS_ALL, key: u.name,
     });
   }
-  // the bodies of the project's verbatim-like environments (listings, excluded comments) are not LaTeX
+  // the bodies of the project's verbatim-like environments (listings, excluded comments) are not
+  // LaTeX and are never compiled: in this document or another of the project (its spans read once)
   const verbatim = verbatimEnvironments(ws, doc);
-  const verbatimSpans = verbatim.size ? doc.envs().filter((e) => verbatim.has(e.name)).map((e) => ({ start: e.bodyStart, end: e.bodyEnd })) : [];
-  const inVerbatim = (at: number) => verbatimSpans.some((v) => at >= v.start && at < v.end);
+  const verbatimSpans = new Map<Doc, Array<{ start: number; end: number }>>();
+  const excluded = (d: Doc, at: number) => {
+    if (verbatim.size === 0) return false;
+    let spans = verbatimSpans.get(d);
+    if (!spans) { spans = d.envs().filter((e) => verbatim.has(e.name)).map((e) => ({ start: e.bodyStart, end: e.bodyEnd })); verbatimSpans.set(d, spans); }
+    return spans.some((v) => at >= v.start && at < v.end);
+  };
+  const inVerbatim = (at: number) => excluded(doc, at);
   // a label defined only in branches a reference is never compiled with (`\ifsol \label{a} \else
   // \ref{a} \fi`) is undefined wherever the reference is printed; looked at only for names some
   // document of the project labels inside a conditional branch
@@ -145,7 +152,6 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
     // two branches of one conditional (`\ifbook … \else … \fi`, `\iftoggle{x}{…}{…}`) are never
     // compiled together; an environment switched off by `\excludecomment` is never compiled
     const compilations = ws.compilations(doc);
-    const excluded = (d: Doc, at: number) => verbatim.size > 0 && d.envs().some((e) => verbatim.has(e.name) && at >= e.bodyStart && at < e.bodyEnd);
     for (const name of duplicates) {
       const all = ws.findLabel(doc, name).filter((l) => l.prefix === '' && !excluded(l.doc, l.label.start));
       for (const l of doc.labelMap().get(name) ?? []) {
