@@ -50,12 +50,12 @@ export class DerivationChecker {
     const notesKey = (/golden/i.test(notes) ? 'G' : '') + hypotheses(notes).join('\u0001');
     const decide = (s: Step, equation: boolean, identity = false): Verdict => {
       domainSig ??= `${contextSignature(b.context)}\u0000${settingKey(b.setting)}`;
-      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, s.printed ? 1 : 0, s.afterApprox ? 1 : 0, domainSig, notesKey, this.macroKey].join('\u0000');
+      const stepKey = [s.lhs.text, s.rel, s.rhs.text, s.mod ?? '', s.annotation, s.implied ? 1 : 0, equation ? 1 : 0, identity ? 1 : 0, s.justified ? 1 : 0, s.printed ? 1 : 0, s.afterApprox ? 1 : 0, s.bound ?? '', domainSig, notesKey, this.macroKey].join('\u0000');
       let verdict = this.cache.get(stepKey);
       if (verdict) this.cacheHits++;
       else {
         try {
-          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, setting: b.setting, implied: s.implied, equation, identity, justified: s.justified, printed: s.printed, afterApprox: s.afterApprox, notes: notesKey ? notes : '' }, this.table);
+          verdict = checkStep({ lhs: s.lhs.text, rhs: s.rhs.text, rel: s.rel, mod: s.mod, annotation: s.annotation, context: b.context, setting: b.setting, implied: s.implied, equation, identity, justified: s.justified, printed: s.printed, afterApprox: s.afterApprox, bound: s.bound, notes: notesKey ? notes : '' }, this.table);
         } catch (e) {
           verdict = { kind: 'unknown', reason: `internal error: ${(e as Error).message}` };
         }
@@ -99,14 +99,24 @@ function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equati
   // a chain shares its middle expressions; separate rows do not
   for (let k = 1; k < all.length; k++) if (all[k].lhs.start === all[k - 1].rhs.start) return;
   // the evidence is a row in letters that holds: `0 = 0` left by elimination says nothing of the others
-  const inLetters = (i: number) => /[A-Za-z]/.test(`${all[i].lhs.text}${all[i].rhs.text}`.replace(/\\[A-Za-z]+/g, ''));
-  if (!steps.some((r, i) => (r.verdict.kind === 'proven' || r.verdict.kind === 'equal') && inLetters(i))) return;
-  all.forEach((s, i) => {
+  const letters = (i: number) => new Set(`${all[i].lhs.text} ${all[i].rhs.text}`.replace(/\\[A-Za-z]+/g, ' ').match(/[A-Za-z]/g) ?? []);
+  // nor does `z = z`, a coordinate carried along beside the relations that change
+  const same = (i: number) => all[i].lhs.text.replace(/\s+/g, '') === all[i].rhs.text.replace(/\s+/g, '');
+  if (!steps.some((r, i) => (r.verdict.kind === 'proven' || r.verdict.kind === 'equal') && letters(i).size > 0 && !same(i))) return;
+  const asEquation = all.map((s, i) => {
     const v = steps[i].verdict;
-    const asEquation = (v.kind === 'skipped' && s.equation) || (v.kind === 'unknown' && v.reason === DIFFERENT_VARIABLES);
     // `… = 0` is how an equation to solve is written, and `x < 0` a condition: those stay as they were
-    if (!asEquation || s.implied || s.rel !== '=' || ZERO.test(s.lhs.text) || ZERO.test(s.rhs.text)) return;
-    const again = decide(s, false, true);
-    steps[i].verdict = again.kind === 'refuted' ? { ...again, reason: `${again.reason} ${AS_IDENTITY}` } : again;
+    return ((v.kind === 'skipped' && s.equation) || (v.kind === 'unknown' && v.reason === DIFFERENT_VARIABLES))
+      && !s.implied && s.rel === '=' && !ZERO.test(s.lhs.text) && !ZERO.test(s.rhs.text);
+  });
+  const again = all.map((s, i) => (asEquation[i] ? decide(s, false, true) : undefined));
+  all.forEach((s, i) => {
+    const v = again[i];
+    if (!v) return;
+    // two rows that fail in common letters are one equation rewritten (`(\frac{x-3}{4})^2 + (\frac{y-1}{2})^2 = 1`,
+    // then `\frac{(x-3)^2}{16} + \frac{(y-1)^2}{4} = 1` under `\cos^2 t + \sin^2 t = 1`), not two wrong identities
+    const own = letters(i);
+    if (v.kind === 'refuted' && again.some((w, j) => j !== i && w?.kind === 'refuted' && [...letters(j)].some((l) => own.has(l)))) return;
+    steps[i].verdict = v.kind === 'refuted' ? { ...v, reason: `${v.reason} ${AS_IDENTITY}` } : v;
   });
 }

@@ -280,3 +280,49 @@ test('a system eliminated down to 0 = 0 is equations, not identities', () => {
   0 &= 0
 \end{align*}`), []);
 });
+
+test('a letter that cancels, or a side constant in its letters, leaves a step an identity; segment names and a constant derivative do not', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ \abs{x_n - x_k} = \abs{x_n - x + x - x_k} \le \abs{x_n - x} + \abs{x - x_k} \]
+\[ \abs{x_n - x_k} = \abs{x_n - x + x + x_k} = \abs{x_n + x_k} \]
+When $x > 0$,
+\[ \frac{\abs{x}-\abs{0}}{x-0} = \frac{x-0}{x-0} = 3 . \]
+In the triangle,
+\[ \frac{AC}{BC} = \frac{OB}{OA} \]
+and with the summation convention
+\[ \nabla \cdot \mathbf{r} = \frac{\partial x_i}{\partial x_i} = 3 . \]`), ['\\abs{x_n - x + x + x_k}', '3']);
+});
+
+test('a percent sign set in text is the sign; an \\approx that rounds a bound the way it bounds keeps it a bound', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ (0.1)(0.9) + (0.6)(0.73) + (0.3)(0.85) = 0.783 = 78.3\text{\%} . \]
+\[ \frac{0.9+0.73+0.85}{3} \approx 0.837 = 83.7\text{\%} . \]
+The error is at most
+\begin{align*}
+\abs{R_6(2)} &\le \frac{720}{5040} \cdot 1^7 \\
+&\approx 0.15 .
+\end{align*}
+but not at least
+\begin{align*}
+\abs{R_6(2)} &\ge \frac{720}{5040} \cdot 1^7 \\
+&\approx 0.15 .
+\end{align*}`), ['0.837', '0.15']);
+});
+
+test('rows that fail together in common letters are one equation rewritten; a row beside them that holds is no evidence, nor is z = z', () => {
+  assert.deepEqual(flagged(String.raw`
+\begin{align*}
+\cos^2 t + \sin^2 t &= 1 \\
+\left(\frac{x-3}{4}\right)^2 + \left(\frac{y-1}{2}\right)^2 &= 1 \\
+\frac{(x-3)^2}{16} + \frac{(y-1)^2}{4} &= 1
+\end{align*}
+\begin{alignat*}{3}
+r^2 &= x^2+y^2, & \tan \theta &= y/x, & z &= z \\
+x &= r\cos \theta, & y &= r\sin\theta, & z &= z
+\end{alignat*}
+But in a list of identities
+\begin{align*}
+(a+b)^2 &= a^2 + 2ab + b^2 \\
+\sin^2 x + \cos^2 x &= 2
+\end{align*}`), ['2']);
+});

@@ -40,6 +40,8 @@ export interface Step {
   printed?: boolean;
   /** An earlier relation of the chain is `\approx`: the left side may hold the author's roundings. */
   afterApprox?: boolean;
+  /** Earlier relations of the chain bound it from above (`\le`, `<`) or below: an `\approx` may round that way. */
+  bound?: 'upper' | 'lower';
 }
 
 export interface MathBlockText {
@@ -95,6 +97,8 @@ const DROP_WITH_ARG: Record<string, number> = {
   ...Object.fromEntries(Object.entries(REF_COMMANDS).map(([name, arity]) => [name, arity === 'two' ? 2 : 1])),
 };
 
+const TEXT_PERCENT = /\\(?:text|textrm|textup|mbox|mathrm)\s*\{\s*\\%\s*\}/g;
+
 const NESTED_ROWS = /\\(begin|end)\{(aligned|split|gathered|alignedat|alignedat\*|multlined|array)\}(\{[^}]*\})?/g;
 
 const IMPLICATION_WORDS = /\b(hence|so|thus|then|therefore|and|which|giving|gives|yields|implies|i\.e\.|or|if|whence|since|because|where|for|with)\b/i;
@@ -146,6 +150,8 @@ function columnStarts(raw: string, rows: readonly Span[]): Set<number> {
 function cleanBlock(raw: string): string {
   let s = blankComments(raw);
   s = s.replace(NESTED_ROWS, (m) => ' '.repeat(m.length));
+  // `83.7\text{\%}`: a percent sign set in text is the sign, not a remark (same length, offsets kept)
+  s = s.replace(TEXT_PERCENT, (m) => `\\%${' '.repeat(m.length - 2)}`);
   let out = s;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -433,21 +439,29 @@ export function extractSteps(block: MathBlockText): Step[] {
   for (const c of chains) {
     let firstStep = true;
     let afterApprox = false;
+    let upper = false;
+    let lower = false;
+    const bound = (): Step['bound'] => (upper && !lower ? 'upper' : lower && !upper ? 'lower' : undefined);
+    const saw = (rel: Relation) => {
+      afterApprox ||= rel === 'approx';
+      upper ||= rel === '<' || rel === '<=';
+      lower ||= rel === '>' || rel === '>=';
+    };
     for (let k = 1; k + 1 < c.items.length; k += 2) {
       const l = c.items[k - 1];
       const r = c.items[k];
       const rr = c.items[k + 1];
       if (l.kind !== 'expr' || r.kind !== 'rel' || rr.kind !== 'expr') break;
-      if (l.spans.length === 0 || rr.spans.length === 0) { firstStep = false; afterApprox ||= r.rel === 'approx'; continue; }
+      if (l.spans.length === 0 || rr.spans.length === 0) { firstStep = false; saw(r.rel); continue; }
       const lhs = side(s, l.spans);
       const rhs = side(s, rr.spans);
       steps.push({
         lhs, rhs, rel: r.rel, relAt: r.at, mod: r.rel === 'equiv' ? c.mod : undefined,
         annotation: c.annotations.get(k + 1) ?? '', implied: c.implied && firstStep, equation: !!c.premise || equations.has(c),
-        ignored: ignoredAt(raw, r.at, rhs.end), justified: r.justified, printed: r.printed, afterApprox,
+        ignored: ignoredAt(raw, r.at, rhs.end), justified: r.justified, printed: r.printed, afterApprox, ...(bound() && { bound: bound() }),
       });
       firstStep = false;
-      afterApprox ||= r.rel === 'approx';
+      saw(r.rel);
     }
   }
   return steps;

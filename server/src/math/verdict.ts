@@ -52,6 +52,8 @@ export interface StepInput {
   printed?: boolean;
   /** An earlier relation of the chain is `\\approx`: the left side's printed operands are rounded too. */
   afterApprox?: boolean;
+  /** Earlier relations of the chain bound it from above or below (steps.ts#Step.bound). */
+  bound?: 'upper' | 'lower';
   /** Other prose of the block (annotations of its other rows): named constants. */
   notes?: string;
 }
@@ -410,6 +412,8 @@ function checkApprox(step: StepInput, macros: MacroTable): Verdict {
   const d = Math.abs(a - b);
   const noise = 1e-9 * Math.max(Math.abs(a), Math.abs(b));
   if (d <= (tolLeft + tolRight) * (1 + 1e-6) + noise) return { kind: 'equal', reason: 'equal at the precision printed' };
+  // `\\le \\frac{720}{5040} \\approx 0.15`: a bound rounded the safe way stays a bound
+  if ((step.bound === 'upper' && b > a) || (step.bound === 'lower' && b < a)) return { kind: 'equal', reason: 'a bound, rounded the way it bounds' };
   // cut off rather than rounded (`2/3 \\approx 0.66`): within one unit, towards zero
   const unit = printedUnit(rt);
   if (unit !== undefined && Math.sign(a) === Math.sign(b) && Math.abs(b) <= Math.abs(a) && d < unit + tolLeft + noise) return { kind: 'equal', reason: 'equal at the precision printed, cut off' };
@@ -595,10 +599,54 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable,
   if (freeVars(sides.lhs).has('i') || freeVars(sides.rhs).has('i')) return { kind: 'unknown', reason: 'i may be the imaginary unit' };
   // sides in different letters: an equation (`x^2 + 1 = 5`), a substitution (`(x - μ)/σ = (x - 70)/3.3`)
   // or a letter defined elsewhere (`\\cos a - \\cos y = \\sin(c)(y - a)` for some c)
-  const l = [...freeVars(sides.lhs)].sort().join(',');
-  const r = [...freeVars(sides.rhs)].sort().join(',');
-  if (l !== r && !step.identity) return { kind: 'unknown', reason: DIFFERENT_VARIABLES };
+  if (!step.identity && !sameLetters(sides, domains, seed)) return { kind: 'unknown', reason: DIFFERENT_VARIABLES };
   return v;
+}
+
+/**
+ * Whether both sides are in the same letters, counting only the letters a side's value depends
+ * on: one that cancels (`\sabs{x_n - x + x - x_k}`) or a side constant in its letters (a modulus
+ * that is 1 whatever t is) does not make the step an equation or a substitution.
+ */
+function sameLetters(sides: Sides, domains: Domains, seed: string): boolean {
+  const l = freeVars(sides.lhs);
+  const r = freeVars(sides.rhs);
+  // in `\frac{AC}{BC}` the capitals name a segment, and nothing cancels
+  const names = new Set(sides.texts.flatMap((t) => [...t.matchAll(CAPITAL_RUN)].flatMap((m) => [...m[0]])));
+  if (l.size === r.size && [...l].every((v) => r.has(v))) return true;
+  for (const [side, own, other] of [[sides.lhs, l, r], [sides.rhs, r, l]] as const) {
+    for (const v of own) if (!other.has(v) && (names.has(v) || dependsOn(side, v, own, sides, domains, seed))) return false;
+    // a derivative that comes out constant in all its letters (`\frac{\partial x_i}{\partial x_i}`,
+    // summed over i) is written in a convention the step does not show
+    if (own.size > 0 && hasDerivative(side) && [...own].every((v) => !other.has(v) || !dependsOn(side, v, own, sides, domains, seed))) return false;
+  }
+  return true;
+}
+
+/** Capitals written together (`AC`, `OAB`): a segment, a triangle or a product that need not commute. */
+const CAPITAL_RUN = /(?<![\\A-Za-z])[A-Z]{2,}(?![A-Za-z])/g;
+
+/**
+ * Whether the value of `e` moves when the letter `v` alone moves, at sampled points. A letter
+ * whose effect cannot be sampled (too few points where `e` is defined) counts as one it depends on.
+ */
+function dependsOn(e: Expr, v: string, vars: ReadonlySet<string>, sides: Sides, domains: Domains, seed: string): boolean {
+  const ev = new Evaluator();
+  const r = rng(`${seed}\u0000depends\u0000${v}`);
+  const draw = (x: string): number => (sides.ctx.roles.get(x) === 'int' ? intValue(r, domains.get(x)) : sampleValue(r, 'mixed', domains.get(x), false));
+  let compared = 0;
+  for (let trial = 0; trial < 16 && compared < 8; trial++) {
+    const env: Env = new Map();
+    for (const x of vars) env.set(x, draw(x));
+    const a = ev.eval(e, env);
+    const ea = ev.err;
+    env.set(v, draw(v));
+    const b = ev.eval(e, env);
+    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    compared++;
+    if (Math.abs(a - b) > Math.max(1e3 * (ea + ev.err), 1e-9 * Math.max(Math.abs(a), Math.abs(b)), 1e-12)) return true;
+  }
+  return compared < 6;
 }
 
 /** Prose or notation of probability (`\\P(X = r)`, "geometric distribution"): p and q there are complements. */
