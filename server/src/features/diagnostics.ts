@@ -6,7 +6,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type LabelLocation, type Workspace } from '../project/workspace.js';
 import { inheritedState, isComputedName, macroUses, projectMacros, verbatimEnvironments } from '../project/userMacros.js';
-import { labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
+import { definedElsewhere, labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
 import { apart, labelsInBranches, projectBranches } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
 import { citationDiagnostics } from './citations.js';
@@ -75,15 +75,24 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   const guards = uses.filter((u) => u.kind === 'guard' && u.extentEnd !== undefined);
   const guarded = (name: string, at: number) => guards.length > 0 && guards.some((g) => g.name === name && at >= g.cmdStart && at < g.extentEnd!);
   const defined = (name: string) => !refsChecked || !isKey(name) || ws.countLabel(doc, name) > 0 || madeByMacros(name);
+  // a label only another compilation of the workspace defines (a draft of a section that refers to
+  // the book, a document of a split site): compiled alone the reference prints ??, but that may be
+  // meant, so it is said, not flagged
+  const undefinedRef = (start: number, end: number, name: string, through: string): Candidate => {
+    const elsewhere = definedElsewhere(ws, doc, name);
+    return {
+      diagnostic: {
+        range: doc.range(start, end), severity: elsewhere.length ? DiagnosticSeverity.Information : DiagnosticSeverity.Error, source: SOURCE, code: 'undefined-ref',
+        message: elsewhere.length
+          ? `\\label{${name}} is only in ${elsewhere.slice(0, 3).map((d) => baseName(d.uri)).join(', ')}, which is not compiled with this document: compiled on its own, this reference prints ??${through}`
+          : `Undefined reference: no \\label{${name}} in this project${through}`,
+      },
+      needs: NEEDS_ALL, key: name,
+    };
+  };
   for (const u of uses) {
     if (u.kind !== 'ref' || u.computed || defined(u.name) || guarded(u.name, u.cmdStart)) continue;
-    out.push({
-      diagnostic: {
-        range: doc.range(u.start, u.end), severity: DiagnosticSeverity.Error, source: SOURCE,
-        code: 'undefined-ref', message: `Undefined reference: no \\label{${u.name}} in this project (through \\${u.macro})`,
-      },
-      needs: NEEDS_ALL, key: u.name,
-    });
+    out.push(undefinedRef(u.start, u.end, u.name, ` (through \\${u.macro})`));
   }
   // the bodies of the project's verbatim-like environments (listings, excluded comments) are not
   // LaTeX and are never compiled: in this document or another of the project (its spans read once)
@@ -132,14 +141,11 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       }
       // a blueprint's \proves names the statement a separate proof proves; plastexdepgraph
       // attaches a proof whose key it does not know to the statement above it
-      const proves = ref.cmd === 'proves';
+      if (ref.cmd !== 'proves') { out.push(undefinedRef(block.start + ref.start, block.start + ref.end, ref.name, '')); continue; }
       out.push({
         diagnostic: {
-          range: doc.range(block.start + ref.start, block.start + ref.end), severity: proves ? DiagnosticSeverity.Information : DiagnosticSeverity.Error, source: SOURCE,
-          code: 'undefined-ref',
-          message: proves
-            ? `\\proves{${ref.name}}: no \\label{${ref.name}} in this project; the dependency graph attaches this proof to the statement above it`
-            : `Undefined reference: no \\label{${ref.name}} in this project`,
+          range: doc.range(block.start + ref.start, block.start + ref.end), severity: DiagnosticSeverity.Information, source: SOURCE, code: 'undefined-ref',
+          message: `\\proves{${ref.name}}: no \\label{${ref.name}} in this project; the dependency graph attaches this proof to the statement above it`,
         },
         needs: NEEDS_ALL, key: ref.name,
       });
@@ -159,7 +165,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
         // compiled together only when certainly in no two branches of one conditional
         const here = projectBranches(ws, doc, l.start);
         const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc)))
-          && apart(here, projectBranches(ws, o.doc, o.label.start)) === false);
+          && apart(here, projectBranches(ws, o.doc, o.label.start), true) === false);
         if (others.length === 0) continue;
         out.push({
           diagnostic: {
@@ -216,6 +222,11 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       const inc = incs[issue.index];
       // reading a label-free snippet (a figure, a signature) twice is harmless and common
       if (!inc || (issue.kind === 'twice' && issue.target!.labels().length === 0)) continue;
+      // read in opposite branches (`\iftoggle{long}{\input{a}}{}` and `\iftoggle{long}{}{\input{a}}`): read once
+      if (issue.kind === 'twice') {
+        const first = ws.includesOf(issue.first!.doc)[issue.first!.index];
+        if (!first || apart(projectBranches(ws, doc, inc.start), projectBranches(ws, issue.first!.doc, first.start), true) !== false) continue;
+      }
       const message = issue.kind === 'cycle'
         ? `include cycle: ${issue.cycle!.map((d) => baseName(d.uri)).join(' → ')}`
         : `${baseName(issue.target!.uri)} is already included (${where(ws, issue.first!)}): LaTeX reads it twice and reports every label in it as multiply defined`;

@@ -417,3 +417,101 @@ See \cref{ch:other}.
     main.tex:8 E undefined-ref: Undefined reference: no \label{ch:other} in this project
   `);
 });
+
+test('a key a macro spells from its arguments inside a test of that label is guarded too (an errata tally over volumes)', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\makeatletter
+\newcommand{\tally}[2]{\@ifundefined{r@#1#2plus}{\@ifundefined{r@#1#2}{}{\ref{#1#2}}}{\ref{#1#2plus}}}
+\makeatother
+\newcommand{\row}[1]{#1 & \tally{#1}{I} & \tally{#1}{II}}
+\begin{document}
+\begin{tabular}{lcc}
+\row{2023-06} \\
+\end{tabular}
+\ref{2023-06III}
+\end{document}
+`);
+  check(published(fx, 'main.tex'), expect`
+    main.tex:10 E undefined-ref: Undefined reference: no \label{2023-06III} in this project
+  `);
+});
+
+test('opposite branches of two conditionals on one switch, in different files, are never compiled together: no duplicate label or include', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{etoolbox}
+\newtoggle{short}
+\newif\ifearly
+\begin{document}
+\include{volI}
+\include{volII}
+\end{document}
+%! volI.tex
+\iftoggle{short}{}{\chapter{Uses}\label{idea:uses}\input{area}}
+\ifearly\input{inverse}\fi
+\ifearly\label{both:on}\fi
+%! volII.tex
+\iftoggle{short}{\chapter{Uses}\label{idea:uses}\input{area}}{}
+\nottoggle{short}{\label{nt:a}}{}
+\iftoggle{short}{}{\label{nt:a}}
+\ifearly\else\input{inverse}\fi
+\ifearly\label{both:on}\fi
+\input{area}
+%! area.tex
+\section{Area}\label{sec:area}
+%! inverse.tex
+\section{Inverse}\label{sec:inverse}
+`);
+  check(published(fx, 'volI.tex', 'volII.tex'), expect`
+    volI.tex:3 E duplicate-label: Duplicate label 'both:on' (also at volII.tex:5)
+    volII.tex:2 E duplicate-label: Duplicate label 'nt:a' (also at volII.tex:3)
+    volII.tex:3 E duplicate-label: Duplicate label 'nt:a' (also at volII.tex:2)
+    volII.tex:5 E duplicate-label: Duplicate label 'both:on' (also at volI.tex:3)
+    volII.tex:6 W duplicate-include: area.tex is already included (volI.tex:1): LaTeX reads it twice and reports every label in it as multiply defined
+  `);
+});
+
+test('a label only another compiled document of the workspace defines (a draft of a section, a guide beside the book) is said, not flagged; one in a file nothing compiles is an error', () => {
+  const fx = fixture(String.raw`
+%! book.tex
+\documentclass{book}
+\newcommand{\mtable}[3]{\begin{figure}#3\caption{#1}\label{#2}\end{figure}}
+\begin{document}
+\chapter{Series}\label{ch:series}
+\mtable{Partial sums}{fig:sums}{x}
+\end{document}
+%! drafts/revision.tex
+\documentclass{article}
+\begin{document}
+As in Chapter \ref{ch:series} and Figure \ref{fig:sums}; see \ref{thm:something} and \ref{sec:old}.
+\end{document}
+%! old.tex
+\section{Old}\label{sec:old}
+`);
+  check(published(fx, 'drafts/revision.tex'), expect`
+    drafts/revision.tex:3 I undefined-ref: \label{ch:series} is only in book.tex, which is not compiled with this document: compiled on its own, this reference prints ??
+    drafts/revision.tex:3 I undefined-ref: \label{fig:sums} is only in book.tex, which is not compiled with this document: compiled on its own, this reference prints ??
+    drafts/revision.tex:3 E undefined-ref: Undefined reference: no \label{thm:something} in this project
+    drafts/revision.tex:3 E undefined-ref: Undefined reference: no \label{sec:old} in this project
+  `);
+});
+
+test('$$ in a table cell is an empty formula, not a display left open', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\begin{tabular}{l c}
+$y=f(x)+c$ & $$c units upward\\
+$y=f(x)-c$ & $c$ units downward\\
+\end{tabular}
+$$ x^2
+\end{document}
+`);
+  check(published(fx, 'main.tex'), expect`
+    main.tex:7 W unclosed-environment: display math $$ is never closed
+  `);
+});

@@ -8,6 +8,9 @@ export interface ProjectStep {
   /** The conditional: its file and offset. */
   id: string;
   branch: number;
+  /** The named switch it tests, and whether this branch is read when it is on (conditionals.ts#BranchStep). */
+  flag?: string;
+  on?: boolean;
 }
 
 /** How many includers up a file's place is followed. */
@@ -39,7 +42,7 @@ export function projectBranches(ws: Workspace, doc: Doc, offset: number): Projec
     seen.add(d);
     const regions = regionsOf(d);
     if (!regions) return undefined;
-    for (const s of branchPath(regions, at)) out.push({ id: `${d.uri}#${s.cond}`, branch: s.branch });
+    for (const s of branchPath(regions, at)) out.push({ id: `${d.uri}#${s.cond}`, branch: s.branch, ...(s.flag !== undefined && { flag: s.flag, on: s.on }) });
     const site = ws.includeSite(d);
     if (!site) break;
     d = site.doc;
@@ -52,9 +55,13 @@ export function projectBranches(ws: Workspace, doc: Doc, offset: number): Projec
  * Whether two places of the project, given by their branches (projectBranches), sit in
  * different branches of one conditional; undefined when either is past what is tracked.
  * Callers decide what the unknown means (a duplicate: silent; a reference: not undefined).
+ * With `bySwitch`, opposite branches of two conditionals on one named switch count too
+ * (`\iftoggle{print}{…}{\label{a}}` in one chapter, `\iftoggle{print}{\label{a}}{}` in
+ * another): true unless the project sets the switch between them, which is not looked for, so
+ * only a check that stays silent when apart asks for it.
  */
-export function apart(here: ProjectStep[] | undefined, there: ProjectStep[] | undefined): boolean | undefined {
-  return here && there ? exclusive(here, there) : undefined;
+export function apart(here: ProjectStep[] | undefined, there: ProjectStep[] | undefined, bySwitch = false): boolean | undefined {
+  return here && there ? exclusive(here, there, bySwitch) : undefined;
 }
 
 const branchLabels = new WeakMap<Doc, { version: number; names: Set<string> }>();

@@ -167,6 +167,31 @@ export function mayBeDefined(u: LabelUniverse, key: string, ws?: Workspace): boo
   return false;
 }
 
+/** How many other compilations are searched for a label made by their macros. */
+const ELSEWHERE_SCOPES = 40;
+
+/**
+ * Documents of another compilation of the workspace that define `name`: literally, or (for a few
+ * other compilations) through their own macros (`\\mtable{…}{fig:disk}{…}`), named then by a root
+ * of that compilation. A file no root compiles (an old chapter whose include is commented out)
+ * defines nothing. Empty when no such document is known.
+ */
+export function definedElsewhere(ws: Workspace, doc: Doc, name: string): Doc[] {
+  const scope = ws.scope(doc);
+  const literal = [...ws.labelHolders(name)].filter((d) => !scope.has(d) && ws.isCompiled(d));
+  if (literal.length) return literal;
+  const scopes = new Set<Set<Doc>>([scope]);
+  for (const d of ws.all()) {
+    if (d.kind !== 'latex' || scope.has(d) || !ws.isCompiled(d)) continue;
+    const other = ws.scope(d);
+    if (scopes.has(other)) continue;
+    scopes.add(other);
+    if (scopes.size > ELSEWHERE_SCOPES) break;
+    if (labelUniverse(ws, d).madeByMacros.has(name)) return [ws.roots(d)[0] ?? d];
+  }
+  return [];
+}
+
 /** Documents outside `scope` holding at least VARIANT_OVERLAP of its label names, with their projects. */
 function variantsOf(ws: Workspace, scope: ReadonlySet<Doc>): ReadonlySet<Doc> {
   const shared = new Map<Doc, number>();

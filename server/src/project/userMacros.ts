@@ -145,8 +145,9 @@ function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): 
     const name = m[1];
     let p = i + m[0].length;
     if (LABEL_TESTS.has(name)) {
-      // `\\@ifundefined{r@#1}`, `\\ifcsname r@#1\\endcsname`: whether the label #1 is defined
-      const g = /^\s*\{?\s*r@(#\d)/.exec(body.slice(p, p + 40));
+      // `\\@ifundefined{r@#1}`, `\\ifcsname r@#1\\endcsname`, `\\@ifundefined{r@#1#2plus}`: whether
+      // the label #1 (or the one its arguments spell) is defined
+      const g = /^\s*\{?\s*r@((?:[^{}\s\\#]|#\d)*#\d(?:[^{}\s\\#]|#\d)*)/.exec(body.slice(p, p + 80));
       if (g) add({ kind: 'guard', cmd: name, template: g[1] });
       continue;
     }

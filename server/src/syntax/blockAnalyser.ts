@@ -22,6 +22,9 @@ export const DISPLAY_MATH_ENVS: Record<string, boolean> = {
   '\\[': false, '$$': false,
 };
 
+/** Table environments: their cells are in restricted horizontal mode. */
+const TABLES = /^(?:tabular[x*]?|tabu|longtable|supertabular|xtabular|NiceTabular|tblr|longtblr)$/;
+
 /** Reference commands and how their argument is read. */
 export const REF_COMMANDS: Record<string, 'one' | 'list' | 'two'> = {
   ref: 'one', eqref: 'one', pageref: 'one', autoref: 'one', nameref: 'one', vref: 'one',
@@ -156,6 +159,8 @@ class BlockAnalyser {
     const top = this.top();
     if (this.text.charCodeAt(i + 1) === DOLLAR) {
       if (top >= 0 && this.envs[top].name === '$$') { this.closeEnv(top, i, i + 2); return i + 2; }
+      // in a table's cell TeX is in restricted horizontal mode, where `$$` is an empty formula
+      if (top >= 0 && TABLES.test(this.envs[top].name)) return i + 2;
       if (!this.inlineMath && !this.inDisplayMath()) { this.openEnv('$$', i, i + 2); return i + 2; }
       return i + 2;
     }

@@ -42,3 +42,19 @@ test('past the bounds of nesting the regions are marked incomplete', () => {
   assert.equal(branchRegions(deep).complete, false);
   assert.equal(branchRegions(String.raw`\ifa x \else y \fi`).complete, true);
 });
+
+test('the named switch a conditional tests, and which branch reads it on', () => {
+  const steps = (text: string) => {
+    const at = text.indexOf('@');
+    return branchPath(branchRegions(text).regions, at).map((s) => `${s.flag ?? '-'}:${s.on ?? '-'}`).join(' ');
+  };
+  assert.equal(steps(String.raw`\iftoggle{web}{@}{x}`), 'toggle:web:true');
+  assert.equal(steps(String.raw`\nottoggle{web}{@}{x}`), 'toggle:web:false');
+  assert.equal(steps(String.raw`\ifthenelse{\boolean{long}}{x}{@}`), 'bool:long:false');
+  assert.equal(steps(String.raw`\ifbool{long}{@}{x}`), 'bool:long:true');
+  assert.equal(steps(String.raw`\iflong x \else @ \fi`), 'bool:long:false');
+  // comparisons and tests ask anew each time: no switch
+  assert.equal(steps(String.raw`\ifx\a\b @ \fi`), '-:-');
+  assert.equal(steps(String.raw`\ifthenelse{\isodd{\thepage}}{@}{x}`), '-:-');
+  assert.equal(steps(String.raw`\ifcase\n a \or @ \fi`), '-:-');
+});

@@ -9,6 +9,14 @@ import { BACKSLASH, LBRACE, PERCENT, commandNameEnd, lineEnd, readBraceGroup, sk
 export interface BranchStep {
   cond: number;
   branch: number;
+  /**
+   * The named switch the conditional tests (`toggle:web` for `\\iftoggle{web}`, `bool:sol` for
+   * `\\ifsol`, `\\ifbool{sol}` and `\\ifthenelse{\\boolean{sol}}`), with `on`: whether this branch is
+   * read when the switch is true. Two conditionals on one switch that nothing sets in between
+   * read opposite branches together never.
+   */
+  flag?: string;
+  on?: boolean;
 }
 
 export interface BranchRegion extends BranchStep {
@@ -31,6 +39,30 @@ const BRACE_CONDITIONALS: Record<string, number> = {
   ifpackageloaded: 1, IfPackageLoadedTF: 1, ifclassloaded: 1, IfClassLoadedTF: 1,
 };
 
+/** Conditionals of TeX that compare or test a state (`\\ifx\\a\\b`, `\\ifmmode`): each use asks anew, so no switch. */
+const TEX_TESTS = new Set(['if', 'ifcat', 'ifnum', 'ifdim', 'ifodd', 'ifx', 'ifvoid', 'ifhbox', 'ifvbox', 'ifeof', 'ifcase',
+  'ifdefined', 'ifcsname', 'iffontchar', 'ifincsname', 'ifabsnum', 'ifabsdim', 'ifpdfabsnum', 'ifpdfabsdim', 'ifprimitive',
+  'ifpdfprimitive', 'ifvmode', 'ifhmode', 'ifmmode', 'ifinner', 'iftrue', 'iffalse', 'ifinternal', 'ifmeasuring@']);
+
+/** The switch a brace conditional tests, and whether its first branch is the one read when it is on. */
+function braceSwitch(name: string, condition: string): { flag: string; on: boolean } | undefined {
+  const arg = condition.trim();
+  if (!/^[\w@:.-]+$/.test(arg) && name !== 'ifthenelse') return undefined;
+  switch (name) {
+    case 'iftoggle': return { flag: `toggle:${arg}`, on: true };
+    case 'nottoggle': return { flag: `toggle:${arg}`, on: false };
+    // etoolbox's booleans are TeX's `\\newif` switches, and so are ifthen's
+    case 'ifbool': return { flag: `bool:${arg}`, on: true };
+    case 'notbool': return { flag: `bool:${arg}`, on: false };
+    case 'IfFileExists': return { flag: `file:${arg}`, on: true };
+    case 'ifthenelse': {
+      const m = /^\\boolean\s*\{\s*([\w@]+)\s*\}$/.exec(arg);
+      return m ? { flag: `bool:${m[1]}`, on: true } : undefined;
+    }
+    default: return undefined;
+  }
+}
+
 /** Conditionals whose bodies are never compiled together; `\iff` is a symbol. */
 function isTexConditional(name: string): boolean {
   return name.startsWith('if') && name !== 'iff' && BRACE_CONDITIONALS[name] === undefined;
@@ -52,7 +84,8 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
   const regions: BranchRegion[] = [];
   let complete = true;
   // open TeX conditionals: their start and the start of the branch being read
-  const open: Array<{ cond: number; branch: number; from: number }> = [];
+  const open: Array<{ cond: number; branch: number; from: number; flag?: string }> = [];
+  const switchOf = (o: { branch: number; flag?: string }) => (o.flag && o.branch < 2 ? { flag: o.flag, on: o.branch === 0 } : {});
   const limit = text.length;
   const push = (r: BranchRegion) => {
     if (r.end <= r.start) return;
@@ -88,8 +121,9 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
       const yes = ok ? readBraceGroup(text, skipTrivia(text, p, limit), limit) : null;
       const no = yes ? readBraceGroup(text, skipTrivia(text, yes.next, limit), limit) : null;
       if (yes && no) {
-        push({ cond: i, branch: 0, start: yes.start, end: yes.end });
-        push({ cond: i, branch: 1, start: no.start, end: no.end });
+        const sw = args === 1 ? braceSwitch(name, text.slice(skipTrivia(text, end, limit) + 1, p - 1)) : undefined;
+        push({ cond: i, branch: 0, start: yes.start, end: yes.end, ...(sw && { flag: sw.flag, on: sw.on }) });
+        push({ cond: i, branch: 1, start: no.start, end: no.end, ...(sw && { flag: sw.flag, on: !sw.on }) });
       }
       // the branches are read on: their own conditionals nest inside them
       i = Math.max(end, i + 2);
@@ -98,9 +132,9 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
     if (name === 'fi' || name === 'else' || name === 'or') {
       const top = open[open.length - 1];
       if (top) {
-        push({ cond: top.cond, branch: top.branch, start: top.from, end: i });
+        push({ cond: top.cond, branch: top.branch, start: top.from, end: i, ...switchOf(top) });
         if (name === 'fi') open.pop();
-        else { top.branch++; top.from = end; }
+        else { top.branch++; top.from = end; if (name === 'or') top.flag = undefined; }
       }
       i = end;
       continue;
@@ -121,12 +155,14 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
       continue;
     }
     if (isTexConditional(name)) {
-      if (open.length < MAX_DEPTH) open.push({ cond: i, branch: 0, from: end }); else complete = false;
+      // `\\ifsol` tests the switch `\\newif\\ifsol` made; `\\ifcase` has more than two branches
+      const flag = TEX_TESTS.has(name) ? undefined : `bool:${name.slice(2)}`;
+      if (open.length < MAX_DEPTH) open.push({ cond: i, branch: 0, from: end, flag }); else complete = false;
     }
     i = Math.max(end, i + 2);
   }
   // unclosed: TeX reads on to the end
-  for (const o of open) push({ cond: o.cond, branch: o.branch, start: o.from, end: limit });
+  for (const o of open) push({ cond: o.cond, branch: o.branch, start: o.from, end: limit, ...switchOf(o) });
   regions.sort((a, b) => a.start - b.start || b.end - a.end);
   return { regions, complete };
 }
@@ -136,7 +172,7 @@ export function branchPath(regions: readonly BranchRegion[], offset: number): Br
   const out: BranchStep[] = [];
   for (const r of regions) {
     if (r.start > offset) break;
-    if (offset < r.end) out.push({ cond: r.cond, branch: r.branch });
+    if (offset < r.end) out.push({ cond: r.cond, branch: r.branch, ...(r.flag !== undefined && { flag: r.flag, on: r.on }) });
   }
   return out;
 }
@@ -145,7 +181,12 @@ export function branchPath(regions: readonly BranchRegion[], offset: number): Br
  * Whether two places are never compiled together: some conditional holds them in different
  * branches. Steps are compared by `id` (a conditional's identity across files).
  */
-export function exclusive(a: ReadonlyArray<{ id: string; branch: number }>, b: ReadonlyArray<{ id: string; branch: number }>): boolean {
-  for (const x of a) for (const y of b) if (x.id === y.id && x.branch !== y.branch) return true;
+export function exclusive(a: ReadonlyArray<{ id: string; branch: number; flag?: string; on?: boolean }>, b: ReadonlyArray<{ id: string; branch: number; flag?: string; on?: boolean }>, bySwitch = false): boolean {
+  for (const x of a) {
+    for (const y of b) {
+      if (x.id === y.id && x.branch !== y.branch) return true;
+      if (bySwitch && x.flag !== undefined && x.flag === y.flag && x.on !== y.on) return true;
+    }
+  }
   return false;
 }
