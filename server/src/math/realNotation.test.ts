@@ -326,3 +326,25 @@ But in a list of identities
 \sin^2 x + \cos^2 x &= 2
 \end{align*}`), ['2']);
 });
+
+test('matrices and operators by notation or by a French setting, and derivatives of order n, are not products of numbers', () => {
+  assert.deepEqual(flagged(String.raw`
+For numbers
+\[ (x + y)^2 = (x + y)(x + y) = x^2 + y^2 + xy \]
+\begin{rmq}
+$I^{2} = - \id$. En particulier, $I$ est inversible et
+\[ I^{-1} = -I = ^{t}I \]
+\end{rmq}
+Supposons que $X, Y$ satisfont
+\begin{align*}
+X &= XAX \\
+&= XAYAX \\
+&= (XA)^{*} (YA)^{*} Y
+\end{align*}
+Par récurrence,
+\begin{align*}
+\frac{d^{n+1}g}{dx^{n+1}} &= \frac{d}{dx} \left( \frac{d^{n}g}{dx^{n}} \right)
+\end{align*}
+Comme $K$ est un corps de caractéristique $p$,
+\[ (x+y)^{p} = (x+y)(x+y)^{p-1} = x^{p} + y^{p} \]`), ['x^2 + y^2 + xy']);
+});

@@ -132,6 +132,11 @@ interface Reading {
   percentCount?: boolean;
 }
 
+/** Leibniz's notation for a derivative of some order: `\\frac{d^n f}{dx^n}`, `\\frac{\\partial^2 u}{\\partial x^2}`. */
+const HIGHER_DERIVATIVE = /\\[dt]?frac\s*\{\s*(?:d|\\mathrm\s*\{\s*d\s*\}|\\partial)\s*\^\s*(?:\{[^{}]*\}|\w)\s*[^{}\s][^{}]*\}\s*\{\s*(?:d|\\mathrm\s*\{\s*d\s*\}|\\partial)/;
+/** Three capitals multiplied together (`XAX`), or a transpose or adjoint mark on a letter or bracket. */
+const NON_COMMUTING = /(?<![\\A-Za-z])[A-Z]{3,}(?![A-Za-z])|[A-Z)]\s*\^\s*(?:\{\s*)?(?:\*|\\ast|\\top|\\dagger|T|H)(?:\s*\})?(?![A-Za-z])|\^\s*\{\s*t\s*\}\s*[A-Z]/;
+
 /** `\\sum_{k \\le m}`, `\\sum_{d \\divides n}`: a sum over a condition, not over `k = a … b`. */
 const CONDITION_SUM = /\\(sum|prod)(\s|\\limits|\\nolimits)*_\s*(\{([^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9])/g;
 
@@ -141,6 +146,10 @@ function parseSides(step: StepInput, macros: MacroTable, reading: Reading = {}):
   if (texts.some((t) => t === undefined || t === '')) return 'empty side or runaway macro';
   if (texts.some((t) => /\\(ldots|cdots|dots|vdots|ddots)\b|\.\.\./.test(t!))) return 'elided terms (…)';
   if (texts.some((t) => /\d\s+\d/.test(t!))) return 'juxtaposed numbers';
+  // `\frac{d^{n+1} g}{dx^{n+1}}`: a derivative of order n, not a quotient of powers of d
+  if (texts.some((t) => HIGHER_DERIVATIVE.test(t!))) return 'a derivative of order n';
+  // `XAYAX`, `(XA)^*`, `{}^t I`: products that need not commute, transposes and adjoints are of matrices or operators
+  if (texts.some((t) => NON_COMMUTING.test(t!))) return 'capitals multiplied together, a transpose or an adjoint: matrices or operators, not numbers';
   // `(x - 1)?` (a termial), `37; 55` (sexagesimal): notation the parser would misread
   if (texts.some((t) => /\?|\d\s*;\s*\d/.test(t!))) return 'an operator or a number notation it does not read (?, ;)';
   if (texts.some((t) => /(?<!\^\s*)\*|\\ast\b|\\star\b|\\circ\b|\\oplus|\\otimes/.test(t!))) return 'a binary operation (∗, ∘, ⊕, ⊗)';
