@@ -620,9 +620,9 @@ function withdraw(v: Verdict, sides: Sides, step: StepInput, macros: MacroTable,
 function sameLetters(sides: Sides, domains: Domains, seed: string): boolean {
   const l = freeVars(sides.lhs);
   const r = freeVars(sides.rhs);
+  if (l.size === r.size && [...l].every((v) => r.has(v))) return true;
   // in `\frac{AC}{BC}` the capitals name a segment, and nothing cancels
   const names = new Set(sides.texts.flatMap((t) => [...t.matchAll(CAPITAL_RUN)].flatMap((m) => [...m[0]])));
-  if (l.size === r.size && [...l].every((v) => r.has(v))) return true;
   for (const [side, own, other] of [[sides.lhs, l, r], [sides.rhs, r, l]] as const) {
     for (const v of own) if (!other.has(v) && (names.has(v) || dependsOn(side, v, own, sides, domains, seed))) return false;
     // a derivative that comes out constant in all its letters (`\frac{\partial x_i}{\partial x_i}`,
