@@ -14,6 +14,8 @@ export interface EvalOptions {
 }
 
 const EPS = 2.3e-16;
+/** Terms after which a series' partial sums are compared (Evaluator.infiniteSum). */
+const SERIES_TERMS = [60, 240, 960];
 /** Functions of integers or with jumps: an argument's rounding error does not carry through. */
 const DISCRETE = new Set(['fact', 'binom', 'mod', 'gcd', 'lcm', 'floor', 'ceil', 'sign']);
 
@@ -61,6 +63,7 @@ export class Evaluator {
   private series(e: Expr & { k: 'sum' | 'prod' }, env: Env): [number, number] {
     const lo = this.ev(e.lo, env)[0];
     const hi = this.ev(e.hi, env)[0];
+    if (hi === Infinity && e.k === 'sum' && Number.isInteger(lo)) return this.infiniteSum(e.body, e.v, lo, env);
     // reversed bounds (`\\sum_{y = n - 1}^0`) mean different things to different authors: undefined
     if (!Number.isInteger(lo) || !Number.isInteger(hi) || hi - lo > 2000 || hi < lo) return [NaN, 0];
     const m = new Map(env);
@@ -72,6 +75,49 @@ export class Evaluator {
       if (e.k === 'sum') { acc += t; err += te + EPS * Math.abs(acc); } else { err = Math.abs(acc) * te + Math.abs(t) * err + EPS * Math.abs(acc * t); acc *= t; }
     }
     return [acc, err];
+  }
+
+  /**
+   * A series `\\sum_{n = lo}^{\\infty}`, known only where it converges fast: partial sums after
+   * SERIES_TERMS[0], [1] and [2] terms must settle like a geometric sequence of differences, whose
+   * remaining tail is then added and counted as error. A slow series (`\\sum 1/n^2`), an
+   * alternating one that settles slowly, or a divergent one is undefined: too slow to tell apart.
+   */
+  private infiniteSum(body: Expr, v: string, lo: number, env: Env): [number, number] {
+    const m = new Map(env);
+    const partial: number[] = [];
+    let acc = 0;
+    let err = 0;
+    let n = 0;
+    // terms lost in the rounding of the sum several times running: it has settled (`\\frac{x^n}{n!}`
+    // stops before n! overflows)
+    let negligible = 0;
+    let early = 0;
+    for (const stop of SERIES_TERMS) {
+      for (; n < stop; n++) {
+        m.set(v, lo + n);
+        const [t, te] = this.ev(body, m);
+        if (!Number.isFinite(t) || !Number.isFinite(te)) return [NaN, 0];
+        acc += t;
+        err += te + EPS * Math.abs(acc);
+        negligible = n >= SERIES_TERMS[0] && Math.abs(t) <= EPS * Math.abs(acc) ? negligible + 1 : 0;
+        if (negligible >= 8) return [acc, err];
+        if (n === SERIES_TERMS[0] / 2) early = Math.abs(t);
+        // terms that have not shrunk twentyfold since halfway: too slow to settle in the terms summed
+        if (n === SERIES_TERMS[0] - 1 && early > 0 && Math.abs(t) > 0.05 * early) return [NaN, 0];
+      }
+      partial.push(acc);
+    }
+    const [s1, s2, s3] = partial;
+    const d1 = s2 - s1;
+    const d2 = s3 - s2;
+    const scale = Math.max(1, Math.abs(s3));
+    if (Math.abs(d2) <= 1e-13 * scale) return [s3, err + Math.abs(d2)];
+    const r = d2 / d1;
+    if (!(r >= 0 && r < 0.25)) return [NaN, 0];
+    const tail = (d2 * r) / (1 - r);
+    if (Math.abs(tail) > 1e-10 * scale) return [NaN, 0];
+    return [s3 + tail, err + Math.abs(tail)];
   }
 
   private op(o: string, args: Expr[], env: Env): [number, number] {

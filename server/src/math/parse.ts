@@ -216,7 +216,9 @@ export function toExpr(j: Json, ctx: ParseContext, inExponent = false, intArg = 
       const body = sub(args[0]);
       // `\\sum_i a_i`: the index inside a subscripted name is not visible to evaluation
       for (const name of freeVars(body)) if (name.includes('_') && name.slice(name.indexOf('_')).includes(v)) throw new Unsupported('indexed terms in a sum');
-      return { k: head === 'Sum' ? 'sum' : 'prod', v, body, lo: sub(t[2], false, true), hi: sub(t[3], false, true) };
+      // `\\sum_{n=1}^{\\infty}`: a series, summed as far as it converges fast (evaluate.ts#Evaluator.series)
+      const hi = head === 'Sum' && t[3] === 'PositiveInfinity' ? num(Infinity) : sub(t[3], false, true);
+      return { k: head === 'Sum' ? 'sum' : 'prod', v, body, lo: sub(t[2], false, true), hi };
     }
     case 'Subscript': {
       arity(2);

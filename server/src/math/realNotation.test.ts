@@ -348,3 +348,20 @@ Par récurrence,
 Comme $K$ est un corps de caractéristique $p$,
 \[ (x+y)^{p} = (x+y)(x+y)^{p-1} = x^{p} + y^{p} \]`), ['x^2 + y^2 + xy']);
 });
+
+test('a series is summed where it settles fast; one summed to another series\' value is flagged, a slow one is left alone', () => {
+  assert.deepEqual(flagged(String.raw`
+\[ \sum_{n=1}^{\infty} \frac{1}{2^n} = \frac{1/2}{1 - 1/2} = 1 \]
+\[ \frac{1}{1-x} = \sum_{n=0}^{\infty} x^n = 1 + \sum_{n=1}^{\infty} x^n \]
+\[ e^{x} = \sum_{n=0}^{\infty} \frac{x^n}{n!} = 1 + x + \sum_{n=2}^{\infty} \frac{x^n}{n!} \]
+\[ \sum_{n=1}^{\infty} \frac{1}{n^2} = \sum_{n=1}^{\infty} \frac{2}{2n^2} = 2 \]
+But
+\[ \sum_{n=0}^{\infty} \frac{3}{4^n} = 3 \sum_{n=0}^{\infty} \frac{1}{4^n} = 3 \]
+\[ \sin x = \sum_{n=0}^{\infty} (-1)^n \frac{x^{2n+1}}{2n+1!} = x - \frac{x^3}{6} + \cdots \]`), ['3', '\\sum_{n=0}^{\\infty} (-1)^n \\frac{x^{2n+1}}{2n+1!}']);
+});
+
+test('a value stated in the text that leaves the step undefined is not one it uses', () => {
+  assert.deepEqual(flagged(String.raw`
+Let $x = 0$ be excluded; for $x \ne 0$,
+\[ \frac{d}{dx} \abs{x} = \frac{x}{\sqrt{x^2}} = \frac{x}{\sqrt{x^3}} \]`), ['\\frac{x}{\\sqrt{x^3}}']);
+});

@@ -303,14 +303,14 @@ function decide(sides: Sides, step: StepInput, domains: Domains, opts: EvalOptio
     if (s.res === 'ok') return { kind: 'equal', reason: 'both sides evaluate to the same number' };
     if (s.res === 'bad') return { kind: 'refuted', reason: 'the sides evaluate to different numbers', point: [], left: s.a, right: s.b };
     if (s.res === 'unsure') return { kind: 'unknown', reason: 'the sides differ by about the rounding of their decimals' };
-    return { kind: 'unknown', reason: 'cannot evaluate' };
+    return { kind: 'unknown', reason: CANNOT_EVALUATE };
   }
   let regions = sampler.regions(ev, seed, false).map((r) => r.filter((s) => s.res !== 'undefined')).filter((r) => r.length >= 2);
   if (regions.reduce((n, r) => n + r.length, 0) < 3) {
     regions = sampler.regions(ev, seed, true).map((r) => r.filter((s) => s.res !== 'undefined')).filter((r) => r.length >= 2);
   }
   const total = regions.reduce((n, r) => n + r.length, 0);
-  if (total < 3) return { kind: 'unknown', reason: 'undefined at almost every sampled point' };
+  if (total < 3) return { kind: 'unknown', reason: UNDEFINED_ALMOST_EVERYWHERE };
   if (regions.every((r) => r.every((s) => s.res === 'ok'))) return { kind: 'equal', reason: `holds at ${total} sampled points` };
   // a region fails when no point satisfies the relation and most violate it clearly; far out,
   // where a constant is lost in the rounding of large values, when no point satisfies it
@@ -384,7 +384,20 @@ export function checkStep(step: StepInput, macros: MacroTable): Verdict {
     }
   }
   if (v.kind === 'refuted') v = withdraw(v, sides, step, macros, domains, seed);
+  if (v.kind === 'unknown' && UNDEFINED.has(v.reason) && (hasSeries(sides.lhs) || hasSeries(sides.rhs))) {
+    return { kind: 'unknown', reason: 'a series that settles too slowly to sum here, or diverges' };
+  }
   return v;
+}
+
+/** Whether `e` holds a series `\\sum_{n=a}^{\\infty}`. */
+function hasSeries(e: Expr): boolean {
+  switch (e.k) {
+    case 'op': return e.args.some(hasSeries);
+    case 'D': return hasSeries(e.body);
+    case 'sum': case 'prod': return (e.hi.k === 'num' && e.hi.v === Infinity) || hasSeries(e.body);
+    default: return false;
+  }
 }
 
 /** `dx`, `\\mathrm{d}t` in a step: perhaps differentials (a reading tried before a refutation stands). */
@@ -431,6 +444,11 @@ function checkApprox(step: StepInput, macros: MacroTable): Verdict {
   if (d <= 1e-3 * Math.max(Math.abs(a), Math.abs(b))) return { kind: 'unknown', reason: 'off in the last printed places only: perhaps rounded in between' };
   return { kind: 'refuted', reason: 'differs by more than the precision printed', point: [], left: a, right: b };
 }
+
+const CANNOT_EVALUATE = 'cannot evaluate';
+const UNDEFINED_ALMOST_EVERYWHERE = 'undefined at almost every sampled point';
+/** Verdicts of a step that has no value where it was evaluated. */
+const UNDEFINED = new Set([CANNOT_EVALUATE, UNDEFINED_ALMOST_EVERYWHERE]);
 
 export const DIFFERENT_VARIABLES = 'sides in different variables: an equation or substitution, not an identity';
 
@@ -492,7 +510,9 @@ function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros
     if (!freeVars(parsed.lhs).has(name) && !freeVars(parsed.rhs).has(name)) continue;
     const replaced: Sides = { ...parsed, lhs: substitute(parsed.lhs, name, value), rhs: substitute(parsed.rhs, name, value) };
     const again = decide(replaced, step, domains, { logBase: Math.E, acot: 'continuous' }, seed);
-    if (again.kind !== 'refuted') return false;
+    // where a stated value makes the step undefined (`\\frac{x}{\\sqrt{x^2}}` at x = 0) it is not one the step
+    // uses (a relation between letters, `m = n`, may be the other case of a case split: it still excuses)
+    if (again.kind !== 'refuted' && !(UNDEFINED.has(again.reason) && freeVars(value).size === 0)) return false;
   }
   return v.kind === 'refuted';
 }
