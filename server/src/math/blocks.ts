@@ -26,6 +26,46 @@ export interface BlockInput {
    * near context alone misses "Let R be a ring in which x^3 = x" thirty lines up.
    */
   setting?: Setting;
+  /**
+   * A value the sentence after the display states for its result ("so the sum is $3/2$"): its
+   * LaTeX, where it is (relative to `text`, past its end), and whether it is stated as rounded.
+   */
+  closing?: Closing;
+}
+
+export interface Closing {
+  text: string;
+  start: number;
+  end: number;
+  approx: boolean;
+  /** A `% mathsense-ignore-step` comment is on its line. */
+  ignored: boolean;
+}
+
+/**
+ * A sentence that gives the display's result a value: it starts with a consequence ("so",
+ * "thus", "this gives", …) and says the result is a number (`is $14$`, `equals $\\frac{3}{2}$`,
+ * `is about $0.76$`). The number is the first math of the sentence.
+ */
+const CLOSING_SENTENCE = /^\s*[,.]?\s*(?:and\s+)?(?:so|thus|hence|therefore|that is|i\.e\.,?|this gives|which gives|which|giving|we get|we obtain|we find)\b([^$]{0,80}?)\b(?:is|equals|are|to be|=)\s*(about|approximately|roughly|around|exactly)?\s*\$([^$]{1,40})\$/i;
+/**
+ * What the sentence says has that value: the display's result ("the sum", "the answer", "it"),
+ * not a letter of it ("so x is 2" after an equation in x).
+ */
+const RESULT_WORDS = /^\s*(?:(?:it|this|that)\s*|.*\b(?:sum|total|answer|value|result|product|integral|mean|average|area|volume|probability|expectation|limit|difference|quotient|length|distance|remainder|number|count|determinant|derivative)s?\b[^$]*)?$/i;
+/** A number as printed: an integer, a decimal, a fraction of integers, with a sign. */
+const PRINTED_NUMBER = /^\s*(?:=|\\approx)?\s*-?\s*(?:\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|\d+\s*\/\s*\d+)\s*$/;
+
+/** The value the sentence at `from` states for the display ending there, if it states one. */
+function closingValue(text: string, from: number): Omit<Closing, 'start' | 'end'> & { at: number; length: number } | undefined {
+  const sentence = nextSentence(text, from);
+  const m = CLOSING_SENTENCE.exec(sentence);
+  if (!m || !PRINTED_NUMBER.test(m[3]) || !RESULT_WORDS.test(m[1]) || /(?<![A-Za-z])(?!a\b)[A-Za-z](?![A-Za-z])/.test(m[1])) return undefined;
+  const value = m[3].replace(/^\s*(=|\\approx)\s*/, '');
+  const at = from + m.index + m[0].length - 1 - m[3].length;
+  const lineEnd = text.indexOf('\n', at);
+  const line = text.slice(text.lastIndexOf('\n', at) + 1, lineEnd < 0 ? text.length : lineEnd);
+  return { text: value, at, length: m[3].length, approx: !!m[2] && m[2].toLowerCase() !== 'exactly' || /\\approx/.test(m[3]), ignored: /%[^\n]*mathsense-ignore-step/.test(line) };
 }
 
 const CONTEXT_CHARS = 300;
@@ -69,8 +109,10 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
     const context = `${text.slice(Math.max(0, from, e.start - CONTEXT_CHARS), e.start)}\n${stated}`;
     const setting = readSetting(settingText);
     const rows = e.rows.map((r) => ({ start: r.start - e.bodyStart, end: Math.min(r.end, e.bodyEnd) - e.bodyStart }));
-    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}\u0000${settingKey(setting)}\u0000${e.name}`);
-    out.push({ key, env: e.name, start: e.bodyStart, text: body, rows, context, ...(settingKey(setting) ? { setting } : {}) });
+    const c = closingValue(text, e.end);
+    const closing = c && { text: c.text, start: c.at - e.bodyStart, end: c.at + c.length - e.bodyStart, approx: c.approx, ignored: c.ignored };
+    const key = hashText(`${body}\u0000${rows.map((r) => `${r.start}-${r.end}`).join(',')}\u0000${contextSignature(context)}\u0000${settingKey(setting)}\u0000${e.name}\u0000${closing ? JSON.stringify(closing) : ''}`);
+    out.push({ key, env: e.name, start: e.bodyStart, text: body, rows, context, ...(settingKey(setting) ? { setting } : {}), ...(closing && { closing }) });
   }
   perBlock.set(facts, out);
   return out;

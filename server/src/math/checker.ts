@@ -2,11 +2,11 @@
 // by the normalised step (its text, relation, annotation and the domain statements that
 // apply), so a step that appears again — in another block, or after an edit elsewhere in its
 // block — is not evaluated twice. Runs in the worker thread, in the CLI, and in tests.
-import type { BlockInput } from './blocks.js';
+import type { BlockInput, Closing } from './blocks.js';
 import { macroTable, type MacroDef, type MacroTable } from './macros.js';
 import { settingKey } from './setting.js';
 import { extractSteps, type Relation, type Step } from './steps.js';
-import { AS_IDENTITY, checkStep, contextSignature, DIFFERENT_VARIABLES, hypotheses, type Verdict } from './verdict.js';
+import { AS_CLOSING, AS_IDENTITY, checkStep, contextSignature, DIFFERENT_VARIABLES, hypotheses, type Verdict } from './verdict.js';
 
 export interface StepResult {
   /** Offsets relative to the block text. */
@@ -74,9 +74,36 @@ export class DerivationChecker {
     }
     // an optimisation problem's rows (`\min … \text{subject to } Ax = b`) are constraints, not identities
     if (!OPTIMISATION.test(b.text)) identityRows(all, steps, decide);
+    if (b.closing) {
+      const closing = closingStep(all, steps, b.closing);
+      if (closing) {
+        const verdict = decide(closing, false);
+        // only a value the display clearly contradicts is said; the rest stays unsaid
+        if (verdict.kind === 'refuted') steps.push({ lhsStart: closing.rhs.start, lhsEnd: closing.rhs.end, rhsStart: closing.rhs.start, rhsEnd: closing.rhs.end, rel: closing.rel, lhs: closing.lhs.text, rhs: closing.rhs.text, ignored: closing.ignored, verdict: { ...verdict, reason: `${verdict.reason} ${AS_CLOSING}` } });
+      }
+    }
     return { key: b.key, steps };
   }
 }
+
+/**
+ * The display's result set against the value the next sentence states for it: the last right
+ * side of the display, when it is a number (no letters) and its own step holds or is not
+ * decided. Its place is the stated value's.
+ */
+function closingStep(all: Step[], steps: StepResult[], closing: Closing): Step | undefined {
+  let last = -1;
+  for (let i = 0; i < all.length; i++) if (last < 0 || all[i].rhs.end > all[last].rhs.end) last = i;
+  if (last < 0 || steps[last].verdict.kind === 'refuted' || steps[last].ignored) return undefined;
+  const s = all[last];
+  if (/[A-Za-z]/.test(s.rhs.text.replace(/\\[A-Za-z]+/g, ' ')) || s.implied || s.equation) return undefined;
+  const rounded = all.some((x) => x.rel === 'approx');
+  return {
+    lhs: s.rhs, rhs: { start: closing.start, end: closing.end, text: closing.text }, rel: closing.approx ? 'approx' : '=', relAt: closing.start,
+    annotation: '', implied: false, equation: false, ignored: closing.ignored, justified: false, printed: closing.approx, afterApprox: rounded,
+  };
+}
+
 
 /**
  * A display of separate rows, each with its own left side (an `align*` of identities), reads

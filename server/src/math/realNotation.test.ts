@@ -365,3 +365,19 @@ test('a value stated in the text that leaves the step undefined is not one it us
 Let $x = 0$ be excluded; for $x \ne 0$,
 \[ \frac{d}{dx} \abs{x} = \frac{x}{\sqrt{x^2}} = \frac{x}{\sqrt{x^3}} \]`), ['\\frac{x}{\\sqrt{x^3}}']);
 });
+
+test('the value the sentence after a display states for its result is checked against it; a value of one of its letters is not', () => {
+  assert.deepEqual(flagged(String.raw`
+The sum of the first three squares is
+\[ \sum_{k=1}^{3} k^2 = 1 + 4 + 9 \]
+so the sum is $15$.
+And
+\[ \frac{1}{2} + \frac{1}{4} = \frac{2}{4} + \frac{1}{4} \]
+so the total is $\frac{3}{4}$.
+Solving,
+\[ x^2 + 1 = 5 \]
+so $x$ is $2$.
+The mean is
+\[ \frac{0.6 + 0.75 + 0.9}{3} = \frac{2.25}{3} \]
+which is about $0.75$.`), ['15']);
+});

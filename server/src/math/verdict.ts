@@ -696,9 +696,13 @@ export function verdictMessage(v: Verdict, rel: Relation): string {
   if (v.kind !== 'refuted') return v.reason;
   const at = v.point && v.point.length ? `at ${v.point.map(([k, x]) => `${displayVar(k)} = ${formatNumber(x)}`).join(', ')} ` : '';
   const need = REL_TEXT[rel] ? ` (needs left ${REL_TEXT[rel]} right)` : '';
-  const read = v.reason.endsWith(AS_IDENTITY) ? ` ${AS_IDENTITY}` : '';
-  return `does not follow: ${at}left side ${formatNumber(v.left!)}, right side ${formatNumber(v.right!)}${need}${read}`;
+  const read = [AS_IDENTITY, AS_CLOSING].find((note) => v.reason.endsWith(note));
+  if (read === AS_CLOSING) return `the text says ${formatNumber(v.right!)}, but the display comes to ${formatNumber(v.left!)} ${AS_CLOSING}`;
+  return `does not follow: ${at}left side ${formatNumber(v.left!)}, right side ${formatNumber(v.right!)}${need}${read ? ` ${read}` : ''}`;
 }
+
+/** Said of a display's result set against the value the sentence after it states (blocks.ts#Closing). */
+export const AS_CLOSING = '(the value the sentence after the display states)';
 
 /** Said of a row decided as an identity because the display's other rows are (checker.ts#identityRows). */
 export const AS_IDENTITY = '(read as an identity: other rows of this display hold as identities)';
