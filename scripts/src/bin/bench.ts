@@ -13,6 +13,8 @@
 //   --only a,b  only these scenarios (workspace, singleFile, atOnce, refCompletion, baseline)
 //
 // Needs a built server (`npm run build`). Data: $MATHSENSE_DATA or ../shared/data.
+// $MATHSENSE_BENCH_SERVER names another server bundle to measure (a base commit's build), for a
+// before/after pair run one after the other on the same machine.
 // $MATHSENSE_BENCH_NODE_ARGS adds Node options to the server processes, e.g.
 // "--cpu-prof --cpu-prof-dir=test-output/prof" to profile them.
 // Writes test-output/bench.json. Exit status: 0 ok, 1 error (timeout, crash, mismatch),
@@ -54,7 +56,8 @@ const TARGET = { ratioMin: 300, ratioAim: 1000, rssMaxBytes: 300 * 1024 * 1024 }
 const DATA = path.resolve(process.env.MATHSENSE_DATA ?? path.join(root, '..', 'shared', 'data'));
 const PROJECT = path.join(DATA, 'latex', 'stacks-project');
 const FILE = path.join(PROJECT, 'algebra.tex');
-const SERVER = path.join(root, 'server', 'dist', 'mathsense.cjs');
+// $MATHSENSE_BENCH_SERVER measures another bundle (a base commit's build) with the same scenarios
+const SERVER = path.resolve(process.env.MATHSENSE_BENCH_SERVER ?? path.join(root, 'server', 'dist', 'mathsense.cjs'));
 const SERVER_NODE_ARGS = (process.env.MATHSENSE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 function die(msg) {
