@@ -47,6 +47,8 @@ export interface FeatureContext {
   readonly lensMatches: MatchCache;
   /** The client asks for lenses again on `workspace/codeLens/refresh`: a list may answer with what is known. */
   readonly lensRefresh: boolean;
+  /** The client takes versioned `documentChanges` in a workspace edit. */
+  readonly versionedEdits: boolean;
   /** Queues the analysis of the workspace's equations (shortly, never inside the request). */
   warmEquations(): void;
 }

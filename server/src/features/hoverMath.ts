@@ -60,6 +60,11 @@ function present(tex: string, display: boolean, hm: HoverMath, macros: readonly 
 /**
  * Hover Markdown with its math presented for the client (see the module comment). Code spans
  * and fenced blocks already there are left alone; `\$` is a dollar sign, not math.
+ * Text of the document reaches hovers (a statement's words, a bibliography field), and a
+ * document is untrusted input: outside code and math, raw HTML (`<img onerror=…>`) is shown as
+ * text and a Markdown image (`![p](https://host/p.png)`, which an editor would fetch, telling a
+ * third party the document was opened) as its source. Features write no HTML and no images of
+ * their own before this pass; the formulas it typesets are images of `data:` URIs.
  */
 export function presentMath(md: string, hm: HoverMath, macros: readonly MacroDef[] = []): string {
   let out = '';
@@ -103,6 +108,8 @@ export function presentMath(md: string, hm: HoverMath, macros: readonly MacroDef
       i = found + open;
       continue;
     }
+    if (c === '<') { out += '&lt;'; i++; continue; }
+    if (c === '!' && md[i + 1] === '[') { out += '\\!'; i++; continue; }
     out += c;
     i++;
   }

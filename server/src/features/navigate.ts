@@ -6,9 +6,9 @@ import type { Doc } from '../project/workspace.js';
 import type { FeatureContext } from './context.js';
 import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
-import { definition, findReferences, labelHighlights, prepareRename, rename } from './navigation.js';
+import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from './navigation.js';
 
-export { RenameError } from './navigation.js';
+export { RenameError };
 
 /** Where the place's document is, and the offset there; undefined for a document the workspace does not hold. */
 function place(ctx: FeatureContext, uri: string, position: Position): { doc: Doc; offset: number } | undefined {
@@ -45,11 +45,48 @@ export function prepareRenameAt(ctx: FeatureContext, uri: string, position: Posi
   return ctx.guard('prepareRename (citation)', undefined, () => prepareCiteRename(ctx.ws, at.doc, at.offset)) ?? prepareRename(ctx.ws, at.doc, at.offset);
 }
 
-/** Throws RenameError when the new name cannot be used. */
+/**
+ * Throws RenameError when the new name cannot be used, or when a file it edits changed on disk
+ * and cannot be read again. Edits are made against each file as it is now: a file the editor has
+ * not opened is compared with the disk and read again when it changed (a `git pull`, another
+ * editor), and the edit is computed again. With a client that takes versioned edits, each file's
+ * edit names the version it was computed for (`null` for files not open), so an editor that has
+ * moved on refuses it instead of applying it at stale offsets.
+ */
 export function renameAt(ctx: FeatureContext, uri: string, position: Position, newName: string): WorkspaceEdit | null {
-  const bib = ctx.ws.bibs.openPath(uri);
-  if (bib) return bibRename(ctx.ws, bib, position, newName);
-  const at = place(ctx, uri, position);
-  if (!at) return null;
-  return citeRename(ctx.ws, at.doc, at.offset, newName) ?? rename(ctx.ws, at.doc, at.offset, newName);
+  const compute = (): WorkspaceEdit | null => {
+    const bib = ctx.ws.bibs.openPath(uri);
+    if (bib) return bibRename(ctx.ws, bib, position, newName);
+    const at = place(ctx, uri, position);
+    if (!at) return null;
+    return citeRename(ctx.ws, at.doc, at.offset, newName) ?? rename(ctx.ws, at.doc, at.offset, newName);
+  };
+  ctx.ws.bibs.reloadUnopened();
+  let edit = compute();
+  for (let attempt = 0; edit?.changes && attempt < 2; attempt++) {
+    const states = Object.keys(edit.changes).map((u) => ({ u, state: ctx.ws.get(u) ? ctx.ws.refreshFromDisk(ctx.ws.get(u)!) : 'same' as const }));
+    const unreadable = states.find((x) => x.state === 'unreadable');
+    if (unreadable) throw new RenameError(`${baseName(unreadable.u)} changed on disk and cannot be read again: nothing was renamed`);
+    if (states.every((x) => x.state === 'same')) return versioned(ctx, edit);
+    edit = compute();
+  }
+  if (edit?.changes) throw new RenameError('files of the project keep changing on disk: nothing was renamed, try again');
+  return edit;
+}
+
+/** `changes` as versioned `documentChanges` when the client takes them (versions of open files, null for the rest). */
+function versioned(ctx: FeatureContext, edit: WorkspaceEdit): WorkspaceEdit {
+  if (!ctx.versionedEdits || !edit.changes) return edit;
+  return {
+    documentChanges: Object.entries(edit.changes).map(([u, edits]) => {
+      const doc = ctx.ws.get(u);
+      const bib = ctx.ws.bibs.openPath(u);
+      const version = doc && ctx.ws.isOpen(doc) ? doc.version : bib ? ctx.ws.bibs.openVersion(bib) ?? null : null;
+      return { textDocument: { uri: u, version }, edits };
+    }),
+  };
+}
+
+function baseName(uri: string): string {
+  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
 }

@@ -421,6 +421,16 @@ export class BibStore {
     return true;
   }
 
+  /** The editor's version of a file open in it. */
+  openVersion(p: string): number | undefined {
+    return this.open.get(p)?.version;
+  }
+
+  /** Reads every known file the editor has not opened again, so edits are made against the disk as it is. */
+  reloadUnopened(): void {
+    for (const p of [...this.files.keys()]) if (!this.open.has(p)) this.loadSync(p);
+  }
+
   /** The editor closed the file: the disk version is read again when next needed. */
   closeDocument(p: string): void {
     if (!this.open.delete(p)) return;

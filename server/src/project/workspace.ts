@@ -155,9 +155,13 @@ export class Workspace {
     return this.put(key, languageId, version, text);
   }
 
+  /**
+   * Edits of an open document. A change for a document the editor never opened is not applied
+   * (undefined): the copy read from disk stays what the disk holds.
+   */
   change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): Doc | undefined {
     const doc = this.get(uri);
-    if (!doc) return undefined;
+    if (!doc || !this.isOpen(doc)) return undefined;
     doc.applyChanges(changes, version);
     const edit = doc.kind === 'latex' ? doc.lastEdit : undefined;
     if (edit && !edit.fullReplace) {
@@ -213,6 +217,20 @@ export class Workspace {
     }
     this.failed.delete(uri);
     return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text);
+  }
+
+  /**
+   * Whether the disk still holds what a document not open in the editor was read from; when it
+   * does not, the document is read again. Open documents are the editor's: always 'same'.
+   */
+  refreshFromDisk(doc: Doc): 'same' | 'reloaded' | 'unreadable' {
+    if (this.openUris.has(doc.uri)) return 'same';
+    const p = uriToPath(doc.uri);
+    if (!p) return 'unreadable';
+    const r = readTextFile(p, this.fs);
+    if ('error' in r) return 'unreadable';
+    if (r.text === doc.text) return 'same';
+    return this.loadFile(p, true) ? 'reloaded' : 'unreadable';
   }
 
   readError(uri: string): string | undefined {

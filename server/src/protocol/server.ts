@@ -62,6 +62,7 @@ export class MathSenseServer {
         folders: folders.map((u) => uriToPath(u)).filter((p): p is string => !!p),
         init: params.initializationOptions as InitializationOptions | undefined,
         lensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
+        versionedEdits: !!caps.workspace?.workspaceEdit?.documentChanges,
       });
       conn.onInitialized(() => {
         s.initialized();

@@ -49,6 +49,8 @@ export interface SessionStart {
   init?: InitializationOptions;
   /** The client re-requests lenses on `workspace/codeLens/refresh`. */
   lensRefresh: boolean;
+  /** The client takes versioned `documentChanges` in workspace edits. */
+  versionedEdits?: boolean;
 }
 
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
@@ -75,6 +77,7 @@ export class Session implements FeatureContext {
   private hoverMathMode: HoverMath = SOURCE_MATH;
   private folders: string[] = [];
   lensRefresh = false;
+  versionedEdits = false;
   private shuttingDown = false;
 
   constructor(private readonly client: SessionClient) {
@@ -110,6 +113,7 @@ export class Session implements FeatureContext {
   initialize(start: SessionStart): void {
     this.folders = [...start.folders];
     this.lensRefresh = start.lensRefresh;
+    this.versionedEdits = !!start.versionedEdits;
     if (start.init?.settings) this.settings.set(start.init.settings);
     this.resultsPanel = start.init?.resultsPanel === true;
     const hm = start.init?.mathsense;
@@ -161,7 +165,11 @@ export class Session implements FeatureContext {
       return;
     }
     const doc = this.ws.change(uri, changes, version);
-    if (!doc) return;
+    if (!doc) {
+      // LSP sends changes only for open documents; one for another would replace what the disk holds
+      this.client.log(`ignored a change to ${uri}: the editor has not opened it`);
+      return;
+    }
     this.index.noteEdit();
     const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
     if (touchedProject) this.loader.collectPending();

@@ -22,6 +22,7 @@ export interface TestContextOptions {
   hoverMath?: HoverMath;
   resultsPanel?: boolean;
   related?: () => Promise<RelatedContext>;
+  versionedEdits?: boolean;
 }
 
 export function testContext(ws: Workspace, opts: TestContextOptions = {}): FeatureContext {
@@ -41,6 +42,7 @@ export function testContext(ws: Workspace, opts: TestContextOptions = {}): Featu
     related: opts.related ?? (() => Promise.reject(new Error('no related-equations context in this test'))),
     lensMatches: new MatchCache(),
     lensRefresh: false,
+    versionedEdits: opts.versionedEdits ?? false,
     warmEquations: () => {},
   };
 }
