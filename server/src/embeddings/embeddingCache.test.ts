@@ -15,18 +15,18 @@ test('embeds only what is not cached, in batches of 64, in input order, and pers
     const batches: number[][] = [];
     const embed = async (part: number[]) => { batches.push(part); return part.map((i) => vec(texts[i])); };
     const progress: Array<[number, number]> = [];
-    const first = await embedThroughCache(new EmbeddingCache('m1', 3, dir), texts, embed, (d, n) => progress.push([d, n]));
+    const first = await embedThroughCache(new EmbeddingCache('a1b2c3', 3, dir), texts, embed, (d, n) => progress.push([d, n]));
     assert.deepEqual(batches.map((b) => b.length), [64, 64, 22]);
     assert.deepEqual(progress, [[0, 150], [64, 150], [128, 150], [150, 150]]);
     texts.forEach((t, i) => assert.deepEqual(first[i], vec(t)));
     // a new cache object reads the file: only the new text is embedded, results keep input order
     batches.length = 0;
-    const again = await embedThroughCache(new EmbeddingCache('m1', 3, dir), ['new one', texts[3]], async (part) => { batches.push(part); return part.map(() => vec('new one')); });
+    const again = await embedThroughCache(new EmbeddingCache('a1b2c3', 3, dir), ['new one', texts[3]], async (part) => { batches.push(part); return part.map(() => vec('new one')); });
     assert.deepEqual(batches, [[0]]);
     assert.deepEqual(again[1], vec(texts[3]));
     // another model version never reads these vectors; without a cache everything is embedded
     let n = 0;
-    await embedThroughCache(new EmbeddingCache('m2', 3, dir), texts.slice(0, 5), async (part) => { n += part.length; return part.map((i) => vec(texts[i])); });
+    await embedThroughCache(new EmbeddingCache('d4e5f6', 3, dir), texts.slice(0, 5), async (part) => { n += part.length; return part.map((i) => vec(texts[i])); });
     assert.equal(n, 5);
     n = 0;
     await embedThroughCache(undefined, texts.slice(0, 5), async (part) => { n += part.length; return part.map((i) => vec(texts[i])); });

@@ -15,7 +15,9 @@ export class EmbeddingCache {
   misses = 0;
 
   constructor(readonly modelVersion: string, readonly dim: number, dir?: string, private readonly maxEntries = 200_000) {
-    if (!dir) return;
+    // the name is made of the model's version: one that is no hash stays in memory only, so
+    // nothing outside the cache folder is ever appended to or deleted
+    if (!dir || !/^[0-9a-f]{6,64}$/.test(modelVersion) || !Number.isInteger(dim) || dim <= 0) return;
     this.file = path.join(dir, `embeddings-${modelVersion}-${dim}.bin`);
     try {
       fs.mkdirSync(dir, { recursive: true });

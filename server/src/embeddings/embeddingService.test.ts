@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { EmbeddingService } from './embeddingService.js';
 import { EncoderSession } from './encoderSession.js';
+import { EmbeddingCache } from './embeddingCache.js';
 import { ENCODER_DIR, loadEncoderFiles, ModelError } from './modelFiles.js';
 import { modelsDir } from '../testing/modelPaths.js';
 
@@ -63,6 +64,29 @@ test('a corrupt .onnx (hash mismatch) and a corrupt config are reported, not thr
 
   fs.writeFileSync(path.join(dir, ENCODER_DIR, 'config.json'), '{ not json');
   assert.throws(() => loadEncoderFiles(dir), /not valid JSON/);
+});
+
+test('a config whose version or paths would lead outside the models folder is refused, and no cache file is made of it', async () => {
+  const dir = copyModels();
+  const cfgFile = path.join(dir, ENCODER_DIR, 'config.json');
+  const good = JSON.parse(fs.readFileSync(cfgFile, 'utf8'));
+  const outside = path.join(path.dirname(dir), 'outside');
+  for (const [field, value, message] of [
+    ['version', '../../outside/victim', /"version" must be a hexadecimal hash/],
+    ['onnx', '../../outside/encoder.onnx', /"onnx" must name a file in/],
+    ['vocab', path.join(outside, 'vocab.json'), /"vocab" must name a file in/],
+    ['dim', -3, /"dim" must be a positive whole number/],
+  ] as const) {
+    fs.writeFileSync(cfgFile, JSON.stringify({ ...good, [field]: value }));
+    assert.throws(() => loadEncoderFiles(dir, { verifyHash: false }), message);
+  }
+  // the cache names its file after the version: one that is no hash is kept in memory only
+  const cacheDir = tmp();
+  const c = new EmbeddingCache('../escape', 3, cacheDir);
+  c.set(c.key('x'), new Float32Array([1, 2, 3]));
+  c.flush();
+  assert.deepEqual(fs.readdirSync(cacheDir), []);
+  assert.equal(fs.existsSync(path.join(path.dirname(cacheDir), 'escape-3.bin')), false);
 });
 
 test('an unreadable .onnx whose hash matches (bad export) fails to load with a clear error', async () => {

@@ -52,6 +52,15 @@ export function moduleDir(): string {
   return process.cwd();
 }
 
+/** A model version: a prefix of its weights' hash. */
+export const MODEL_VERSION = /^[0-9a-f]{6,64}$/;
+
+/** Whether `p` lies within the folder `dir` (not the folder itself). */
+export function inside(dir: string, p: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(p));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** Reads config.json and checks that the .onnx and vocabulary are there and intact. */
@@ -67,8 +76,15 @@ export function loadEncoderFiles(modelsDir: string | undefined, opts: { verifyHa
     throw new ModelError(`model config ${cfgPath} is not valid JSON (${(e as Error).message})`);
   }
   if (config.format !== 'mathsense-encoder') throw new ModelError(`${cfgPath} is not a MathSense encoder config`);
+  // a models folder may come from a workspace setting: what its config names must not lead outside it
+  // (the version is part of the embedding cache's file name, the paths are read)
+  if (typeof config.version !== 'string' || !MODEL_VERSION.test(config.version)) throw new ModelError(`${cfgPath}: "version" must be a hexadecimal hash (6 to 64 characters)`);
+  if (!Number.isInteger(config.dim) || config.dim <= 0 || config.dim > 8192) throw new ModelError(`${cfgPath}: "dim" must be a positive whole number`);
+  if (typeof config.onnx !== 'string' || typeof config.vocab !== 'string') throw new ModelError(`${cfgPath}: "onnx" and "vocab" must be file names`);
   const onnxPath = path.resolve(dir, config.onnx);
   const vocabPath = path.resolve(dir, config.vocab);
+  if (!inside(dir, onnxPath)) throw new ModelError(`${cfgPath}: "onnx" must name a file in ${dir}`);
+  if (!inside(modelsDir, vocabPath)) throw new ModelError(`${cfgPath}: "vocab" must name a file in ${modelsDir}`);
   for (const f of [onnxPath, vocabPath]) if (!fs.existsSync(f)) throw new ModelError(`model file ${f} is missing`);
   if (opts.verifyHash !== false && sha256(onnxPath) !== config.onnxSha256) {
     throw new ModelError(`model file ${onnxPath} is corrupt (its SHA-256 does not match config.json); restore it from git or run \`npm run train\``);
