@@ -2,7 +2,7 @@
 // the status bar item, the results panel, palette commands and workspace-trust handling.
 // Works alone and alongside LaTeX Workshop (it only adds language features; no build, no viewer).
 import * as vscode from 'vscode';
-import { DidChangeConfigurationNotification, State, type LanguageClient } from 'vscode-languageclient/node';
+import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { registerCommands } from './commands.js';
 import { createClient, HOVER_MATH_COLOR, hoverMathColor } from './languageClient.js';
 import { ProgressTracker } from './progress.js';
@@ -40,8 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<MathSe
 
   // settings and trust: re-send settings when trust is granted (path settings become usable)
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-    output.info('workspace trusted: model/index path settings are now honoured');
-    if (c.state === State.Running) void c.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    output.info('workspace trusted: model/index path settings are now honoured, and included files outside the workspace are read');
+    // the server learns of trust when it starts (includes outside the folders are read from then on)
+    if (c.state === State.Running) void c.restart();
   }));
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('mathsense')) statusBar.restart();

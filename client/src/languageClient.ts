@@ -30,7 +30,8 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
     outputChannel: output,
     // results to cite open in the results panel (commands.ts: mathsense.showResults)
     // hovers show math typeset (MathJax SVG, drawn in the theme's text colour)
-    initializationOptions: { resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() } } satisfies InitializationOptions,
+    // in a workspace not trusted the server reads no file outside its folders (asked again on each start)
+    initializationOptions: () => ({ resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() }, trusted: vscode.workspace.isTrusted }) satisfies InitializationOptions,
     middleware: {
       workspace: {
         // the server pulls `mathsense` settings; path settings are filtered in untrusted workspaces

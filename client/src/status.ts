@@ -27,6 +27,11 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
   if (!s) return { text: '$(loading~spin) MathSense', tooltip: 'MathSense: starting the language server', final: false, warning: false };
   const lines = [`MathSense ${s.version ?? ''}`.trim()];
   if (s.documents !== undefined) lines.push(`${s.documents} documents indexed`);
+  // an untrusted workspace: what its documents include from elsewhere was not read
+  const skipped = Array.isArray(s.skippedOutside) ? s.skippedOutside : [];
+  if (skipped.length) {
+    lines.push(`Not read (outside the workspace, which is not trusted): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ` and ${skipped.length - 5} more` : ''}`);
+  }
   const ix = s.index;
   if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ix.semantic === true ? ' (semantic ranking)' : ' (semantic ranking once the model has loaded)'}`);
   else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);

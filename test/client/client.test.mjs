@@ -56,6 +56,8 @@ test('status bar: provider when the server reports one, MathSense and progress o
   assert.match(off.tooltip, /model config missing/);
   assert.equal(statusView({ embeddings: { state: 'loading' } }).final, false);
   assert.match(statusView({ index: { state: 'ready', entries: 45683 }, embeddings: { state: 'ready', provider: 'cpu' } }).tooltip, /Index: 45683 entries/);
+  // an untrusted workspace says which included files outside it were not read
+  assert.match(statusView({ version: '0.1.0', skippedOutside: ['/home/u/secret.tex'] }).tooltip, /Not read \(outside the workspace, which is not trusted\): \/home\/u\/secret\.tex/);
 });
 
 test('status bar: the index line follows the server (loading, ranking not yet known, semantic, keyword only), polled until settled', () => {

@@ -49,6 +49,11 @@ export interface InitializationOptions {
     hoverMath?: 'svg' | 'source';
     hoverMathColor?: string;
   };
+  /**
+   * false: the workspace is not trusted (VS Code's workspace trust; other editors may say so),
+   * and files outside its folders are never read. Absent: trusted.
+   */
+  trusted?: boolean;
 }
 
 // ── Status ────────────────────────────────────────────────────────────────────────────────
@@ -100,6 +105,8 @@ export interface ServerStatus {
   embeddings: EmbeddingStatus & { accelerator: string };
   index: IndexStatus;
   equations: EquationsStatus;
+  /** Included files outside the workspace folders that were not read because the workspace is not trusted. */
+  skippedOutside?: string[];
 }
 
 // ── Results ───────────────────────────────────────────────────────────────────────────────

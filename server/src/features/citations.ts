@@ -390,7 +390,7 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
       const b = { path: resolved.get(key) };
       const shown = `${inc.path}${/\.[A-Za-z]+$/.test(inc.path) ? '' : '.bib'}`;
       if (!b.path) {
-        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source));
+        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source, ws.skippedInclude(doc, inc)));
         continue;
       }
       const st = ws.bibs.get(b.path);

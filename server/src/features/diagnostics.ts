@@ -200,7 +200,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
       if (inc.guarded) continue;
       // said once, here: while a file that may hold labels is missing, undefined references are not reported
       const what = missingMayHoldLabels(doc, inc) ? 'its labels and contents are unknown, so undefined references are not reported in this project' : 'it holds no labels, so references are still checked';
-      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE), needs: NEEDS_COMPILED });
+      out.push({ diagnostic: missingInclude(doc, inc, `${inc.dir ? `${inc.dir}/` : ''}${inc.path}`, what, SOURCE, ws.skippedInclude(doc, inc)), needs: NEEDS_COMPILED });
     }
     for (const { inc, found } of ws.foundByLetterCase(doc)) {
       out.push({
@@ -214,7 +214,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
     for (const inc of doc.includes()) {
       if (inc.kind !== 'external' || inc.guarded || /[\\#]/.test(inc.path) || !inc.path.trim() || ws.resolveIncludePath(doc, inc)) continue;
       // xr reads the other document's .aux, which its own build writes: information
-      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE);
+      const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE, ws.skippedInclude(doc, inc));
       out.push({ diagnostic: { ...d, severity: DiagnosticSeverity.Information }, needs: NEEDS_COMPILED });
     }
     const incs = ws.includesOf(doc);

@@ -8,8 +8,18 @@ import type { DocInclude } from '../model/documentView.js';
 import type { Doc } from '../project/workspace.js';
 import { buildOutput } from '../project/buildOutputs.js';
 
-/** `shown`: the file as the user wrote it (with the extension looked for); `consequence`: what is unknown without it. */
-export function missingInclude(doc: Doc, inc: DocInclude, shown: string, consequence: string, source: string): Diagnostic {
+/**
+ * `shown`: the file as the user wrote it (with the extension looked for); `consequence`: what is
+ * unknown without it; `outside`: the file it names outside the workspace folders, not read
+ * because the workspace is not trusted.
+ */
+export function missingInclude(doc: Doc, inc: DocInclude, shown: string, consequence: string, source: string, outside?: string): Diagnostic {
+  if (outside) {
+    return {
+      range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Information, source, code: 'missing-include',
+      message: `Not read: ${outside} is outside the workspace folders, and this workspace is not trusted; ${consequence}`,
+    };
+  }
   const generated = buildOutput(shown)?.reason;
   if (generated) {
     return {

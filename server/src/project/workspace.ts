@@ -208,6 +208,7 @@ export class Workspace {
   loadFile(p: string, force = false): Doc | undefined {
     const uri = pathToUri(p);
     if (this.openUris.has(uri)) return this.docs.get(uri);
+    if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
     if (!force && this.docs.has(uri)) return this.docs.get(uri);
     const r = readTextFile(p, this.fs);
     if ('error' in r) {
@@ -639,6 +640,31 @@ export class Workspace {
     return out;
   }
 
+  /**
+   * In a workspace that is not trusted, the folders files may be read from (an include elsewhere,
+   * `\\input{../outside/secret}` or an absolute path, is not looked at); undefined: any.
+   */
+  readableRoots: readonly string[] | undefined;
+  /** Files includes named outside readableRoots, not looked at (for the status and the include's diagnostic). */
+  readonly skippedOutside = new Set<string>();
+
+  private readonly skippedFor = new Map<string, string>();
+
+  /** The file an include of `doc` names outside readableRoots, which was not read (the include is then unresolved). */
+  skippedInclude(doc: Doc, inc: DocInclude): string | undefined {
+    return this.readableRoots ? this.skippedFor.get(`${doc.uri}\u0000${inc.start}`) : undefined;
+  }
+
+  /** Whether a file at `p` may be read (always, in a trusted workspace). */
+  mayRead(p: string): boolean {
+    if (!this.readableRoots) return true;
+    const full = path.resolve(p);
+    return this.readableRoots.some((r) => {
+      const rel = path.relative(path.resolve(r), full);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
+  }
+
   private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
     const from = uriToPath(doc.uri);
     if (!from) return undefined;
@@ -656,6 +682,14 @@ export class Workspace {
     const look = (dir: string): string | undefined => {
       for (const c of candidates) {
         const full = path.resolve(dir, c);
+        if (!this.mayRead(full)) {
+          // not read; only its being there is looked at, to say why the include is not followed
+          if (inc.kind !== 'package' && !ignoreCase && isFile(full, this.fs)) {
+            this.skippedOutside.add(full);
+            this.skippedFor.set(`${doc.uri}\u0000${inc.start}`, full);
+          }
+          continue;
+        }
         if (!ignoreCase) {
           if (this.docs.has(pathToUri(full)) || isFile(full, this.fs)) return full;
           continue;

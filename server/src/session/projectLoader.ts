@@ -103,7 +103,7 @@ export class ProjectLoader {
         progress = await hooks.progress('MathSense: loading included files', `${pending.length + bibs.length} files`);
       }
       for (const file of pending) {
-        if (!ws.get(pathToUri(file))) {
+        if (!ws.get(pathToUri(file)) && ws.mayRead(file)) {
           const r = await readTextFileAsync(file, ws.fs);
           if ('error' in r) ws.markUnreadable(file, r.error);
           else hooks.guard('includes', undefined, () => ws.addLoaded(file, r.text));
@@ -114,7 +114,7 @@ export class ProjectLoader {
       }
       // bibliographies (.bib): parsed into the store, never opened as documents
       for (const file of bibs) {
-        if (!ws.bibs.has(file)) {
+        if (!ws.bibs.has(file) && ws.mayRead(file)) {
           const r = await readTextFileAsync(file, ws.fs);
           if ('error' in r) { ws.bibs.setError(file, r.error); hooks.log(`cannot read ${file}: ${r.error}`); }
           else hooks.guard('bibliography', undefined, () => ws.bibs.setText(file, r.text));

@@ -114,6 +114,8 @@ export class Session implements FeatureContext {
     this.folders = [...start.folders];
     this.lensRefresh = start.lensRefresh;
     this.versionedEdits = !!start.versionedEdits;
+    // a workspace the user has not trusted reads no file outside its folders (no folders: none at all beyond what is opened)
+    if (start.init?.trusted === false) this.ws.readableRoots = [...start.folders];
     if (start.init?.settings) this.settings.set(start.init.settings);
     this.resultsPanel = start.init?.resultsPanel === true;
     const hm = start.init?.mathsense;
@@ -356,6 +358,7 @@ export class Session implements FeatureContext {
       embeddings: await this.services.embeddings.status(),
       index: this.index.status(),
       equations: await this.equationStatus(),
+      ...(this.ws.skippedOutside.size ? { skippedOutside: [...this.ws.skippedOutside].sort() } : {}),
     };
   }
 

@@ -20,9 +20,14 @@ export async function withServer(
   files: Record<string, string>, capabilities: object,
   run: (s: { conn: ProtocolConnection; dir: string; published: PublishDiagnosticsParams[] }) => Promise<void>,
   before?: (conn: ProtocolConnection, published: PublishDiagnosticsParams[]) => void,
+  /** More of `initialize`'s parameters (initializationOptions, workspaceFolders given the temporary folder). */
+  init?: (dir: string) => object,
 ): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-stdio-'));
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
   const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published: PublishDiagnosticsParams[] = [];
@@ -31,7 +36,7 @@ export async function withServer(
   before?.(conn, published);
   conn.listen();
   try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities });
+    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities, ...init?.(dir) });
     await conn.sendNotification(InitializedNotification.type, {});
     await run({ conn, dir, published });
     await conn.sendRequest(ShutdownRequest.type);
