@@ -11,6 +11,7 @@
 //   --rounds N  passes over the typing places (default 3)
 //   --places N  places typed at, spread through the file (default 20)
 //   --only a,b  only these scenarios (workspace, singleFile, atOnce, refCompletion, baseline)
+//   --sizes     cost against document size instead, 1 to 31 MB (benchSizes.ts; --mb 1,4 for other sizes)
 //
 // Needs a built server (`npm run build`). Data: $MATHSENSE_DATA or ../shared/data.
 // $MATHSENSE_BENCH_SERVER names another server bundle to measure (a base commit's build), for a
@@ -571,6 +572,8 @@ function report(r) {
 // ---- main ---------------------------------------------------------------------------------
 
 async function main() {
+  // --sizes: cost against document size instead (benchSizes.ts)
+  if (flag('--sizes')) { await (await import('./benchSizes.js')).benchSizes(); return; }
   if (!fs.existsSync(FILE)) die(`data not found: ${FILE} (set MATHSENSE_DATA)`);
   if (!fs.existsSync(SERVER)) die(`${path.relative(root, SERVER)} missing: run \`npm run build\` first`);
   const newest = newestMtime(path.join(root, 'server', 'src'));
