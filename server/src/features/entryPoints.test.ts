@@ -115,3 +115,19 @@ The cosets partition the group and have equal sizes.
   assert.match(on, /cosets partition/, 'the project\'s own proof is a candidate, under \\theoremstyle{definition} too');
   assert.doesNotMatch(md(hoverAt(testContext(fx.ws, { settings: off({ candidateProofHover: false }) }), doc, offset)), /cosets partition/);
 });
+
+test('hover: a theorem declared with hyphenation hints in its name (The\\-o\\-rem) is headed by the name the PDF prints', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\newtheorem{theorem}{The\-o\-rem}
+\begin{document}
+\begin{theorem}\label{thm:a}
+Every $x$.
+\end{theorem}
+See Theorem~\ref{thm:<|>a}.
+\end{document}
+`);
+  const { doc, offset } = cursorOf(fx);
+  assert.match(md(hoverAt(testContext(fx.ws), doc, offset)), /^\*\*Theorem\*\* · `thm:a`/);
+});

@@ -107,6 +107,8 @@ export function texText(tex: string): string | undefined {
       return all;
     })
     .replace(/\\([,;:! ])/g, ' ')
+    // `The\-o\-rem`: a hyphenation hint prints nothing unless the line breaks there
+    .replace(/\\-/g, '')
     .replace(/[{}$^]/g, '')
     .replace(/~/g, ' ')
     .replace(/\s+/g, ' ')

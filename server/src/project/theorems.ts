@@ -2,6 +2,12 @@
 // amsthm defaults plus `\newtheorem`, thmtools `\declaretheorem`, `\theoremstyle`, and user
 // macros that wrap `\newtheorem` (the HoTT book's `\defthm{lem}{Lemma}{Lemmas}`).
 import type { DocTheoremDef, DocumentView } from '../model/documentView.js';
+import { texText } from './printedNames.js';
+
+/** A declared name as it prints (`The\\-o\\-rem` → Theorem); as written when it holds what cannot be written out. */
+function printedTitle(title: string | undefined): string | undefined {
+  return title === undefined ? undefined : texText(title) || title;
+}
 
 export type TheoremStyle = 'plain' | 'definition' | 'remark' | string;
 
@@ -78,7 +84,7 @@ export class TheoremRegistry {
       if (!d.env) continue;
       const shared = d.shared && this.kinds.get(d.shared);
       this.kinds.set(d.env, {
-        env: d.env, title: d.title ?? d.env, style: d.style ?? style,
+        env: d.env, title: printedTitle(d.title) ?? d.env, style: d.style ?? style,
         counter: shared ? shared.counter : d.shared ?? d.env, parent: shared ? shared.parent : d.parent,
         numbered: !d.starred, source: 'user',
       });
@@ -98,7 +104,7 @@ export class TheoremRegistry {
       const args = [...m[2].matchAll(/\{([^{}\n]*)\}/g)].map((a) => a[1].trim());
       const env = args[w.envArg - 1];
       if (!env || /[#\\]/.test(env)) continue;
-      const title = w.titleArg ? args[w.titleArg - 1] ?? env : env;
+      const title = w.titleArg ? printedTitle(args[w.titleArg - 1]) ?? env : env;
       const shared = w.sharedArg ? args[w.sharedArg - 1] : undefined;
       const sharedKind = shared ? this.kinds.get(shared) : undefined;
       const lineStart = text.lastIndexOf('\n', m.index) + 1;
