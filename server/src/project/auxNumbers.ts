@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { Doc, Workspace } from './workspace.js';
 import { uriToPath } from './files.js';
 import type { FileSystem } from './fileSystem.js';
-import { printedName, texText, type NameStyle } from './printedNames.js';
+import { printedName, type NameStyle } from './printedNames.js';
+import { texText } from './texText.js';
 
 export interface AuxLabel {
   /** As LaTeX prints it: `2.3`, `(a)`, `IV` (symbols and macros dropped: printedNames.ts#texText writes them out). */

@@ -2,7 +2,7 @@
 // amsthm defaults plus `\newtheorem`, thmtools `\declaretheorem`, `\theoremstyle`, and user
 // macros that wrap `\newtheorem` (the HoTT book's `\defthm{lem}{Lemma}{Lemmas}`).
 import type { DocTheoremDef, DocumentView } from '../model/documentView.js';
-import { texText } from './printedNames.js';
+import { texText } from './texText.js';
 
 /** A declared name as it prints (`The\\-o\\-rem` → Theorem); as written when it holds what cannot be written out. */
 function printedTitle(title: string | undefined): string | undefined {
