@@ -43,15 +43,19 @@ export function flaggedStepAt(steps: readonly DocStep[], offset: number): DocSte
   return steps.find((s) => flagged(s) && offset >= s.lhsStart && offset <= s.rhsEnd);
 }
 
+const REL_TEX: Partial<Record<DocStep['rel'], string>> = { '=': '=', '<=': '\\le', '>=': '\\ge', '<': '<', '>': '>', '!=': '\\ne', equiv: '\\equiv', approx: '\\approx' };
+const REL_WORDS: Partial<Record<DocStep['rel'], string>> = { '<=': '≤', '>=': '≥', '<': '<', '>': '>', '!=': '≠', equiv: '≡', approx: '≈ at the precision printed' };
+
 export function derivationHover(doc: Doc, steps: readonly DocStep[], offset: number): Hover | null {
   const s = flaggedStepAt(steps, offset);
   if (!s) return null;
   const v = s.verdict;
   const rows = (v.point ?? []).map(([k, x]) => `| \`${displayVar(k)}\` | ${formatNumber(x)} |`);
+  // the step typeset as the document writes it (hoverMath.ts presents `$$…$$` for the client)
   const value = [
-    `**Step does not follow** (\`${s.rel}\`)`,
+    `**Step does not follow**${REL_WORDS[s.rel] ? ` (${REL_WORDS[s.rel]})` : ''}`,
     '',
-    `\`${s.lhs}\` ${s.rel} \`${s.rhs}\``,
+    `$$${s.lhs} ${REL_TEX[s.rel] ?? '='} ${s.rhs}$$`,
     '',
     ...(rows.length ? ['Counterexample:', '', '| variable | value |', '|---|---|', ...rows, ''] : []),
     `| side | value |`, `|---|---|`,
