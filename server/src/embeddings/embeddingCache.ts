@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import { MODEL_VERSION } from './modelFiles.js';
 
 const KEY_BYTES = 16;
 
@@ -17,7 +18,7 @@ export class EmbeddingCache {
   constructor(readonly modelVersion: string, readonly dim: number, dir?: string, private readonly maxEntries = 200_000) {
     // the name is made of the model's version: one that is no hash stays in memory only, so
     // nothing outside the cache folder is ever appended to or deleted
-    if (!dir || !/^[0-9a-f]{6,64}$/.test(modelVersion) || !Number.isInteger(dim) || dim <= 0) return;
+    if (!dir || !MODEL_VERSION.test(modelVersion) || !Number.isInteger(dim) || dim <= 0) return;
     this.file = path.join(dir, `embeddings-${modelVersion}-${dim}.bin`);
     try {
       fs.mkdirSync(dir, { recursive: true });

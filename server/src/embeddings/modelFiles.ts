@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { within } from '../util/paths.js';
 
 export const ENCODER_DIR = 'mathsense-encoder';
 /** The formula encoder (related equations): same files and config format, another folder. */
@@ -56,9 +57,8 @@ export function moduleDir(): string {
 export const MODEL_VERSION = /^[0-9a-f]{6,64}$/;
 
 /** Whether `p` lies within the folder `dir` (not the folder itself). */
-export function inside(dir: string, p: string): boolean {
-  const rel = path.relative(path.resolve(dir), path.resolve(p));
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+function inside(dir: string, p: string): boolean {
+  return within(dir, p) && path.resolve(p) !== path.resolve(dir);
 }
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');

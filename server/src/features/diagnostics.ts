@@ -9,6 +9,7 @@ import { inheritedState, isComputedName, macroUses, projectMacros, verbatimEnvir
 import { definedElsewhere, labelUniverse, missingMayHoldLabels } from '../project/labelUniverse.js';
 import { apart, labelsInBranches, projectBranches } from '../project/branches.js';
 import { missingInclude } from './missingInclude.js';
+import { uriBaseName as baseName } from '../project/files.js';
 import { citationDiagnostics } from './citations.js';
 import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
 
@@ -264,6 +265,3 @@ function where(ws: Workspace, at: { doc: Doc; index: number }): string {
   return `${baseName(at.doc.uri)}:${inc ? at.doc.positionAt(inc.start).line + 1 : '?'}`;
 }
 
-function baseName(uri: string): string {
-  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
-}

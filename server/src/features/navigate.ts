@@ -3,6 +3,7 @@
 // open .bib file, the entry under the cursor) first, else a label and its references.
 import type { DocumentHighlight, Location, Position, Range, WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
+import { uriBaseName } from '../project/files.js';
 import type { FeatureContext } from './context.js';
 import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
@@ -66,7 +67,7 @@ export function renameAt(ctx: FeatureContext, uri: string, position: Position, n
   for (let attempt = 0; edit?.changes && attempt < 2; attempt++) {
     const states = Object.keys(edit.changes).map((u) => ({ u, state: ctx.ws.get(u) ? ctx.ws.refreshFromDisk(ctx.ws.get(u)!) : 'same' as const }));
     const unreadable = states.find((x) => x.state === 'unreadable');
-    if (unreadable) throw new RenameError(`${baseName(unreadable.u)} changed on disk and cannot be read again: nothing was renamed`);
+    if (unreadable) throw new RenameError(`${uriBaseName(unreadable.u)} changed on disk and cannot be read again: nothing was renamed`);
     if (states.every((x) => x.state === 'same')) return versioned(ctx, edit);
     edit = compute();
   }
@@ -85,8 +86,4 @@ function versioned(ctx: FeatureContext, edit: WorkspaceEdit): WorkspaceEdit {
       return { textDocument: { uri: u, version }, edits };
     }),
   };
-}
-
-function baseName(uri: string): string {
-  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
 }

@@ -20,6 +20,11 @@ export function uriToPath(uri: string): string | undefined {
   }
 }
 
+/** The file name a URI ends with, decoded (`file:///a/My%20Notes.tex` → `My Notes.tex`). */
+export function uriBaseName(uri: string): string {
+  return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+}
+
 /** Canonical form of a file URI so that `file:///a%20b` and `file:///a b` agree. */
 export function normalizeUri(uri: string): string {
   const p = uriToPath(uri);

@@ -13,6 +13,7 @@ import {
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
+import { within } from '../util/paths.js';
 import { effectMacros, inheritedState, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
 
 export type { Doc } from '../model/doc.js';
@@ -657,12 +658,7 @@ export class Workspace {
 
   /** Whether a file at `p` may be read (always, in a trusted workspace). */
   mayRead(p: string): boolean {
-    if (!this.readableRoots) return true;
-    const full = path.resolve(p);
-    return this.readableRoots.some((r) => {
-      const rel = path.relative(path.resolve(r), full);
-      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-    });
+    return !this.readableRoots || this.readableRoots.some((r) => within(r, p));
   }
 
   private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
