@@ -143,3 +143,22 @@ test('rename and find references reach the crossref, xdata and related fields th
   assert.equal(renderLocations(fx, bibReferences(fx.ws, bib, declaration.range.start, false)), renderLocations(fx, marked(false)));
   assert.equal(renderLocations(fx, bibReferences(fx.ws, bib, declaration.range.start, true)), renderLocations(fx, marked(true)));
 });
+
+test('a citation rename edits a .bib changed on disk since it was read at the entry\'s new place, and one unchanged is not read again', async () => {
+  const { renameAt } = await import('./navigate.js');
+  const { testContext } = await import('../testing/featureContext.js');
+  const fx = fixture(PROJECTS);
+  const { doc, offset } = cursorOf(fx);
+  fx.ws.bibs.loadSync(fx.path('refs.bib'));
+  fx.ws.bibs.loadSync(fx.path('own/mine.bib'));
+  // another tool adds an entry above it
+  const pulled = `@misc{added, title = {New}}\n${REFS}`;
+  fx.memory!.writeFile(fx.path('refs.bib'), pulled);
+  const edit = renameAt(testContext(fx.ws), doc.uri, doc.positionAt(offset), 'euclid300');
+  const bibEdits = edit?.changes?.[fx.uri('refs.bib')] ?? [];
+  assert.equal(bibEdits.length, 1);
+  const lines = pulled.split('\n');
+  const at = bibEdits[0].range.start;
+  assert.equal(lines[at.line].slice(at.character, bibEdits[0].range.end.character), 'euclid', 'the edit lands on the key where it is now');
+  assert.equal(fx.ws.bibs.refreshFromDisk(fx.path('own/mine.bib')), 'same');
+});

@@ -3,7 +3,7 @@
 // open .bib file, the entry under the cursor) first, else a label and its references.
 import type { DocumentHighlight, Location, Position, Range, WorkspaceEdit } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
-import { uriBaseName } from '../project/files.js';
+import { uriBaseName, uriToPath } from '../project/files.js';
 import type { FeatureContext } from './context.js';
 import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
@@ -62,10 +62,16 @@ export function renameAt(ctx: FeatureContext, uri: string, position: Position, n
     if (!at) return null;
     return citeRename(ctx.ws, at.doc, at.offset, newName) ?? rename(ctx.ws, at.doc, at.offset, newName);
   };
-  ctx.ws.bibs.reloadUnopened();
+  // each file an edit touches, compared with the disk (a .bib as well as a document)
+  const fresh = (u: string): 'same' | 'reloaded' | 'unreadable' => {
+    const doc = ctx.ws.get(u);
+    if (doc) return ctx.ws.refreshFromDisk(doc);
+    const p = uriToPath(u);
+    return p && ctx.ws.bibs.has(p) ? ctx.ws.bibs.refreshFromDisk(p) : 'same';
+  };
   let edit = compute();
   for (let attempt = 0; edit?.changes && attempt < 2; attempt++) {
-    const states = Object.keys(edit.changes).map((u) => ({ u, state: ctx.ws.get(u) ? ctx.ws.refreshFromDisk(ctx.ws.get(u)!) : 'same' as const }));
+    const states = Object.keys(edit.changes).map((u) => ({ u, state: fresh(u) }));
     const unreadable = states.find((x) => x.state === 'unreadable');
     if (unreadable) throw new RenameError(`${uriBaseName(unreadable.u)} changed on disk and cannot be read again: nothing was renamed`);
     if (states.every((x) => x.state === 'same')) return versioned(ctx, edit);

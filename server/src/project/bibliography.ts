@@ -10,6 +10,7 @@ import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-langua
 import { isBibFile, readTextFile, uriToPath } from './files.js';
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import type { DocumentView } from '../model/documentView.js';
+import { createHash } from 'node:crypto';
 
 export interface BibEntry {
   /** Entry type, lower case (`article`, `book`, …). */
@@ -346,6 +347,8 @@ export function bibItems(doc: DocumentView): BibItem[] {
 
 // ---- the store ---------------------------------------------------------------------------
 
+const hashOf = (text: string) => createHash('sha1').update(text).digest('hex');
+
 export type BibState = { file: BibFile; text?: undefined; error?: undefined } | { error: string; file?: undefined };
 
 /**
@@ -355,6 +358,8 @@ export type BibState = { file: BibFile; text?: undefined; error?: undefined } | 
 export class BibStore {
   private readonly files = new Map<string, BibState>();
   private readonly open = new Map<string, TextDocument>();
+  /** A hash of the text each file was last read from disk with (refreshFromDisk). */
+  private readonly readHash = new Map<string, string>();
   /** Advances whenever a file is added, changed or removed. */
   generation = 0;
 
@@ -383,6 +388,7 @@ export class BibStore {
   setText(p: string, text: string): void {
     if (this.open.has(p)) return;
     this.files.set(p, { file: parseBibtex(text) });
+    this.readHash.set(p, hashOf(text));
     this.generation++;
   }
 
@@ -402,6 +408,7 @@ export class BibStore {
   /** Forgets the disk version (it is read again when next needed); an open file keeps the editor's. */
   remove(p: string): void {
     if (this.open.has(p)) return;
+    this.readHash.delete(p);
     if (this.files.delete(p)) this.generation++;
   }
 
@@ -426,9 +433,17 @@ export class BibStore {
     return this.open.get(p)?.version;
   }
 
-  /** Reads every known file the editor has not opened again, so edits are made against the disk as it is. */
-  reloadUnopened(): void {
-    for (const p of [...this.files.keys()]) if (!this.open.has(p)) this.loadSync(p);
+  /**
+   * Whether the disk still holds what a file not open in the editor was read from; when it does
+   * not, the file is read again (Workspace#refreshFromDisk for documents). Open files: 'same'.
+   */
+  refreshFromDisk(p: string): 'same' | 'reloaded' | 'unreadable' {
+    if (this.open.has(p)) return 'same';
+    const r = readTextFile(p, this.fs);
+    if ('error' in r) return 'unreadable';
+    if (this.readHash.get(p) === hashOf(r.text)) return 'same';
+    this.setText(p, r.text);
+    return 'reloaded';
   }
 
   /** The editor closed the file: the disk version is read again when next needed. */
