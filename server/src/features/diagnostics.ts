@@ -79,8 +79,9 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   // a label only another compilation of the workspace defines (a draft of a section that refers to
   // the book, a document of a split site): compiled alone the reference prints ??, but that may be
   // meant, so it is said, not flagged
+  let elsewhereOf: ((name: string) => Doc[]) | undefined;
   const undefinedRef = (start: number, end: number, name: string, through: string): Candidate => {
-    const elsewhere = definedElsewhere(ws, doc, name);
+    const elsewhere = (elsewhereOf ??= definedElsewhere(ws, doc))(name);
     return {
       diagnostic: {
         range: doc.range(start, end), severity: elsewhere.length ? DiagnosticSeverity.Information : DiagnosticSeverity.Error, source: SOURCE, code: 'undefined-ref',

@@ -171,25 +171,34 @@ export function mayBeDefined(u: LabelUniverse, key: string, ws?: Workspace): boo
 const ELSEWHERE_SCOPES = 40;
 
 /**
- * Documents of another compilation of the workspace that define `name`: literally, or (for a few
- * other compilations) through their own macros (`\\mtable{…}{fig:disk}{…}`), named then by a root
- * of that compilation. A file no root compiles (an old chapter whose include is commented out)
- * defines nothing. Empty when no such document is known.
+ * For `doc`, the documents of another compilation of the workspace that define a label: literally,
+ * or (for a few other compilations) through their own macros (`\\mtable{…}{fig:disk}{…}`), named
+ * then by a root of that compilation. A file no root compiles (an old chapter whose include is
+ * commented out) defines nothing. Empty when no such document is known. The other compilations
+ * are listed once, on the first name asked about, for all the names of one pass.
  */
-export function definedElsewhere(ws: Workspace, doc: Doc, name: string): Doc[] {
+export function definedElsewhere(ws: Workspace, doc: Doc): (name: string) => Doc[] {
   const scope = ws.scope(doc);
-  const literal = [...ws.labelHolders(name)].filter((d) => !scope.has(d) && ws.isCompiled(d));
-  if (literal.length) return literal;
-  const scopes = new Set<Set<Doc>>([scope]);
-  for (const d of ws.all()) {
-    if (d.kind !== 'latex' || scope.has(d) || !ws.isCompiled(d)) continue;
-    const other = ws.scope(d);
-    if (scopes.has(other)) continue;
-    scopes.add(other);
-    if (scopes.size > ELSEWHERE_SCOPES) break;
-    if (labelUniverse(ws, d).madeByMacros.has(name)) return [ws.roots(d)[0] ?? d];
-  }
-  return [];
+  let others: Doc[] | undefined;
+  const otherCompilations = (): Doc[] => {
+    const seen = new Set<Set<Doc>>([scope]);
+    const out: Doc[] = [];
+    for (const d of ws.all()) {
+      if (out.length >= ELSEWHERE_SCOPES) break;
+      if (d.kind !== 'latex' || scope.has(d) || !ws.isCompiled(d)) continue;
+      const other = ws.scope(d);
+      if (seen.has(other)) continue;
+      seen.add(other);
+      out.push(d);
+    }
+    return out;
+  };
+  return (name) => {
+    const literal = [...ws.labelHolders(name)].filter((d) => !scope.has(d) && ws.isCompiled(d));
+    if (literal.length) return literal;
+    const d = (others ??= otherCompilations()).find((x) => labelUniverse(ws, x).madeByMacros.has(name));
+    return d ? [ws.roots(d)[0] ?? d] : [];
+  };
 }
 
 /** Documents outside `scope` holding at least VARIANT_OVERLAP of its label names, with their projects. */
