@@ -96,7 +96,7 @@ function closingStep(all: Step[], steps: StepResult[], closing: Closing): Step |
   for (let i = 0; i < all.length; i++) if (last < 0 || all[i].rhs.end > all[last].rhs.end) last = i;
   if (last < 0 || steps[last].verdict.kind === 'refuted' || steps[last].ignored) return undefined;
   const s = all[last];
-  if (/[A-Za-z]/.test(s.rhs.text.replace(/\\[A-Za-z]+/g, ' ')) || s.implied || s.equation) return undefined;
+  if (lettersIn(s.rhs.text).size > 0 || s.implied || s.equation) return undefined;
   const rounded = all.some((x) => x.rel === 'approx');
   return {
     lhs: s.rhs, rhs: { start: closing.start, end: closing.end, text: closing.text }, rel: closing.approx ? 'approx' : '=', relAt: closing.start,
@@ -118,6 +118,11 @@ function closingStep(all: Step[], steps: StepResult[], closing: Closing): Step |
  */
 const ZERO = /^\s*0\s*$/;
 
+/** The letters a step's text is written in, the names of its commands aside. */
+function lettersIn(text: string): Set<string> {
+  return new Set(text.replace(/\\[A-Za-z]+/g, ' ').match(/[A-Za-z]/g) ?? []);
+}
+
 /** A display stating an optimisation problem: its rows are an objective and constraints. */
 const OPTIMISATION = /\\(?:min|max|argmin|argmax)(?![A-Za-z])|\\operatorname\*?\{arg\s*(?:min|max)\}|subject\s+to|\bs\.\s*t\./i;
 
@@ -126,10 +131,10 @@ function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equati
   // a chain shares its middle expressions; separate rows do not
   for (let k = 1; k < all.length; k++) if (all[k].lhs.start === all[k - 1].rhs.start) return;
   // the evidence is a row in letters that holds: `0 = 0` left by elimination says nothing of the others
-  const letters = (i: number) => new Set(`${all[i].lhs.text} ${all[i].rhs.text}`.replace(/\\[A-Za-z]+/g, ' ').match(/[A-Za-z]/g) ?? []);
+  const letters = all.map((s) => lettersIn(`${s.lhs.text} ${s.rhs.text}`));
   // nor does `z = z`, a coordinate carried along beside the relations that change
   const same = (i: number) => all[i].lhs.text.replace(/\s+/g, '') === all[i].rhs.text.replace(/\s+/g, '');
-  if (!steps.some((r, i) => (r.verdict.kind === 'proven' || r.verdict.kind === 'equal') && letters(i).size > 0 && !same(i))) return;
+  if (!steps.some((r, i) => (r.verdict.kind === 'proven' || r.verdict.kind === 'equal') && letters[i].size > 0 && !same(i))) return;
   const asEquation = all.map((s, i) => {
     const v = steps[i].verdict;
     // `… = 0` is how an equation to solve is written, and `x < 0` a condition: those stay as they were
@@ -142,8 +147,7 @@ function identityRows(all: Step[], steps: StepResult[], decide: (s: Step, equati
     if (!v) return;
     // two rows that fail in common letters are one equation rewritten (`(\frac{x-3}{4})^2 + (\frac{y-1}{2})^2 = 1`,
     // then `\frac{(x-3)^2}{16} + \frac{(y-1)^2}{4} = 1` under `\cos^2 t + \sin^2 t = 1`), not two wrong identities
-    const own = letters(i);
-    if (v.kind === 'refuted' && again.some((w, j) => j !== i && w?.kind === 'refuted' && [...letters(j)].some((l) => own.has(l)))) return;
+    if (v.kind === 'refuted' && again.some((w, j) => j !== i && w?.kind === 'refuted' && [...letters[j]].some((l) => letters[i].has(l)))) return;
     steps[i].verdict = v.kind === 'refuted' ? { ...v, reason: `${v.reason} ${AS_IDENTITY}` } : v;
   });
 }
