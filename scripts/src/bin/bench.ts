@@ -28,6 +28,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from '../lib/repo.js';
+import { vmStatus } from '../lib/procStatus.js';
 
 const root = repoRoot;
 if (isMainThread) process.chdir(root); // workers may not chdir
@@ -125,15 +126,6 @@ function pickPlaces(text, n) {
   return places;
 }
 
-function vmStatus(pid) {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key) => Number((new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(s) ?? [])[1]) * 1024 || null;
-    return { vmRssBytes: kb('VmRSS'), vmHwmBytes: kb('VmHWM') };
-  } catch {
-    return { vmRssBytes: null, vmHwmBytes: null }; // not Linux
-  }
-}
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; null if unknown. */
 function cpuMs(pid) {

@@ -17,6 +17,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
+import { vmStatus } from '../lib/procStatus.js';
 
 const SERVER = path.resolve(process.env.MATHSENSE_BENCH_SERVER ?? path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'));
 const argv = process.argv.slice(2);
@@ -38,7 +39,8 @@ export function sizedDocument(mb: number): string {
 
 /** Peak resident memory of a live process (Linux), MB. */
 function peakMb(pid: number): number | undefined {
-  try { return Math.round(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024); } catch { return undefined; }
+  const b = vmStatus(pid).vmHwmBytes;
+  return b === null ? undefined : Math.round(b / (1024 * 1024));
 }
 
 function checkRun(file: string): { ms: number; peakMb?: number } {
