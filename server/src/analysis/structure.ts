@@ -74,10 +74,26 @@ export interface Statement {
   labels: DocLabel[];
 }
 
-/** Theorem-like environments of `doc`, in order, with their titles and labels. */
-export function statements(ws: Workspace, doc: Doc): Statement[] {
+/** The last answer per environment list (the model makes a new list per version). */
+const statementsPerEnvs = new WeakMap<readonly DocEnv[], { labels: readonly DocLabel[]; registry: object; out: readonly Statement[] }>();
+
+/**
+ * Theorem-like environments of `doc`, in order, with their titles and labels. Kept per
+ * version and theorem registry: hovers and symbols ask for it on every request, and on a large
+ * document building it is not free. Callers must not modify the list or its statements.
+ */
+export function statements(ws: Workspace, doc: Doc): readonly Statement[] {
   const registry = ws.theorems(doc);
   const envs = doc.envs();
+  const labels = doc.labels();
+  const last = statementsPerEnvs.get(envs);
+  if (last && last.labels === labels && last.registry === registry) return last.out;
+  const out = buildStatements(doc, envs, labels, registry);
+  statementsPerEnvs.set(envs, { labels, registry, out });
+  return out;
+}
+
+function buildStatements(doc: Doc, envs: readonly DocEnv[], labels: readonly DocLabel[], registry: ReturnType<Workspace['theorems']>): Statement[] {
   const out: Statement[] = [];
   const byEnv = new Map<number, Statement>();
   envs.forEach((env, index) => {
@@ -87,7 +103,7 @@ export function statements(ws: Workspace, doc: Doc): Statement[] {
     out.push(st);
     byEnv.set(index, st);
   });
-  for (const l of doc.labels()) {
+  for (const l of labels) {
     if (l.mathEnv >= 0) continue;
     for (let i = l.env; i >= 0; i = envs[i].parent) {
       const st = byEnv.get(i);

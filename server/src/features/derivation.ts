@@ -38,6 +38,13 @@ export function derivationDiagnostics(doc: Doc, steps: readonly DocStep[], setti
   return out;
 }
 
+export const DERIVATIONS_SKIPPED_CODE = 'derivations-skipped';
+
+/** Information at the top of a document whose derivation steps were not checked, saying why. */
+export function derivationsSkipped(doc: Doc, why: string): Diagnostic {
+  return { range: doc.range(0, 0), severity: DiagnosticSeverity.Information, source: SOURCE, code: DERIVATIONS_SKIPPED_CODE, message: why };
+}
+
 /** The flagged step whose left side, relation or right side contains `offset`. */
 export function flaggedStepAt(steps: readonly DocStep[], offset: number): DocStep | undefined {
   return steps.find((s) => flagged(s) && offset >= s.lhsStart && offset <= s.rhsEnd);

@@ -9,12 +9,14 @@ import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js
 import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';
 import { documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
-import { derivationDiagnostics, type DerivationSettings } from './derivation.js';
+import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from './derivation.js';
 
 /** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
 export interface DerivationSource {
   /** The steps known for this version of the document; may start checking the rest. */
   steps(ws: Workspace, doc: Doc): DocStep[];
+  /** Why this version's steps are not checked (it ran out of its time budget), or undefined. */
+  skipped?(doc: Doc): string | undefined;
   /** Called with a document whose check has ended: its steps changed. */
   onChecked?: (uri: string, version: number, again: boolean) => void;
 }
@@ -112,7 +114,10 @@ export class DiagnosticsManager {
     if (!source || !settings.enabled || isMacroSource(doc)) return [];
     const steps = source.steps(this.ws, doc);
     this.stepsByUri.set(doc.uri, { version: doc.version, steps });
-    return derivationDiagnostics(doc, steps, settings);
+    const out = derivationDiagnostics(doc, steps, settings);
+    const why = source.skipped?.(doc);
+    if (why) out.push(derivationsSkipped(doc, why));
+    return out;
   }
 
   /** A check ended: the document is published again if it is still open at that version (or was edited meanwhile). */

@@ -160,6 +160,15 @@ const previous = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; items
  * the returned array or its items.
  */
 export function mathBlocks(doc: Doc, macroSig = ''): BlockInput[] {
+  return mathBlocksBy(doc, macroSig, Infinity)!;
+}
+
+/**
+ * `mathBlocks`, or undefined when `deadline` (a `performance.now()` time) passed before every
+ * block was read. What was read is kept (per block facts), so the next call goes on from there:
+ * the server reads a large document in slices between requests.
+ */
+export function mathBlocksBy(doc: Doc, macroSig: string, deadline: number): BlockInput[] | undefined {
   const blocks = doc.blocks();
   const last = perBlockList.get(blocks);
   if (last && last.sig === macroSig) return last.out;
@@ -167,12 +176,15 @@ export function mathBlocks(doc: Doc, macroSig = ''): BlockInput[] {
   const reuse = prev && prev.sig === macroSig ? prev.items : undefined;
   const items = new Map<Block, readonly BlockInput[]>();
   const out: BlockInput[] = [];
+  let read = 0;
   for (const b of blocks) {
     if (b.facts.envs.length === 0) continue;
     let mine = reuse?.get(b);
     if (!mine) {
       let keyed = keyedPerFacts.get(b.facts);
       if (!keyed || keyed.sig !== macroSig) {
+        // at least one block per call, so slices always make progress
+        if (read++ > 0 && performance.now() > deadline) return undefined;
         const rel = blockMath(() => doc.latexText.slice(b.start, b.end), b.facts);
         keyed = { sig: macroSig, items: macroSig ? rel.map((m) => ({ ...m, key: `${m.key}:${macroSig}` })) : rel };
         keyedPerFacts.set(b.facts, keyed);

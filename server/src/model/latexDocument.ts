@@ -78,9 +78,10 @@ export class LatexDocument extends DocumentView {
   private blockList: Block[];
   lastEdit: EditStats = { reanalysed: 0, reused: 0, touchedLabels: true, touchedProject: true, removedLabels: [], addedLabels: [] };
 
-  constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache) {
+  /** `built`: the blocks of `text` built already (model/slicedBuild.ts), else they are built now. */
+  constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache, built?: Block[]) {
     super(uri, text, version, languageId);
-    this.blockList = this.buildAll(text);
+    this.blockList = built ? this.adopt(built) : this.buildAll(text);
     void this.textDocument.lineCount; // line offsets now, not on the first keystroke
   }
 
@@ -98,10 +99,15 @@ export class LatexDocument extends DocumentView {
     return blocks;
   }
 
-  /** Replaces the whole text. */
-  setText(text: string, version: number): void {
+  private adopt(built: Block[]): Block[] {
+    this.lastEdit = { reanalysed: built.length, reused: 0, touchedLabels: true, touchedProject: true, removedLabels: [], addedLabels: [] };
+    return built;
+  }
+
+  /** Replaces the whole text (`built`: its blocks, built already). */
+  setText(text: string, version: number, built?: Block[]): void {
     this.textDocument = TextDocument.create(this.uri, this.languageId, version, text);
-    this.blockList = this.buildAll(text);
+    this.blockList = built ? this.adopt(built) : this.buildAll(text);
     this.invalidate();
   }
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { LatexDocument } from '../model/latexDocument.js';
 import { MarkdownDocument } from '../model/markdownDocument.js';
-import type { DocInclude, DocLabel } from '../model/documentView.js';
+import type { Block, DocInclude, DocLabel } from '../model/documentView.js';
 import {
   isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
 } from './files.js';
@@ -72,6 +72,11 @@ export interface IncludeIssue {
 export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
 
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
+
+/** Whether a document the editor opens is read as Markdown (else as LaTeX). */
+export function isMarkdownLanguage(uri: string, languageId: string): boolean {
+  return languageId === 'markdown' || (!TEX_LANGS.has(languageId) && isMarkdownPath(uri));
+}
 
 const EMPTY_DOCS: ReadonlySet<never> = new Set();
 
@@ -150,10 +155,11 @@ export class Workspace {
   }
 
   /** Opens (or replaces) a document with editor-provided text. */
-  open(uri: string, languageId: string, version: number, text: string): Doc {
+  /** The editor opened a document (`built`: the blocks of a LaTeX text built already, model/slicedBuild.ts). */
+  open(uri: string, languageId: string, version: number, text: string, built?: Block[]): Doc {
     const key = normalizeUri(uri);
     this.openUris.add(key);
-    return this.put(key, languageId, version, text);
+    return this.put(key, languageId, version, text, built);
   }
 
   /**
@@ -239,16 +245,16 @@ export class Workspace {
     return this.failed.get(normalizeUri(uri));
   }
 
-  private put(uri: string, languageId: string, version: number, text: string): Doc {
+  private put(uri: string, languageId: string, version: number, text: string, built?: Block[]): Doc {
     const existing = this.docs.get(uri);
-    const markdown = languageId === 'markdown' || (!TEX_LANGS.has(languageId) && isMarkdownPath(uri));
+    const markdown = isMarkdownLanguage(uri, languageId);
     let doc: Doc;
     if (existing && (existing.kind === 'markdown') === markdown) {
-      existing.setText(text, version);
+      if (existing.kind === 'latex') existing.setText(text, version, built); else existing.setText(text, version);
       doc = existing;
     } else {
       if (existing) this.unindex(existing);
-      doc = markdown ? new MarkdownDocument(uri, text, version, languageId) : new LatexDocument(uri, text, version, languageId);
+      doc = markdown ? new MarkdownDocument(uri, text, version, languageId) : new LatexDocument(uri, text, version, languageId, undefined, built);
       this.docs.set(uri, doc);
     }
     this.updated(doc);

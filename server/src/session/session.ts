@@ -5,7 +5,7 @@
 // client goes through SessionClient.
 import * as path from 'node:path';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import type { Doc } from '../project/workspace.js';
+import { isMarkdownLanguage, type Doc } from '../project/workspace.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { writtenByLatex } from '../project/buildOutputs.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
@@ -24,6 +24,8 @@ import { Services } from './services.js';
 import { SettingsStore, type ServerSettings } from './settings.js';
 import { ProjectLoader, type StartProgress } from './projectLoader.js';
 import { StatementPrefetch } from './statementPrefetch.js';
+import { SlicedOpens } from './slicedOpens.js';
+import type { Block } from '../model/documentView.js';
 
 export const VERSION = '0.1.0';
 
@@ -74,6 +76,7 @@ export class Session implements FeatureContext {
   private readonly settings = new SettingsStore();
   private readonly loader: ProjectLoader;
   private readonly prefetch: StatementPrefetch;
+  private readonly slicedOpens: SlicedOpens;
   private hoverMathMode: HoverMath = SOURCE_MATH;
   private folders: string[] = [];
   lensRefresh = false;
@@ -106,6 +109,11 @@ export class Session implements FeatureContext {
       settled: () => this.diagnostics.projectLoaded(),
     });
     this.prefetch = new StatementPrefetch(this.ws, this.index, this.guard, (m) => client.log(m));
+    this.slicedOpens = new SlicedOpens({
+      open: (uri, languageId, version, text, built) => this.guard('open', undefined, () => this.openNow(uri, languageId, version, text, built)),
+      change: (uri, changes, version) => this.guard('change', undefined, () => this.changed(uri, changes, version)),
+      progress: client.progress,
+    });
   }
 
   // ── Lifetime ────────────────────────────────────────────────────────────────────────────
@@ -133,6 +141,7 @@ export class Session implements FeatureContext {
 
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    this.slicedOpens.stop();
     this.diagnostics.stop();
     this.prefetch.stop();
     for (const t of [this.warmTimer, this.refreshTimer, this.inlayTimer]) if (t) clearTimeout(t);
@@ -152,14 +161,23 @@ export class Session implements FeatureContext {
       this.diagnostics.revalidateSoon();
       return;
     }
-    const doc = this.ws.open(uri, languageId, version, text);
+    // a large LaTeX text is built between requests, then opened
+    if (!isMarkdownLanguage(uri, languageId) && this.slicedOpens.open(uri, languageId, version, text)) return;
+    this.openNow(uri, languageId, version, text);
+  }
+
+  private openNow(uri: string, languageId: string, version: number, text: string, built?: Block[]): void {
+    const doc = this.ws.open(uri, languageId, version, text, built);
     this.loader.collectPending();
-    this.diagnostics.changed(doc);
+    // a document built in slices is large: its first diagnostics wait for a turn of their own, so requests queued meanwhile go first
+    if (built) setImmediate(() => { if (!this.shuttingDown && this.ws.get(uri) === doc && doc.version === version) this.diagnostics.changed(doc); });
+    else this.diagnostics.changed(doc);
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
   }
 
   changed(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void {
+    if (this.slicedOpens.change(uri, changes, version)) return;
     const bib = this.ws.bibs.openPath(uri);
     if (bib) {
       this.ws.bibs.changeDocument(bib, changes, version);
@@ -181,6 +199,7 @@ export class Session implements FeatureContext {
   }
 
   closed(uri: string): void {
+    if (this.slicedOpens.close(uri)) return;
     const bib = this.ws.bibs.openPath(uri);
     if (bib) {
       // the disk version is read again (off the request path)

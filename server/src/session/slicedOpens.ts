@@ -1,0 +1,101 @@
+// LaTeX documents the editor opens that are large are read a slice at a time between requests
+// (model/slicedBuild.ts): building the blocks of a file of tens of megabytes at once would hold
+// every request, in every document, for seconds. Until it is built, a document counts as not
+// open yet: requests on it see what the workspace read from disk (or nothing), and the edits
+// the editor sends meanwhile are kept and applied, in order, once it is open.
+import * as path from 'node:path';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import type { Block } from '../model/documentView.js';
+import { SlicedBuild } from '../model/slicedBuild.js';
+import { uriToPath } from '../project/files.js';
+import type { Progress, StartProgress } from './projectLoader.js';
+
+/** Documents at least this long are built in slices; smaller ones are built at once, within a keystroke's time. */
+export const SLICED_OPEN_CHARS = 2_000_000;
+/** Main-thread time one slice may take. */
+const SLICE_MS = 20;
+
+interface Pending {
+  languageId: string;
+  version: number;
+  build: SlicedBuild;
+  edits: Array<{ changes: TextDocumentContentChangeEvent[]; version: number }>;
+  progress?: Progress;
+}
+
+export interface SlicedOpenHooks {
+  /** The document is built: open it now, then apply the edits sent meanwhile. */
+  open(uri: string, languageId: string, version: number, text: string, built: Block[]): void;
+  change(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void;
+  progress: StartProgress;
+}
+
+export class SlicedOpens {
+  private readonly pending = new Map<string, Pending>();
+  private stopped = false;
+
+  constructor(private readonly hooks: SlicedOpenHooks) {}
+
+  /** Takes the open of a large LaTeX document (true), or leaves it to be opened at once (false). */
+  open(uri: string, languageId: string, version: number, text: string): boolean {
+    if (text.length < SLICED_OPEN_CHARS) {
+      // a smaller text replaces one still being built
+      this.drop(uri);
+      return false;
+    }
+    this.drop(uri);
+    const job: Pending = { languageId, version, build: new SlicedBuild(text), edits: [] };
+    this.pending.set(uri, job);
+    const name = path.basename(uriToPath(uri) ?? uri);
+    void this.hooks.progress(`MathSense: reading ${name}`, `${Math.round(text.length / 1e6)} MB`).then((p) => {
+      if (this.pending.get(uri) === job) job.progress = p; else p?.done();
+    });
+    let reported = 0;
+    const slice = (): void => {
+      if (this.stopped || this.pending.get(uri) !== job) return;
+      if (!job.build.step(performance.now() + SLICE_MS)) {
+        const pct = Math.floor(job.build.progress() * 100);
+        if (pct >= reported + 5) { reported = pct; job.progress?.report(`${name}: ${pct}%`, pct); }
+        setImmediate(slice);
+        return;
+      }
+      this.pending.delete(uri);
+      job.progress?.done();
+      this.hooks.open(uri, job.languageId, job.version, job.build.text, job.build.blocks());
+      for (const e of job.edits) this.hooks.change(uri, e.changes, e.version);
+    };
+    setImmediate(slice);
+    return true;
+  }
+
+  /** Keeps an edit of a document still being built (true); false when it is not being built. */
+  change(uri: string, changes: TextDocumentContentChangeEvent[], version: number): boolean {
+    const job = this.pending.get(uri);
+    if (!job) return false;
+    job.edits.push({ changes, version });
+    return true;
+  }
+
+  /** The editor closed a document: its build, if any, is dropped (true). */
+  close(uri: string): boolean {
+    return this.drop(uri);
+  }
+
+  /** Whether a document is being built. */
+  building(uri: string): boolean {
+    return this.pending.has(uri);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const uri of [...this.pending.keys()]) this.drop(uri);
+  }
+
+  private drop(uri: string): boolean {
+    const job = this.pending.get(uri);
+    if (!job) return false;
+    this.pending.delete(uri);
+    job.progress?.done();
+    return true;
+  }
+}
