@@ -28,7 +28,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from '../lib/repo.js';
-import { vmStatus } from '../lib/procStatus.js';
+import { vmStatus } from 'mathsense-server/api/util';
 
 const root = repoRoot;
 if (isMainThread) process.chdir(root); // workers may not chdir

@@ -3,3 +3,4 @@
 export { seededRandom, seededSample } from '../util/random.js';
 export { topK } from '../util/topK.js';
 export { fuseZ, zScores } from '../util/zScores.js';
+export { vmStatus } from '../util/procStatus.js';

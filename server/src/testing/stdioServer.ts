@@ -18,7 +18,7 @@ import { repoRoot } from './paths.js';
  */
 export async function withServer(
   files: Record<string, string>, capabilities: object,
-  run: (s: { conn: ProtocolConnection; dir: string; published: PublishDiagnosticsParams[] }) => Promise<void>,
+  run: (s: { conn: ProtocolConnection; dir: string; published: PublishDiagnosticsParams[]; pid: number }) => Promise<void>,
   before?: (conn: ProtocolConnection, published: PublishDiagnosticsParams[]) => void,
   /** More of `initialize`'s parameters (initializationOptions, workspaceFolders given the temporary folder). */
   init?: (dir: string) => object,
@@ -28,7 +28,9 @@ export async function withServer(
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), text);
   }
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
+  // MATHSENSE_TEST_SERVER: another build's bundle (a baseline for the crafted-input table)
+  const bundle = process.env.MATHSENSE_TEST_SERVER ?? path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
+  const child = spawn(process.execPath, [bundle, 'lsp', '--stdio']);
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published: PublishDiagnosticsParams[] = [];
   conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
@@ -38,7 +40,7 @@ export async function withServer(
   try {
     await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities, ...init?.(dir) });
     await conn.sendNotification(InitializedNotification.type, {});
-    await run({ conn, dir, published });
+    await run({ conn, dir, published, pid: child.pid! });
     await conn.sendRequest(ShutdownRequest.type);
     await conn.sendNotification(ExitNotification.type);
   } finally {

@@ -1,4 +1,4 @@
-// Memory of a live process as Linux reports it (/proc/<pid>/status), for the benchmarks.
+// Memory of a live process as Linux reports it (/proc/<pid>/status), for the benchmarks and the crafted-input tests.
 import * as fs from 'node:fs';
 
 /** Resident and peak resident memory (VmRSS, VmHWM) in bytes; null where unknown (not Linux). */
