@@ -9,6 +9,7 @@ import { readSetting, settingKey, type Setting } from './setting.js';
 import { expandMacros, macroTable, type MacroDef, type MacroTable } from './macros.js';
 import type { Span } from './steps.js';
 import type { BlockFacts } from '../syntax/facts.js';
+import { SECTION_CONTAINERS } from '../syntax/lexer.js';
 import type { Block } from '../model/documentView.js';
 
 export interface BlockInput {
@@ -118,6 +119,8 @@ function blockMath(getText: () => string, facts: BlockFacts): BlockInput[] {
   return out;
 }
 
+/** Proofs and solutions, by their names and the usual short forms (`pf`, `sol`, `soln`, `ans`). */
+const PROOF_ENVS = /proof|solution|answer|^(?:pf|sol|soln|solu|ans)\*?$/i;
 const LIST_ENVS = /^(itemize|enumerate|description|list|compactitem|compactenum|inparaenum|asparaenum|tasks|steps)\*?$/;
 const LAYOUT_ENVS = /^(center|flushleft|flushright|minipage|quote|quotation|verse|small|footnotesize|scriptsize|large|Large|normalsize|figure|table|wrapfigure|tabular|tabularx|array|multicols|mdframed|framed|tcolorbox|boxedminipage|adjustbox|subequations|landscape|block|alertblock|exampleblock|column|columns)\*?$/;
 
@@ -136,7 +139,10 @@ function scopeStart(envs: BlockFacts['envs'], e: BlockFacts['envs'][number], tex
     const item = text.lastIndexOf('\\item', e.start);
     return item >= scope.bodyStart ? item : scope.start;
   }
-  if (!/proof|solution|answer/i.test(scope.name)) return scope.start;
+  if (!PROOF_ENVS.test(scope.name)) return scope.start;
+  // a solution written inside its exercise (`\begin{problem} Let G be a group … \begin{sol}`): the exercise
+  const outer = scope.parent >= 0 ? envs[scope.parent].name : undefined;
+  if (outer !== undefined && !LIST_ENVS.test(outer) && !LAYOUT_ENVS.test(outer) && !SECTION_CONTAINERS.has(outer)) return envs[scope.parent].start;
   // the statement it proves: an environment of the same level ending just before it, else the
   // text before the proof since the last environment (`\paragraph{Exercise 4.2.5} Let R be a ring …`)
   let before: BlockFacts['envs'][number] | undefined;

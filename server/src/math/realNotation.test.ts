@@ -103,6 +103,25 @@ Let $H$ be a subgroup of $G$; its cosets partition $G$.
 Modulo $5$ we have \[ 2 \cdot 4 = 8 = 3 . \]`), ['14', '\\sin t \\cos t']);
 });
 
+test('a solution written inside its exercise (`sol`, `soln`, `pf` too) has the exercise as its setting', () => {
+  assert.deepEqual(flagged(String.raw`
+\begin{problem}
+Let $G$ be a group with presentation $\langle a, c \mid ac = ca^8 \rangle$. Find its order.
+\begin{hint} Just manipulation. \end{hint}
+\begin{sol}
+We note that
+\begin{align*}
+  a \cdot ca^6 &= c^2 a^4 \cdot c \\
+  a^{14} &= c(a^4c) = c^2 a^{32}.
+\end{align*}
+\end{sol}
+\end{problem}
+\begin{problem}
+Compute the area of a square of side $7$.
+\begin{soln} The area is \[ A = 7^2 = 47 . \] \end{soln}
+\end{problem}`), ['47']);
+});
+
 test('complex letters: a polynomial identity is checked, a modulus or root is not', () => {
   assert.deepEqual(flagged(String.raw`
 For complex $z$,
