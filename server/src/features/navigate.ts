@@ -8,6 +8,7 @@ import type { FeatureContext } from './context.js';
 import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
 import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
 import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from './navigation.js';
+import { versioned } from './versionedEdits.js';
 
 export { RenameError };
 
@@ -79,17 +80,4 @@ export function renameAt(ctx: FeatureContext, uri: string, position: Position, n
   }
   if (edit?.changes) throw new RenameError('files of the project keep changing on disk: nothing was renamed, try again');
   return edit;
-}
-
-/** `changes` as versioned `documentChanges` when the client takes them (versions of open files, null for the rest). */
-function versioned(ctx: FeatureContext, edit: WorkspaceEdit): WorkspaceEdit {
-  if (!ctx.versionedEdits || !edit.changes) return edit;
-  return {
-    documentChanges: Object.entries(edit.changes).map(([u, edits]) => {
-      const doc = ctx.ws.get(u);
-      const bib = ctx.ws.bibs.openPath(u);
-      const version = doc && ctx.ws.isOpen(doc) ? doc.version : bib ? ctx.ws.bibs.openVersion(bib) ?? null : null;
-      return { textDocument: { uri: u, version }, edits };
-    }),
-  };
 }
