@@ -228,6 +228,18 @@ export class Workspace {
   }
 
   /**
+   * A LaTeX file read from disk whose blocks were built already (a large file, built in slices
+   * by the project loader): stored as `loadFile` stores it, unless the editor opened it meanwhile.
+   */
+  loadBuilt(p: string, text: string, built: Block[]): Doc | undefined {
+    const uri = pathToUri(p);
+    if (this.openUris.has(uri)) return this.docs.get(uri);
+    if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
+    this.failed.delete(uri);
+    return this.put(uri, 'latex', 0, text, built);
+  }
+
+  /**
    * Whether the disk still holds what a document not open in the editor was read from; when it
    * does not, the document is read again. Open documents are the editor's: always 'same'.
    */

@@ -48,3 +48,18 @@ test('a large document is read between requests, with the edits sent meanwhile',
     assert.match(refs[0], /never/, 'the label the edit added resolves; the other reference stays undefined');
   });
 });
+
+test('a large file of the workspace folder is read in slices by the folder scan, its labels then known', { timeout: 120_000 }, async () => {
+  const text = large();
+  const main = '\\documentclass{article}\n\\begin{document}\n\\input{big}\nSee \\ref{thm:7} and \\ref{thm:none}.\n\\end{document}\n';
+  await withServer({ 'big.tex': text, 'main.tex': main }, {}, async ({ conn, dir, published }) => {
+    const uri = pathToFileURL(path.join(dir, 'main.tex')).href;
+    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: main } });
+    const hover = await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
+    assert.ok(hover === null || typeof hover === 'object', 'answered while the folder is read');
+    const deadline = Date.now() + 90_000;
+    const refs = () => published.filter((p) => p.uri === uri).at(-1)?.diagnostics.filter((d) => d.code === 'undefined-ref') ?? [];
+    while (refs().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(refs().map((d) => d.range.start.character), [25], 'thm:7 is found in big.tex; thm:none is not');
+  }, undefined, (dir) => ({ rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'large' }] }));
+});

@@ -5,7 +5,9 @@
 // project is incomplete, and diagnostics that need all of it are held back.
 import * as path from 'node:path';
 import type { Workspace } from '../project/workspace.js';
-import { findDocumentFiles, pathToUri, readTextFileAsync } from '../project/files.js';
+import { findDocumentFiles, isMarkdownPath, pathToUri, readTextFile, readTextFileAsync } from '../project/files.js';
+import { SlicedBuild } from '../model/slicedBuild.js';
+import { SLICED_OPEN_CHARS, SLICE_MS } from './slicedOpens.js';
 import type { Guard } from '../util/guard.js';
 
 /** Long work shown to the user (LSP `$/progress` in the server). */
@@ -142,7 +144,23 @@ export class ProjectLoader {
     void this.loadPending();
   }
 
-  /** Reads every document under the folders, yielding to requests as it goes. */
+  /** A LaTeX file large enough to be built in slices (session/slicedOpens.ts). */
+  private isLarge(p: string): boolean {
+    if (isMarkdownPath(p) || !this.ws.mayRead(p)) return false;
+    try { return this.ws.fs.stat(p).size >= SLICED_OPEN_CHARS; } catch { return false; }
+  }
+
+  /** Reads a large file and builds its blocks a slice at a time between requests. */
+  private async loadInSlices(p: string): Promise<void> {
+    const r = readTextFile(p, this.ws.fs);
+    // what cannot be read is recorded as loadFile records it
+    if ('error' in r) { this.hooks.guard('scan', undefined, () => this.ws.loadFile(p)); return; }
+    const build = new SlicedBuild(r.text);
+    while (!build.step(performance.now() + SLICE_MS)) await new Promise((res) => setImmediate(res));
+    this.hooks.guard('scan', undefined, () => this.ws.loadBuilt(p, r.text, build.blocks()));
+  }
+
+  /** Reads every document under the folders, yielding to requests as it goes (a large file in slices). */
   private async scanFolders(folders: readonly string[]): Promise<void> {
     if (folders.length === 0) return;
     const files = folders.flatMap((f) => findDocumentFiles(f, undefined, this.ws.fs));
@@ -150,7 +168,8 @@ export class ProjectLoader {
     const started = Date.now();
     let lastReport = 0;
     for (let i = 0; i < files.length; i++) {
-      this.hooks.guard('scan', undefined, () => this.ws.loadFile(files[i]));
+      if (this.isLarge(files[i])) await this.loadInSlices(files[i]);
+      else this.hooks.guard('scan', undefined, () => this.ws.loadFile(files[i]));
       if (Date.now() - lastReport > 100 || i === files.length - 1) {
         lastReport = Date.now();
         progress?.report(`${i + 1}/${files.length} ${path.basename(files[i])}`, Math.round(((i + 1) / files.length) * 100));

@@ -13,7 +13,7 @@ import type { Progress, StartProgress } from './projectLoader.js';
 /** Documents at least this long are built in slices; smaller ones are built at once, within a keystroke's time. */
 export const SLICED_OPEN_CHARS = 2_000_000;
 /** Main-thread time one slice may take. */
-const SLICE_MS = 20;
+export const SLICE_MS = 20;
 
 interface Pending {
   languageId: string;
