@@ -18,12 +18,18 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
   };
   const text = doc.text;
   const sections = doc.sections();
+  const labels = doc.labels();
   const entries: Entry[] = [];
   sections.forEach((s, i) => {
     // a section runs until the next section of the same or a higher level
     let end = text.length;
     for (let k = i + 1; k < sections.length; k++) if (sections[k].level <= s.level) { end = sections[k].start; break; }
-    const label = doc.labels().find((l) => l.start > s.end && l.env < 0 && l.start - s.end < 200 && !/\S/.test(text.slice(s.end, l.cmdStart)));
+    // its label: written right after the heading (labels are in document order: only those just after it are looked at)
+    let label: (typeof labels)[number] | undefined;
+    for (let k = firstAfter(labels, s.end); k < labels.length && labels[k].start - s.end < 200; k++) {
+      const l = labels[k];
+      if (l.env < 0 && !/\S/.test(text.slice(s.end, l.cmdStart))) { label = l; break; }
+    }
     const name = `${sectionName(s)}: ${plain(s.title) || '(untitled)'}`;
     const range = doc.range(s.start, end);
     entries.push({
@@ -53,6 +59,17 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
     stack.push(e);
   }
   return roots;
+}
+
+/** Index of the first label starting after `offset` (labels in document order). */
+function firstAfter(labels: ReadonlyArray<{ start: number }>, offset: number): number {
+  let lo = 0;
+  let hi = labels.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (labels[mid].start > offset) hi = mid; else lo = mid + 1;
+  }
+  return lo;
 }
 
 export function workspaceSymbols(ws: Workspace, query: string, limit = 1000): SymbolInformation[] {

@@ -1,8 +1,9 @@
 // Crafted inputs over real stdio, each with a time and a memory ceiling: a large file, deep
 // nesting, a binary file, self-expanding macros, an include cycle of a thousand files, one very
-// long line, a .bib of 100,000 entries, symlink loops in the workspace folder. For each, the
-// server must publish the opened document's diagnostics and answer a hover, within the time
-// ceiling, its peak resident memory under the memory ceiling, and still be alive.
+// long line, a .bib of 100,000 entries, symlink loops in the workspace folder, 20,000 labelled
+// sections. For each, the server must publish the opened document's diagnostics and answer a
+// hover, its outline and its folding ranges within the time ceiling, its peak resident memory
+// under the memory ceiling.
 // The measured table goes to test-output/crafted-inputs.json; MATHSENSE_TEST_SERVER runs it
 // against another build's bundle (the baseline of the table).
 import { test } from 'node:test';
@@ -10,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DidOpenTextDocumentNotification, HoverRequest } from 'vscode-languageserver-protocol/node';
+import { DidOpenTextDocumentNotification, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
 import { withServer } from '../testing/stdioServer.js';
 import { repoRoot } from '../testing/paths.js';
 import { vmStatus } from '../util/procStatus.js';
@@ -73,7 +74,14 @@ const CASES: Crafted[] = [
     extra: (dir) => { fs.symlinkSync('.', path.join(dir, 'loop')); fs.symlinkSync('..', path.join(dir, 'sub', 'up')); fs.symlinkSync(path.join(dir, 'sub'), path.join(dir, 'sub', 'again')); },
     expect: /nowhere/,
   },
+  { name: '20,000 labelled sections', files: { 'sections.tex': sections(20_000) }, open: 'sections.tex', seconds: 30, mb: 800 },
 ];
+
+function sections(n: number): string {
+  const parts = ['\\documentclass{book}\n\\begin{document}\n'];
+  for (let i = 0; i < n; i++) parts.push(`${i % 50 === 0 ? `\\chapter{C${i}}\n` : ''}\\section{Section ${i}}\\label{sec:${i}}\nSee Section~\\ref{sec:${(i * 7) % n}}.\n\n`);
+  return parts.join('') + '\\end{document}\n';
+}
 
 const measured: Array<{ name: string; seconds: number; peakMb: number | null; diagnostics: number; result: string }> = [];
 
@@ -90,6 +98,9 @@ for (const c of CASES) {
       const done = () => published.find((p) => p.uri === uri && (!c.expect || p.diagnostics.some((d) => c.expect!.test(String(d.message)))));
       while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 2, character: 3 } });
+      // what an editor asks for a document it shows: its outline and folding ranges
+      await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+      await conn.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
       const seconds = (performance.now() - t0) / 1000;
       const hwm = vmStatus(pid).vmHwmBytes;
       const peakMb = hwm === null ? null : Math.round(hwm / 2 ** 20);

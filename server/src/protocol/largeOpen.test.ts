@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, HoverRequest } from 'vscode-languageserver-protocol/node';
 import { withServer } from '../testing/stdioServer.js';
-import { SLICED_OPEN_CHARS } from '../session/slicedOpens.js';
+import { SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
 
 const SMALL = '\\documentclass{article}\n\\begin{document}\n\\begin{theorem}\\label{thm:small}\nA.\n\\end{theorem}\nSee Theorem~\\ref{thm:small}.\n\\end{document}\n';
 

@@ -6,8 +6,7 @@
 import * as path from 'node:path';
 import type { Workspace } from '../project/workspace.js';
 import { findDocumentFiles, isMarkdownPath, pathToUri, readTextFile, readTextFileAsync } from '../project/files.js';
-import { SlicedBuild } from '../model/slicedBuild.js';
-import { SLICED_OPEN_CHARS, SLICE_MS } from './slicedOpens.js';
+import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
 import type { Guard } from '../util/guard.js';
 
 /** Long work shown to the user (LSP `$/progress` in the server). */

@@ -3,7 +3,8 @@
 // small document is left to be opened at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SlicedOpens, SLICED_OPEN_CHARS } from './slicedOpens.js';
+import { SlicedOpens } from './slicedOpens.js';
+import { SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
 
 function recorder() {
   const events: string[] = [];

@@ -6,14 +6,10 @@
 import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { Block } from '../model/documentView.js';
-import { SlicedBuild } from '../model/slicedBuild.js';
+import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
 import { uriToPath } from '../project/files.js';
 import type { Progress, StartProgress } from './projectLoader.js';
 
-/** Documents at least this long are built in slices; smaller ones are built at once, within a keystroke's time. */
-export const SLICED_OPEN_CHARS = 2_000_000;
-/** Main-thread time one slice may take. */
-export const SLICE_MS = 20;
 
 interface Pending {
   languageId: string;
