@@ -61,6 +61,8 @@ const QUERY_VECTOR_WAIT_MS = 300;
 const EQUATIONS_WAIT_MS = 1500;
 /** How long shutdown waits for an embedding worker's batch (VS Code gives a server 2 s to answer `shutdown`). */
 const SHUTDOWN_WAIT_MS = 1500;
+/** How long a document built in slices waits for its first diagnostics, letting the requests that came meanwhile go first. */
+const FIRST_PUBLISH_DELAY_MS = 30;
 /** A client that advertises workspace/configuration but never answers gets defaults after this long. */
 const CONFIGURATION_WAIT_MS = 10_000;
 
@@ -169,9 +171,13 @@ export class Session implements FeatureContext {
   private openNow(uri: string, languageId: string, version: number, text: string, built?: Block[]): void {
     const doc = this.ws.open(uri, languageId, version, text, built);
     this.loader.collectPending();
-    // a document built in slices is large: its first diagnostics wait for a turn of their own, so requests queued meanwhile go first
-    if (built) setImmediate(() => { if (!this.shuttingDown && this.ws.get(uri) === doc && doc.version === version) this.diagnostics.changed(doc); });
-    else this.diagnostics.changed(doc);
+    // a document built in slices is large: its first diagnostics wait, so the requests that
+    // arrived while it was opened are answered first. The connection decodes, dispatches and
+    // writes over several turns of the event loop: a short timer lets it dispatch, and two more
+    // turns let the answers (queued while a request ran past the timer) be written first.
+    const first = () => { if (!this.shuttingDown && this.ws.get(uri) === doc && doc.version === version) this.diagnostics.changed(doc); };
+    if (built) setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
+    else first();
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
   }
