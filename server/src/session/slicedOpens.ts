@@ -10,7 +10,6 @@ import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.j
 import { uriToPath } from '../project/files.js';
 import type { Progress, StartProgress } from './projectLoader.js';
 
-
 interface Pending {
   languageId: string;
   version: number;
