@@ -25,6 +25,7 @@ import { SettingsStore, type ServerSettings } from './settings.js';
 import { ProjectLoader, type StartProgress } from './projectLoader.js';
 import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
+import { statements } from '../analysis/structure.js';
 import type { Block } from '../model/documentView.js';
 
 export const VERSION = '0.1.0';
@@ -175,9 +176,15 @@ export class Session implements FeatureContext {
     // arrived while it was opened are answered first. The connection decodes, dispatches and
     // writes over several turns of the event loop: a short timer lets it dispatch, and two more
     // turns let the answers (queued while a request ran past the timer) be written first.
-    const first = () => { if (!this.shuttingDown && this.ws.get(uri) === doc && doc.version === version) this.diagnostics.changed(doc); };
-    if (built) setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
-    else first();
+    const current = () => !this.shuttingDown && this.ws.get(uri) === doc && doc.version === version;
+    const first = () => { if (current()) this.diagnostics.changed(doc); };
+    if (built) {
+      // the whole-document views the first requests read are built one per turn, not all in the first request
+      const warm: Array<() => unknown> = [() => doc.envs(), () => doc.refs(), () => statements(this.ws, doc)];
+      const next = () => { const w = warm.shift(); if (!w || !current()) return; this.guard('warm', undefined, () => { w(); }); setImmediate(next); };
+      setImmediate(next);
+      setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
+    } else first();
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
   }
