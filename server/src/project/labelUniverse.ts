@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { Doc, Workspace } from './workspace.js';
 import { buildOutput } from './buildOutputs.js';
+import { uriBaseName } from './files.js';
 import { readBraceGroup } from '../syntax/lexer.js';
 import type { DocInclude } from '../model/documentView.js';
 import { inheritedState, isComputedName, macroUses, projectMacros, type UserMacro } from './userMacros.js';
@@ -102,10 +103,10 @@ function docPart(ws: Workspace, d: Doc, macros: readonly UserMacro[]): DocPart {
     if (!isComputedName(inc.path) || inc.guarded || optionalInclude(d, inc) || ws.resolveIncludePath(d, inc)) continue;
     // another file the same macro use may read instead was found (one of its alternatives)
     if (incs.some((o) => o !== inc && o.start === inc.start && o.cmd === inc.cmd && ws.resolveIncludePath(d, o))) continue;
-    part.gaps.push(`${base(d)} includes a file named by macros (${inc.path})`);
+    part.gaps.push(`${uriBaseName(d.uri)} includes a file named by macros (${inc.path})`);
   }
   // `\IfFileExists{x}{\input{x}}{}` reads an optional file (a local configuration): no gap
-  for (const inc of ws.missingIncludes(d)) if (!inc.guarded && missingMayHoldLabels(d, inc)) part.gaps.push(`${inc.path} (included by ${base(d)}) is not here`);
+  for (const inc of ws.missingIncludes(d)) if (!inc.guarded && missingMayHoldLabels(d, inc)) part.gaps.push(`${inc.path} (included by ${uriBaseName(d.uri)}) is not here`);
   for (const u of macroUses(d, macros, state)) {
     if (u.kind !== 'label') continue;
     if (u.computed) part.computed.push(u.name); else part.madeByMacros.push(u.name);
@@ -253,8 +254,4 @@ export function literalLength(name: string): number {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function base(d: Doc): string {
-  return decodeURIComponent(d.uri.slice(d.uri.lastIndexOf('/') + 1));
 }

@@ -154,8 +154,7 @@ export class Workspace {
     return this.openUris.has(doc.uri);
   }
 
-  /** Opens (or replaces) a document with editor-provided text. */
-  /** The editor opened a document (`built`: the blocks of a LaTeX text built already, model/slicedBuild.ts). */
+  /** Opens (or replaces) a document with editor-provided text (`built`: the blocks of a LaTeX text built already, model/slicedBuild.ts). */
   open(uri: string, languageId: string, version: number, text: string, built?: Block[]): Doc {
     const key = normalizeUri(uri);
     this.openUris.add(key);
@@ -211,32 +210,24 @@ export class Workspace {
     this.defsGeneration++;
   }
 
-  /** Loads a file from disk unless it is open in the editor. Returns the document or undefined. */
-  loadFile(p: string, force = false): Doc | undefined {
+  /**
+   * Loads a file from disk unless it is open in the editor. Returns the document or undefined.
+   * `read`: its text, read already (with its blocks built: a large file the project loader built
+   * in slices, model/slicedBuild.ts).
+   */
+  loadFile(p: string, force = false, read?: { text: string; built?: Block[] }): Doc | undefined {
     const uri = pathToUri(p);
     if (this.openUris.has(uri)) return this.docs.get(uri);
     if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
     if (!force && this.docs.has(uri)) return this.docs.get(uri);
-    const r = readTextFile(p, this.fs);
+    const r = read ?? readTextFile(p, this.fs);
     if ('error' in r) {
       this.failed.set(uri, r.error);
       this.onReadError(uri, r.error);
       return undefined;
     }
     this.failed.delete(uri);
-    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text);
-  }
-
-  /**
-   * A LaTeX file read from disk whose blocks were built already (a large file, built in slices
-   * by the project loader): stored as `loadFile` stores it, unless the editor opened it meanwhile.
-   */
-  loadBuilt(p: string, text: string, built: Block[]): Doc | undefined {
-    const uri = pathToUri(p);
-    if (this.openUris.has(uri)) return this.docs.get(uri);
-    if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
-    this.failed.delete(uri);
-    return this.put(uri, 'latex', 0, text, built);
+    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text, read?.built);
   }
 
   /**
@@ -250,7 +241,8 @@ export class Workspace {
     const r = readTextFile(p, this.fs);
     if ('error' in r) return 'unreadable';
     if (r.text === doc.text) return 'same';
-    return this.loadFile(p, true) ? 'reloaded' : 'unreadable';
+    // the text just read is the one stored (the file is not read a second time)
+    return this.loadFile(p, true, r) ? 'reloaded' : 'unreadable';
   }
 
   readError(uri: string): string | undefined {

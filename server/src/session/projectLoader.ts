@@ -156,7 +156,7 @@ export class ProjectLoader {
     if ('error' in r) { this.hooks.guard('scan', undefined, () => this.ws.loadFile(p)); return; }
     const build = new SlicedBuild(r.text);
     while (!build.step(performance.now() + SLICE_MS)) await new Promise((res) => setImmediate(res));
-    this.hooks.guard('scan', undefined, () => this.ws.loadBuilt(p, r.text, build.blocks()));
+    this.hooks.guard('scan', undefined, () => this.ws.loadFile(p, true, { text: r.text, built: build.blocks() }));
   }
 
   /** Reads every document under the folders, yielding to requests as it goes (a large file in slices). */

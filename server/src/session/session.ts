@@ -172,17 +172,18 @@ export class Session implements FeatureContext {
   private openNow(uri: string, languageId: string, version: number, text: string, built?: Block[]): void {
     const doc = this.ws.open(uri, languageId, version, text, built);
     this.loader.collectPending();
-    // a document built in slices is large: its first diagnostics wait, so the requests that
-    // arrived while it was opened are answered first. The connection decodes, dispatches and
-    // writes over several turns of the event loop: a short timer lets it dispatch, and two more
-    // turns let the answers (queued while a request ran past the timer) be written first.
     const current = () => !this.shuttingDown && this.ws.get(uri) === doc && doc.version === version;
     const first = () => { if (current()) this.diagnostics.changed(doc); };
     if (built) {
-      // the whole-document views the first requests read are built one per turn, not all in the first request
+      // a document built in slices is large. The whole-document views the first requests read are
+      // built one per turn, not all in the first request
       const warm: Array<() => unknown> = [() => doc.envs(), () => doc.refs(), () => statements(this.ws, doc)];
       const next = () => { const w = warm.shift(); if (!w || !current()) return; this.guard('warm', undefined, () => { w(); }); setImmediate(next); };
       setImmediate(next);
+      // its first diagnostics wait, so the requests that arrived while it was opened are answered
+      // first. The connection decodes, dispatches and writes over several turns of the event loop:
+      // a short timer lets it dispatch, and two more turns let the answers (queued while a request
+      // ran past the timer) be written first.
       setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
     } else first();
     void this.loader.loadPending();
