@@ -144,3 +144,12 @@ test('the rules see real imports (the checks cannot pass vacuously)', () => {
   assert.ok(layerTable().length >= 8, 'the layer table has its rows');
   assert.ok(declaredExports().has('mathsense-server/protocol'), 'the custom protocol is exported');
 });
+
+test('one macro expander: only syntax/macroExpander.ts writes out macro parameters (#1..#9)', () => {
+  const expander = path.join(SERVER, 'syntax/macroExpander.ts');
+  // a parameter substituted by hand: `.replace(/#(` or `.replace(/#([1-9])` on a body or template
+  const bySubstitution = /\.replace\(\s*\/#\(/;
+  const found = modules(SERVER).concat(modules(path.join(root, 'scripts/src'))).filter((f) => f !== expander && bySubstitution.test(fs.readFileSync(f, 'utf8')));
+  assert.deepEqual(found.map(rel), []);
+  assert.ok(bySubstitution.test(fs.readFileSync(expander, 'utf8')), 'the expander itself is seen by the rule');
+});

@@ -1,10 +1,10 @@
-// Macro expansion before parsing: the document's own `\newcommand`/`\def`/
+// The macros a display is read with before parsing: the document's own `\newcommand`/`\def`/
 // `\DeclareMathOperator` definitions, plus a few notations the parser does not know
-// (ProofWiki's `\paren`, `\map`, `\size`, `\ds`; `\dfrac`). Bounded: at most a fixed number
-// of expansions and a fixed output length, so a recursive macro cannot hang a check.
-import { argEnd, commandEnd, groupEnd, skipSpaces } from './latexText.js';
+// (ProofWiki's `\paren`, `\map`, `\size`, `\ds`; `\dfrac`). The expansion itself, and its
+// bounds, are the project's one expander (`syntax/macroExpander.ts`).
+import { expand, type MacroDef } from '../syntax/macroExpander.js';
 
-export interface MacroDef { name: string; nargs: number; optDefault?: string; body: string; cmd?: string }
+export type { MacroDef } from '../syntax/macroExpander.js';
 
 const BUILTIN: MacroDef[] = [
   { name: 'paren', nargs: 1, body: '\\left(#1\\right)' },
@@ -38,9 +38,6 @@ const BUILTIN: MacroDef[] = [
   { name: 'arccsc', nargs: 0, body: '\\operatorname{arccsc}' },
 ];
 
-const MAX_EXPANSIONS = 200;
-const MAX_LENGTH = 20000;
-
 export type MacroTable = Map<string, MacroDef>;
 
 /**
@@ -60,44 +57,6 @@ export function macroTable(defs: readonly MacroDef[], builtins = true): MacroTab
 
 /** Expands macros of the table in `s`; returns undefined when the expansion runs away. */
 export function expandMacros(s: string, table: MacroTable): string | undefined {
-  let out = s;
-  let count = 0;
-  let i = 0;
-  while (i < out.length) {
-    if (out[i] !== '\\') { i++; continue; }
-    const e = commandEnd(out, i + 1);
-    let name = out.slice(i + 1, e);
-    let end = e;
-    if (out[e] === '*' && table.has(name + '*')) { name += '*'; end++; }
-    const def = table.get(name);
-    if (!def) { i = e; continue; }
-    if (++count > MAX_EXPANSIONS) return undefined;
-    const args: string[] = [];
-    let p = end;
-    let k = 0;
-    if (def.optDefault !== undefined) {
-      const q = skipSpaces(out, p);
-      if (out[q] === '[') {
-        const g = groupEnd(out, q);
-        if (g < 0) return undefined;
-        args.push(out.slice(q + 1, g - 1));
-        p = g;
-      } else args.push(def.optDefault);
-      k = 1;
-    }
-    for (; k < def.nargs; k++) {
-      const a = argEnd(out, p);
-      if (a < 0) return undefined;
-      const q = skipSpaces(out, p);
-      args.push(out[q] === '{' ? out.slice(q + 1, a - 1) : out.slice(q, a));
-      p = a;
-    }
-    let body = def.body.replace(/#([1-9])/g, (_m, d: string) => args[Number(d) - 1] ?? '');
-    // keep a following letter from gluing onto a command name in the body
-    if (/\\[A-Za-z]+$/.test(body) && /[A-Za-z]/.test(out[p] ?? '')) body += ' ';
-    out = out.slice(0, i) + (def.nargs > 0 || /^[A-Za-z]/.test(body) ? `{${body}}` : body) + out.slice(p);
-    if (out.length > MAX_LENGTH) return undefined;
-    // re-scan the expansion: bodies may use other macros
-  }
-  return out;
+  const r = expand(s, table, { group: true });
+  return r.complete ? r.text : undefined;
 }

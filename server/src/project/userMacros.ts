@@ -15,6 +15,7 @@ import type { IncludeKind, MacroFact } from '../syntax/facts.js';
 import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
 import { MAX_DEFINITION, readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
 import { branchPath, branchRegions } from '../syntax/conditionals.js';
+import { expand, substituteParameters, type MacroDef } from '../syntax/macroExpander.js';
 
 /**
  * `set`: the macro gives an argument-free macro a value (`\\renewcommand*{\\fileprefix}{#1}`),
@@ -189,7 +190,7 @@ function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): 
       const callee = resolve(key);
       if (!callee) continue;
       const args = readArgs(body, p, callee, body.length);
-      for (const e of callee.effects) add({ ...e, template: substitute(e.template, args.map((x) => x?.text)) });
+      for (const e of callee.effects) add({ ...e, template: substituteParameters(e.template, args.map((x) => x?.text)) });
     }
   }
   return out;
@@ -341,9 +342,6 @@ function readArgs(text: string, pos: number, m: UserMacro, limit: number): Array
   return out;
 }
 
-function substitute(template: string, args: ReadonlyArray<string | undefined>): string {
-  return template.replace(/#(\d)/g, (all, d: string) => args[Number(d) - 1] ?? all);
-}
 
 // ---- uses in a document ---------------------------------------------------------------
 
@@ -596,13 +594,25 @@ export function writeOut(name: string, values: ReadonlyMap<string, string>): str
     const before = s;
     s = decideTests(s);
     s = s.replace(/\\(?:protect|relax|expandafter|noexpand)(?![A-Za-z@])\s*/g, '');
-    s = s.replace(/\\csname\s*([A-Za-z@]+)\s*\\endcsname/g, (all, n: string) => values.get(n) ?? all);
-    s = s.replace(/\\([A-Za-z@]+)(?:\s*\{\})?\s*/g, (all, n: string) => values.get(n) ?? all);
+    s = s.replace(/\\csname\s*([A-Za-z@]+)\s*\\endcsname/g, (all, n: string) => (values.has(n) ? `\\${n} ` : all));
+    s = expand(s, valueTable(values), { eatSpaces: true, maxExpansions: 64, maxLength: MAX_NAME_LENGTH * 4 }).text;
     if (s === before) break;
   }
   // braces left around written-out text group nothing in a key
   if (!/[\\#]/.test(s)) s = s.replace(/[{}]/g, '');
   return s.trim();
+}
+
+const valueTables = new WeakMap<ReadonlyMap<string, string>, Map<string, MacroDef>>();
+
+/** State values as macros without arguments, for the expander. */
+function valueTable(values: ReadonlyMap<string, string>): Map<string, MacroDef> {
+  let t = valueTables.get(values);
+  if (!t) {
+    t = new Map([...values].map(([name, body]) => [name, { name, nargs: 0, body }]));
+    valueTables.set(values, t);
+  }
+  return t;
 }
 
 function decideTests(s: string): string {
@@ -681,7 +691,7 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
     for (const e of macro.effects) {
       // xparse tests of the arguments given are decided here; a name still holding an argument
       // not given comes from a branch not taken (`\\subfile{#2/#3}` when #2 is absent)
-      const name = decideTests(substitute(e.template, args.map((a) => a?.text))).trim();
+      const name = decideTests(substituteParameters(e.template, args.map((a) => a?.text))).trim();
       // an argument it needs is not there (`\\apptocmd{\\mylabel}{…}` names the macro, does not call it)
       if (!name || /#\d/.test(name) || hasStandIn(name)) continue;
       // the argument holding the name, when it is one argument (what a diagnostic underlines)
