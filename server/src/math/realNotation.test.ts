@@ -400,3 +400,19 @@ The mean is
 \[ \frac{0.6 + 0.75 + 0.9}{3} = \frac{2.25}{3} \]
 which is about $0.75$.`), ['15']);
 });
+
+test('a term added and subtracted is written to cancel: a sign slip there is flagged; an equation in another letter is not', () => {
+  assert.deepEqual(flagged(String.raw`
+By the triangle inequality,
+\begin{equation*}
+\lvert x - z\rvert = \lvert x - y + y - z\rvert \leq \lvert x - y\rvert + \lvert y - z\rvert .
+\end{equation*}
+Similarly,
+\begin{equation*}
+\lvert a_n - b\rvert = \lvert a_n - c - c - b\rvert \leq \lvert a_n - c\rvert + \lvert c - b\rvert .
+\end{equation*}
+Solving,
+\begin{equation*}
+x^2 + 1 = 2y + 3 .
+\end{equation*}`), ['\\lvert a_n - c - c - b\\rvert']);
+});

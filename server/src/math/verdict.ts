@@ -477,6 +477,8 @@ function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros
     const parts = h.split(/(?<![<>!\\:])=(?!:)/);
     if (parts.length < 2) return false;
     const [l, r] = [parts[0], parts[parts.length - 1]];
+    // `$= \frac 1 x$` goes on from prose: with a side missing it states no relation
+    if (!l.trim() || !r.trim()) continue;
     // `n = 1, 2, 3, \\ldots`: a range of values, not a relation to use
     if (/\\[lc]?dots|\.\.\.|,/.test(r.replace(/\{[^{}]*\}/g, ''))) continue;
     // a relation that holds whatever its letters are (an identity stated in the text) cannot
@@ -644,12 +646,44 @@ function sameLetters(sides: Sides, domains: Domains, seed: string): boolean {
   // in `\frac{AC}{BC}` the capitals name a segment, and nothing cancels
   const names = new Set(sides.texts.flatMap((t) => [...t.matchAll(CAPITAL_RUN)].flatMap((m) => [...m[0]])));
   for (const [side, own, other] of [[sides.lhs, l, r], [sides.rhs, r, l]] as const) {
-    for (const v of own) if (!other.has(v) && (names.has(v) || dependsOn(side, v, own, sides, domains, seed))) return false;
+    for (const v of own) {
+      if (other.has(v) || (!names.has(v) && writtenToCancel(side, v))) continue;
+      if (names.has(v) || dependsOn(side, v, own, sides, domains, seed)) return false;
+    }
     // a derivative that comes out constant in all its letters (`\frac{\partial x_i}{\partial x_i}`,
     // summed over i) is written in a convention the step does not show
     if (own.size > 0 && hasDerivative(side) && [...own].every((v) => !other.has(v) || !dependsOn(side, v, own, sides, domains, seed))) return false;
   }
   return true;
+}
+
+/**
+ * Whether the letter `v` is written twice as a term of one sum of `e` (`x_n - x + x - x_k`): an
+ * author adds and subtracts a letter so that it cancels, and writes `2x` for `x + x`. The other
+ * side lacking `v` is then no sign of an equation or a substitution, whether or not the signs
+ * came out right. Only a bare letter counts: a power written twice across parentheses
+ * (`2 - (1 + \beta - \beta^2) + \beta^2`) may be a constant being simplified.
+ */
+function writtenToCancel(e: Expr, v: string): boolean {
+  if (e.k === 'op' && (e.op === 'add' || e.op === 'sub')) {
+    let seen = false;
+    for (const t of sumTerms(e)) {
+      if (t.k !== 'var' || t.name !== v) continue;
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  if (e.k === 'op') return e.args.some((a) => writtenToCancel(a, v));
+  if (e.k === 'D' || e.k === 'sum' || e.k === 'prod') return e.v !== v && writtenToCancel(e.body, v);
+  return false;
+}
+
+/** The terms of a sum, signs dropped (`a - (b + c)` is a, b, c). */
+function sumTerms(e: Expr, out: Expr[] = []): Expr[] {
+  if (e.k === 'op' && (e.op === 'add' || e.op === 'sub')) for (const a of e.args) sumTerms(a, out);
+  else if (e.k === 'op' && e.op === 'neg') sumTerms(e.args[0], out);
+  else out.push(e);
+  return out;
 }
 
 /** Capitals written together (`AC`, `OAB`): a segment, a triangle or a product that need not commute. */
