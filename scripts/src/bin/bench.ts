@@ -12,6 +12,8 @@
 //   --places N  places typed at, spread through the file (default 20)
 //   --only a,b  only these scenarios (workspace, singleFile, atOnce, refCompletion, baseline)
 //   --sizes     cost against document size instead, 1 to 31 MB (benchSizes.ts; --mb 1,4 for other sizes)
+//   --burst     VS Code's burst of requests on opening a huge workspace file, and a hover elsewhere
+//               meanwhile (benchBurst.ts; MATHSENSE_BENCH_BASELINE=bundle for the same run's baseline)
 //
 // Needs a built server (`npm run build`). Data: $MATHSENSE_DATA or ../shared/data.
 // $MATHSENSE_BENCH_SERVER names another server bundle to measure (a base commit's build), for a
@@ -566,6 +568,8 @@ function report(r) {
 async function main() {
   // --sizes: cost against document size instead (benchSizes.ts)
   if (flag('--sizes')) { await (await import('./benchSizes.js')).benchSizes(); return; }
+  // --burst: the requests VS Code sends on opening a huge file (benchBurst.ts)
+  if (flag('--burst')) { await (await import('./benchBurst.js')).benchBurst(); return; }
   if (!fs.existsSync(FILE)) die(`data not found: ${FILE} (set MATHSENSE_DATA)`);
   if (!fs.existsSync(SERVER)) die(`${path.relative(root, SERVER)} missing: run \`npm run build\` first`);
   const newest = newestMtime(path.join(root, 'server', 'src'));

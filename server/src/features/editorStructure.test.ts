@@ -2,10 +2,12 @@
 // ranges, 1-based like editors show them).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { DocumentHighlightKind, type DocumentHighlight } from 'vscode-languageserver';
+import { DocumentHighlightKind, type DocumentHighlight, type DocumentSymbol } from 'vscode-languageserver';
 import { fixture } from '../testing/fixture.js';
 import { check, expect } from '../testing/snapshot.js';
-import { checkFolding, checkLinks, cursorOf, rangeText } from '../testing/featureChecks.js';
+import { checkFolding, checkLinks, cursorOf, rangeText, renderFolding } from '../testing/featureChecks.js';
+import { foldingRanges } from './folding.js';
+import { documentSymbols } from './symbols.js';
 import { labelHighlights } from './navigation.js';
 import { citeHighlights } from './citations.js';
 
@@ -53,6 +55,19 @@ test('folding: sections up to the next section or \\end{document}, environments 
   `);
 });
 
+test('folding under a client limit: the ranges nested least deep, in document order', () => {
+  const fx = fixture(PAPER);
+  const doc = fx.doc('main.tex');
+  check(renderFolding(doc, foldingRanges(doc, 4)), expect`
+    2-4 comment: % A comment block … % lines
+    8-20: \section{Groups}\label{sec:gro … Text of \ref{thm:lagrange}.
+    10-11: \begin{theorem}[Lagrange]\labe … The order of a subgroup divide
+    22-23: \section{Rings} … % lone comment
+  `);
+  assert.equal(foldingRanges(doc, 0).length, 0);
+  assert.equal(foldingRanges(doc, 100).length, foldingRanges(doc).length);
+});
+
 test('document links: included files and bibliographies that exist; missing ones get no link', () => {
   checkLinks(PAPER, 'main.tex', expect`
     6:8-6:20 → chapters/one.tex
@@ -75,4 +90,17 @@ test('document highlights: a label with its references in this document; a citat
   `);
   assert.equal(citeHighlights(doc, 0), undefined);
   assert.deepEqual(labelHighlights(fx.ws, doc, 0), []);
+});
+
+test('outline of a huge document: the first entries, sections first, and an entry that says how many more there are', () => {
+  const body = Array.from({ length: 5010 }, (_, i) => `\\begin{lemma}\\label{l${i}}$x_${i}$.\\end{lemma}`).join('\n');
+  const fx = fixture(`%! main.tex\n\\documentclass{article}\n\\begin{document}\n\\section{All}\n${body}\n\\section{Last}\n\\end{document}\n`);
+  const doc = fx.doc('main.tex');
+  const roots = documentSymbols(fx.ws, doc) as DocumentSymbol[];
+  assert.deepEqual(roots.map((r) => r.name), ['Section: All', 'Section: Last', '… 12 more sections and statements: the outline lists the first 5,000']);
+  assert.equal(roots[0].children!.length, 4998);
+  assert.equal(roots[0].children![0].detail, 'l0');
+  const small = fixture(PAPER);
+  const names = (documentSymbols(small.ws, small.doc('main.tex')) as DocumentSymbol[]).map((r) => r.name);
+  assert.ok(!names.some((n) => n.startsWith('…')), names.join(', '));
 });

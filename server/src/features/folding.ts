@@ -1,10 +1,12 @@
 // Folding ranges: sections (up to the next section of the same or a higher level, or
 // `\end{document}`), environments (theorems, proofs, display math, …; the `\end` line stays
-// visible), and runs of two or more comment lines. Linear in the document.
+// visible), and runs of two or more comment lines. Linear in the document. A client that keeps
+// only so many ranges (`rangeLimit`; VS Code's default keeps thousands) gets the outermost ones:
+// a huge document then sends what the editor will use, not megabytes it drops.
 import { FoldingRangeKind, type FoldingRange } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
 
-export function foldingRanges(doc: Doc): FoldingRange[] {
+export function foldingRanges(doc: Doc, limit?: number): FoldingRange[] {
   const out: FoldingRange[] = [];
   const line = (offset: number) => doc.positionAt(offset).line;
   const push = (startLine: number, endLine: number, kind?: FoldingRangeKind) => {
@@ -40,7 +42,21 @@ export function foldingRanges(doc: Doc): FoldingRange[] {
     at = nl + 1;
   }
   flush();
-  return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  return limit !== undefined && limit >= 0 && out.length > limit ? outermost(out, limit) : out;
+}
+
+/** The `limit` ranges nested least deep (in document order among equals), in document order. */
+function outermost(sorted: readonly FoldingRange[], limit: number): FoldingRange[] {
+  const depth = new Array<number>(sorted.length);
+  const open: number[] = []; // end lines of the ranges enclosing the current one
+  sorted.forEach((r, i) => {
+    while (open.length && open[open.length - 1] < r.endLine) open.pop();
+    depth[i] = open.length;
+    open.push(r.endLine);
+  });
+  const order = sorted.map((_, i) => i).sort((a, b) => depth[a] - depth[b] || a - b);
+  return order.slice(0, limit).sort((a, b) => a - b).map((i) => sorted[i]);
 }
 
 /** Offset of the last `\end{document}` outside a comment, or -1. */

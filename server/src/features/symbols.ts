@@ -20,7 +20,9 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
   const sections = doc.sections();
   const labels = doc.labels();
   const entries: Entry[] = [];
+  let left = 0;
   sections.forEach((s, i) => {
+    if (entries.length >= MAX_OUTLINE) { left++; return; }
     // a section runs until the next section of the same or a higher level
     let end = text.length;
     for (let k = i + 1; k < sections.length; k++) if (sections[k].level <= s.level) { end = sections[k].start; break; }
@@ -39,6 +41,7 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
   });
   for (const st of statements(ws, doc)) {
     if (st.env.parent >= 0 && ws.theorems(doc).get(doc.envs()[st.env.parent].name)) continue;
+    if (entries.length >= MAX_OUTLINE) { left++; continue; }
     const name = st.title ? `${st.kind.title} (${plain(st.title)})` : st.kind.title;
     entries.push({
       start: st.env.start, end: st.env.end, level: 99,
@@ -58,8 +61,20 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
     else roots.push(e.symbol);
     stack.push(e);
   }
+  if (left > 0) {
+    // said where the outline ends, rather than an outline that looks complete
+    const end = doc.range(text.length, text.length);
+    roots.push({ name: `… ${left.toLocaleString('en')} more sections and statements: the outline lists the first ${MAX_OUTLINE.toLocaleString('en')}`, kind: SymbolKind.Null, range: end, selectionRange: end });
+  }
   return roots;
 }
+
+/**
+ * Most entries of one outline: sections all come first, then statements in document order. A
+ * generated or concatenated document can hold tens of thousands; an outline that long is
+ * megabytes for the editor to receive and of no use to read.
+ */
+const MAX_OUTLINE = 5000;
 
 /** Index of the first label starting after `offset` (labels in document order). */
 function firstAfter(labels: ReadonlyArray<{ start: number }>, offset: number): number {

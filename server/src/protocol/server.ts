@@ -63,6 +63,7 @@ export class MathSenseServer {
         init: params.initializationOptions as InitializationOptions | undefined,
         lensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
         versionedEdits: !!caps.workspace?.workspaceEdit?.documentChanges,
+        foldingRangeLimit: caps.textDocument?.foldingRange?.rangeLimit,
       });
       conn.onInitialized(() => {
         s.initialized();

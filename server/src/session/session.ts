@@ -54,6 +54,8 @@ export interface SessionStart {
   lensRefresh: boolean;
   /** The client takes versioned `documentChanges` in workspace edits. */
   versionedEdits?: boolean;
+  /** The most folding ranges the client keeps per document (`foldingRange.rangeLimit`). */
+  foldingRangeLimit?: number;
 }
 
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
@@ -84,6 +86,8 @@ export class Session implements FeatureContext {
   private folders: string[] = [];
   lensRefresh = false;
   versionedEdits = false;
+  /** The most folding ranges the client keeps (none said: all). */
+  foldingRangeLimit: number | undefined;
   private shuttingDown = false;
 
   constructor(private readonly client: SessionClient) {
@@ -125,6 +129,7 @@ export class Session implements FeatureContext {
     this.folders = [...start.folders];
     this.lensRefresh = start.lensRefresh;
     this.versionedEdits = !!start.versionedEdits;
+    this.foldingRangeLimit = start.foldingRangeLimit;
     // a workspace the user has not trusted reads no file outside its folders (no folders: none at all beyond what is opened)
     if (start.init?.trusted === false) this.ws.readableRoots = [...start.folders];
     if (start.init?.settings) this.settings.set(start.init.settings);

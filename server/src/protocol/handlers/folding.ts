@@ -5,6 +5,6 @@ import type { Session } from '../../session/session.js';
 export function registerFolding(c: Connection, s: Session): void {
   c.onFoldingRanges((p) => s.guard('foldingRange', [], () => {
     const doc = s.ws.get(p.textDocument.uri);
-    return doc ? foldingRanges(doc) : [];
+    return doc ? foldingRanges(doc, s.foldingRangeLimit) : [];
   }));
 }
