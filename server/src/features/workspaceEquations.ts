@@ -51,35 +51,41 @@ export interface WorkspaceSnapshot {
 }
 
 class SnapshotCorpus implements EquationCorpus {
-  private readonly byDiff = new Map<string, number[]>();
-  private readonly bySide = new Map<string, number[]>();
-  private readonly offsets: Uint32Array;
-  private readonly hashes: Uint32Array;
   private static readonly NONE: Pick<EquationFeatures, 'sides' | 'identity'> = { sides: [], identity: false };
+  /** Lookups by difference and by side, and the shape codes: built on first use (a snapshot made to queue analyses never needs them). */
+  private built?: { byDiff: Map<string, number[]>; bySide: Map<string, number[]>; offsets: Uint32Array; hashes: Uint32Array };
 
-  constructor(private readonly feats: ReadonlyArray<EquationFeatures | undefined>, private readonly vecs: ReadonlyArray<Float32Array | undefined>, private readonly table: TokenTable, codesOf: (f: EquationFeatures) => Uint32Array) {
+  constructor(private readonly feats: ReadonlyArray<EquationFeatures | undefined>, private readonly vecs: ReadonlyArray<Float32Array | undefined>, private readonly table: TokenTable, private readonly codesOf: (f: EquationFeatures) => Uint32Array) {}
+
+  private index(): NonNullable<SnapshotCorpus['built']> {
+    if (this.built) return this.built;
+    const byDiff = new Map<string, number[]>();
+    const bySide = new Map<string, number[]>();
     const lists: Uint32Array[] = [];
-    this.offsets = new Uint32Array(feats.length + 1);
-    feats.forEach((f, i) => {
-      const h = f ? codesOf(f) : new Uint32Array(0);
+    const offsets = new Uint32Array(this.feats.length + 1);
+    this.feats.forEach((f, i) => {
+      const h = f ? this.codesOf(f) : new Uint32Array(0);
       lists.push(h);
-      this.offsets[i + 1] = this.offsets[i] + h.length;
+      offsets[i + 1] = offsets[i] + h.length;
       if (!f) return;
-      if (f.difference) push(this.byDiff, f.difference, i);
-      for (const s of f.sides) push(this.bySide, s.key, i);
+      if (f.difference) push(byDiff, f.difference, i);
+      for (const s of f.sides) push(bySide, s.key, i);
     });
-    this.hashes = new Uint32Array(this.offsets[feats.length]);
-    lists.forEach((h, i) => this.hashes.set(h, this.offsets[i]));
+    const hashes = new Uint32Array(offsets[this.feats.length]);
+    lists.forEach((h, i) => hashes.set(h, offsets[i]));
+    this.built = { byDiff, bySide, offsets, hashes };
+    return this.built;
   }
 
   get size(): number { return this.feats.length; }
-  withDifference(key: string): readonly number[] { return this.byDiff.get(key) ?? []; }
-  withSide(key: string): readonly number[] { return this.bySide.get(key) ?? []; }
+  withDifference(key: string): readonly number[] { return this.index().byDiff.get(key) ?? []; }
+  withSide(key: string): readonly number[] { return this.index().bySide.get(key) ?? []; }
   features(id: number) { return this.feats[id] ?? SnapshotCorpus.NONE; }
   shape(id: number): string[] { const f = this.feats[id]; return f ? shapeOf(f) : []; }
 
   shapeOverlap(tokens: readonly string[]): Float32Array {
-    return overlapAll(this.table.codes(tokens, false), this.hashes, this.offsets, this.feats.length);
+    const { hashes, offsets } = this.index();
+    return overlapAll(this.table.codes(tokens, false), hashes, offsets, this.feats.length);
   }
 
   cosines(q: Float32Array): Float32Array | undefined {
@@ -106,6 +112,8 @@ export class WorkspaceEquations {
   /** Displays read for confirming "same equation" claims. */
   readonly displays = new DisplayReader();
   private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
+  /** Each document's sites and their content keys, kept while its blocks and macros stay the same. */
+  private readonly parts = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; eqs: DocEquation[]; keys: string[] }>();
   private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
 
   constructor(readonly analyses: EquationAnalyses, private readonly vectors?: VectorSource) {}
@@ -138,19 +146,26 @@ export class WorkspaceEquations {
     const features: Array<EquationFeatures | undefined> = [];
     const missing: Array<{ key: string; latex: string; macroKey: string }> = [];
     const defs = new Map<string, readonly MacroDef[]>();
-    for (const doc of docs) {
-      const eqs = documentEquations(doc);
-      if (eqs.length === 0) continue;
+    docs.forEach((doc, d) => {
+      let part = this.parts.get(doc);
+      if (!part || part.blocks !== blocks[d]) {
+        const eqs = documentEquations(doc);
+        part = { blocks: blocks[d], sig: '', eqs, keys: [] };
+        this.parts.set(doc, part);
+      }
+      if (part.eqs.length === 0) return;
       const m = this.macros.of(ws, doc);
+      if (part.sig !== m.sig) { part.sig = m.sig; part.keys = part.eqs.map((s) => this.keyOf(s.rel, m.sig)); }
       defs.set(m.sig, m.defs);
-      for (const s of eqs) {
-        const key = this.keyOf(s.rel, m.sig);
+      const keys = part.keys;
+      part.eqs.forEach((s, i) => {
+        const key = keys[i];
         const f = this.analyses.get(key);
         sites.push(s);
         features.push(f);
         if (!f) missing.push({ key, latex: s.latex, macroKey: m.sig });
-      }
-    }
+      });
+    });
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
