@@ -3,7 +3,7 @@
 // `\IfFileExists`, …) are never compiled together; branches of different conditionals may
 // both be on. Read only where it matters (a label defined twice), so one linear pass over the
 // text when asked.
-import { BACKSLASH, LBRACE, PERCENT, commandNameEnd, lineEnd, readBraceGroup, skipTrivia } from './lexer.js';
+import { BACKSLASH, LBRACE, commandNameEnd, isLetter, lineEnd, readBraceGroup, skipTrivia } from './lexer.js';
 
 /** One conditional a place sits in: the conditional (its offset in the text) and the branch taken. */
 export interface BranchStep {
@@ -71,6 +71,13 @@ function isTexConditional(name: string): boolean {
 /** Commands after which a conditional's name is being defined, not opened. */
 const DEFINERS = new Set(['newif', 'let', 'def', 'gdef', 'edef', 'xdef', 'newcommand', 'renewcommand', 'providecommand', 'global', 'DeclareRobustCommand']);
 
+/**
+ * What the scan stops at: a comment, an escaped symbol (`\\`, `\%`, so that what follows is
+ * text), a conditional, a definer, or `\fi`/`\else`/`\or`; other commands cannot change a branch.
+ */
+const RELEVANT = new RegExp(`\\\\[^A-Za-z@]|\\\\(?:if[A-Za-z@]*|${[...DEFINERS, ...Object.keys(BRACE_CONDITIONALS), 'fi', 'else', 'or']
+  .sort((a, b) => b.length - a.length).join('|')})(?![A-Za-z@])|%`);
+
 /** Nesting past this is not tracked (its places get no further steps). */
 const MAX_DEPTH = 32;
 /** Regions past this are not recorded: their places read as unconditional. */
@@ -91,12 +98,17 @@ export function branchRegions(text: string): { regions: BranchRegion[]; complete
     if (r.end <= r.start) return;
     if (regions.length < MAX_REGIONS) regions.push(r); else complete = false;
   };
+  // the search jumps from one command that matters (or comment, or escaped symbol) to the next
+  const next = new RegExp(RELEVANT.source, 'g');
   for (let i = 0; i < limit; ) {
-    const c = text.charCodeAt(i);
-    if (c === PERCENT) { i = lineEnd(text, i, limit); continue; }
-    if (c !== BACKSLASH) { i++; continue; }
-    const end = commandNameEnd(text, i + 1, limit);
-    const name = text.slice(i + 1, end);
+    next.lastIndex = i;
+    const m = next.exec(text);
+    if (!m) break;
+    i = m.index;
+    if (m[0] === '%') { i = lineEnd(text, i, limit); continue; }
+    const end = i + m[0].length;
+    if (m[0].length === 2 && !isLetter(m[0].charCodeAt(1))) { i = end; continue; }
+    const name = m[0].slice(1);
     if (DEFINERS.has(name)) {
       // `\newif\ifsolutions`, `\let\ifpdf\iftrue`, `\def\ifmine{…}`: the name that follows is defined here
       const p = skipTrivia(text, end, limit);
