@@ -16,7 +16,7 @@ import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
 import { isPhrase } from '../index/termPhrases.js';
 import { clauseAround, namesCompound, readingEvidence, sentenceAround, sentenceReadings, termAt, titleNames, wordStem } from './termAt.js';
-import { HOVER_PROOFS, type ServerIndex } from '../index/serverIndex.js';
+import { HOVER_PROOFS, TOKEN_CACHE_TEXTS, type ServerIndex } from '../index/serverIndex.js';
 import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
 import { macroWriter } from '../math/blocks.js';
@@ -517,25 +517,38 @@ function labelledResult(ws: Workspace, d: Doc, label: DocLabel): { env: NonNulla
 
 /**
  * Fills, in the background, what the first `\ref{` ranking in `doc`'s project would build on
- * the spot (Stacks algebra.tex: ~75 of its ~120 ms): the proofs' citations, the times each
- * label is referenced, and the token ids of every labelled result's text and name. All are
- * cached per document version, so after an edit only the edited document is redone. The first
- * pass over a large project takes ~170 ms: it runs a document at a time, each in a pause
- * between requests and keystrokes (`ServerIndex#whenIdle`).
+ * the spot (most of its time on a big chapter): the proofs' citations, the times each label is
+ * referenced, and the token ids of every labelled result's text and name. All are cached per
+ * document version, so after an edit only the edited document is redone. It runs in pauses
+ * between requests and keystrokes (`ServerIndex#whenIdle`), a short turn at a time, and stops
+ * where the token cache is full (more would only evict what it just filled).
  */
 export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): Promise<void> {
   if (!si.get()) return;
   await si.whenIdle();
   proofCitations(ws);
   timesReferenced(ws);
+  let texts = 0;
   for (const d of ws.scope(doc)) {
     await si.whenIdle();
+    let turn = performance.now();
     for (const label of d.labels()) {
+      if (performance.now() - turn > WARM_TURN_MS) {
+        await new Promise((r) => setImmediate(r));
+        await si.whenIdle();
+        turn = performance.now();
+      }
       const r = labelledResult(ws, d, label);
-      if (r) { si.tokens(r.text); si.tokens(r.name); }
+      if (!r) continue;
+      si.tokens(r.text);
+      si.tokens(r.name);
+      if ((texts += 2) >= TOKEN_CACHE_TEXTS) return;
     }
   }
 }
+
+/** Main-thread time one turn of the warm-up takes before it lets requests in. */
+const WARM_TURN_MS = 20;
 
 /**
  * Completion ranking hook: inside a proof (or statement), theorem labels are ordered by the

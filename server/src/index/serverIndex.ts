@@ -48,6 +48,9 @@ export const HOVER_PROOFS = 10;
 /** How a text is keyed for its vector and candidate proofs: its first 4000 characters (the encoder reads fewer tokens). */
 const queryKey = (text: string) => (text.length > 4000 ? text.slice(0, 4000) : text);
 
+/** Workspace texts whose token ids are kept (completion ranks thousands of statements). */
+export const TOKEN_CACHE_TEXTS = 20_000;
+
 export class ServerIndex {
   private index: LoadedIndex | undefined;
   private eqs: IndexEquations | undefined;
@@ -258,7 +261,7 @@ export class ServerIndex {
     let ids = this.tokenCache.get(text);
     if (!ids) {
       ids = this.tok ? this.tok.encode(text, { maxTokens: 256 }) : [];
-      if (this.tokenCache.size > 20_000) this.tokenCache.clear();
+      if (this.tokenCache.size > TOKEN_CACHE_TEXTS) this.tokenCache.clear();
       this.tokenCache.set(text, ids);
     }
     return ids;
