@@ -173,6 +173,10 @@ export class ServerIndex {
     const wait = () => Math.max(requests ? (this.running ? IDLE_MS : IDLE_MS - (performance.now() - this.lastUse)) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
     do await new Promise((r) => setTimeout(r, Math.max(10, wait())));
     while (wait() > 0);
+    // then one turn through the event loop's poll: Node runs every timer that came due while it ran
+    // timers, so two background chains that wait on timers shorter than their work would pass the
+    // turn between them and never let a request in
+    await new Promise((r) => setImmediate(r));
   }
 
   private current(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {

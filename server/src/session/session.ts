@@ -27,6 +27,7 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statements } from '../analysis/structure.js';
 import type { Block } from '../model/documentView.js';
+import { SLICE_MS } from '../model/slicedBuild.js';
 
 export const VERSION = '0.1.0';
 
@@ -180,19 +181,39 @@ export class Session implements FeatureContext {
     const current = () => !this.shuttingDown && this.ws.get(uri) === doc && doc.version === version;
     const first = () => { if (current()) this.diagnostics.changed(doc); };
     if (built) {
-      // a document built in slices is large. The whole-document views the first requests read are
-      // built one per turn, not all in the first request
-      const warm: Array<() => unknown> = [() => doc.envs(), () => doc.refs(), () => statements(this.ws, doc)];
-      const next = () => { const w = warm.shift(); if (!w || !current()) return; this.guard('warm', undefined, () => { w(); }); setImmediate(next); };
+      // a document built in slices is large: what its first requests and first diagnostics read is
+      // built a turn at a time (the whole-document views, then how often each of its label and
+      // reference names is defined), not all inside whichever comes first
+      const warm = this.warmLarge(doc);
+      const next = () => {
+        if (!current()) return;
+        if (!this.guard('warm', true, () => !!warm.next().done)) { setImmediate(next); return; }
+        // the first diagnostics wait, so the requests that arrived meanwhile are answered first. The
+        // connection decodes, dispatches and writes over several turns of the event loop: a short
+        // timer lets it dispatch, and two more turns let the answers be written first
+        setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
+      };
       setImmediate(next);
-      // its first diagnostics wait, so the requests that arrived while it was opened are answered
-      // first. The connection decodes, dispatches and writes over several turns of the event loop:
-      // a short timer lets it dispatch, and two more turns let the answers (queued while a request
-      // ran past the timer) be written first.
-      setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
     } else first();
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
+  }
+
+  /** The views a large document's first requests and diagnostics read, built in turns of at most SLICE_MS. */
+  private *warmLarge(doc: Doc): Generator<void, void> {
+    doc.envs();
+    yield;
+    doc.refs();
+    yield;
+    statements(this.ws, doc);
+    yield;
+    let turn = performance.now();
+    for (const names of [doc.refs(), doc.labels()]) {
+      for (const r of names) {
+        this.ws.countLabel(doc, r.name);
+        if (performance.now() - turn > SLICE_MS) { yield; turn = performance.now(); }
+      }
+    }
   }
 
   changed(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void {
