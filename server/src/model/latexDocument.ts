@@ -82,7 +82,8 @@ export class LatexDocument extends DocumentView {
   constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache, built?: Block[]) {
     super(uri, text, version, languageId);
     this.blockList = built ? this.adopt(built) : this.buildAll(text);
-    void this.textDocument.lineCount; // line offsets now, not on the first keystroke
+    // line offsets now, not on the first keystroke (a document built in slices has them made in a turn of their own)
+    if (!built) void this.textDocument.lineCount;
   }
 
   blocks(): readonly Block[] { return this.blockList; }

@@ -111,7 +111,8 @@ export class Workspace {
   private defsGeneration = 0;
   private readonly graphSig = new Map<string, string>();
   private readonly defsSig = new Map<string, string>();
-  private readonly labelIndex = new Map<string, Set<Doc>>();
+  /** Label name -> the documents defining it: one document itself (most names), or a set of them. */
+  private readonly labelIndex = new Map<string, Doc | Set<Doc>>();
   /** Advances whenever any document's set of label names (or the include graph) changes. */
   private labelGeneration = 0;
   private readonly resolved = new Map<Doc, { gen: number; graph: number; defined: Map<string, number> }>();
@@ -275,13 +276,8 @@ export class Workspace {
     const counts = new Map<string, number>();
     for (const [name, defs] of doc.labelMap()) counts.set(name, defs.length);
     const old = this.labelCounts.get(doc.uri);
-    if (old) for (const n of old.keys()) if (!counts.has(n)) this.labelIndex.get(n)?.delete(doc);
-    for (const n of counts.keys()) {
-      if (old?.has(n)) continue;
-      let set = this.labelIndex.get(n);
-      if (!set) this.labelIndex.set(n, (set = new Set()));
-      set.add(doc);
-    }
+    if (old) for (const n of old.keys()) if (!counts.has(n)) this.unholdLabel(n, doc);
+    for (const n of counts.keys()) if (!old?.has(n)) this.holdLabel(n, doc);
     this.labelCounts.set(doc.uri, counts);
     this.labelGeneration++;
   }
@@ -291,6 +287,19 @@ export class Workspace {
    * Retyping inside a labelled block (same names in, same names out) changes nothing, so
    * cached resolutions stay valid.
    */
+  private holdLabel(name: string, doc: Doc): void {
+    const h = this.labelIndex.get(name);
+    if (!h) this.labelIndex.set(name, doc);
+    else if (h instanceof Set) h.add(doc);
+    else if (h !== doc) this.labelIndex.set(name, new Set([h, doc]));
+  }
+
+  private unholdLabel(name: string, doc: Doc): void {
+    const h = this.labelIndex.get(name);
+    if (h === doc) this.labelIndex.delete(name);
+    else if (h instanceof Set && h.delete(doc) && h.size === 1) this.labelIndex.set(name, h.values().next().value!);
+  }
+
   private applyLabelDiff(doc: Doc, removed: readonly string[], added: readonly string[]): void {
     const counts = this.labelCounts.get(doc.uri);
     if (!counts) { this.reindexLabels(doc); return; }
@@ -303,13 +312,9 @@ export class Workspace {
       const c = (counts.get(n) ?? 0) + d;
       if (c <= 0) {
         counts.delete(n);
-        this.labelIndex.get(n)?.delete(doc);
+        this.unholdLabel(n, doc);
       } else {
-        if (!counts.has(n)) {
-          let set = this.labelIndex.get(n);
-          if (!set) this.labelIndex.set(n, (set = new Set()));
-          set.add(doc);
-        }
+        if (!counts.has(n)) this.holdLabel(n, doc);
         counts.set(n, c);
       }
     }
@@ -339,7 +344,7 @@ export class Workspace {
     this.labelGeneration++;
     this.resolved.delete(doc);
     const old = this.labelCounts.get(doc.uri);
-    if (old) for (const n of old.keys()) this.labelIndex.get(n)?.delete(doc);
+    if (old) for (const n of old.keys()) this.unholdLabel(n, doc);
     this.labelCounts.delete(doc.uri);
   }
 
@@ -998,9 +1003,7 @@ export class Workspace {
   private readonly macroLabels = new WeakMap<Set<Doc>, { key: string; macros: readonly UserMacro[]; index: Map<string, LabelLocation[]> }>();
 
   private collectLabel(name: string, scope: Set<Doc>, prefix: string, out: LabelLocation[]): void {
-    const holders = this.labelIndex.get(name);
-    if (!holders) return;
-    for (const d of holders) {
+    for (const d of this.labelHolders(name)) {
       if (!scope.has(d)) continue;
       for (const label of d.labelMap().get(name) ?? []) out.push({ doc: d, label, prefix });
     }
@@ -1026,8 +1029,9 @@ export class Workspace {
   }
 
   /** Documents that define a label of this name, anywhere in the workspace. */
-  labelHolders(name: string): ReadonlySet<Doc> {
-    return this.labelIndex.get(name) ?? EMPTY_DOCS;
+  labelHolders(name: string): Iterable<Doc> {
+    const h = this.labelIndex.get(name);
+    return h === undefined ? EMPTY_DOCS : h instanceof Set ? h : [h];
   }
 
   /** All labels visible from `from` without a prefix (its own project). */

@@ -201,6 +201,8 @@ export class Session implements FeatureContext {
 
   /** The views a large document's first requests and diagnostics read, built in turns of at most SLICE_MS. */
   private *warmLarge(doc: Doc): Generator<void, void> {
+    doc.lineCount();
+    yield;
     doc.envs();
     yield;
     doc.refs();
