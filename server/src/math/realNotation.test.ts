@@ -416,3 +416,11 @@ Solving,
 x^2 + 1 = 2y + 3 .
 \end{equation*}`), ['\\lvert a_n - c - c - b\\rvert']);
 });
+
+test('a relation stated before the display holds at each of its roots: the step may use any of them; a slip that fails at all of them is flagged', () => {
+  assert.deepEqual(flagged(String.raw`
+Suppose $A^2=A$ and $A$ is invertible. Then
+\[A=A^{-1}AA=A^{-1}A^2=A^{-1}A=E.\]
+Suppose $x^2=x$ and $x \neq 0$. Then
+\[x = x^{-1}x^2 = 2x^{-1}x.\]`), ['2x^{-1}x']);
+});

@@ -524,6 +524,9 @@ function substitutedStillFails(v: Verdict, sides: Sides, step: StepInput, macros
  * with the step is solved for (a sign change of lhs − rhs on [−10, 10], then bisection) with
  * the others drawn at random. False when no such points are found.
  */
+/** Roots of a stated relation tried per sample of the other letters. */
+const MAX_ROOTS = 4;
+
 function failsWhereRelationHolds(sides: Sides, rel: Sides, step: StepInput, seed: string): boolean {
   const stepVars = new Set([...freeVars(sides.lhs), ...freeVars(sides.rhs)]);
   const relVars = [...new Set([...freeVars(rel.lhs), ...freeVars(rel.rhs)])].sort();
@@ -535,34 +538,48 @@ function failsWhereRelationHolds(sides: Sides, rel: Sides, step: StepInput, seed
   const f = (env: Env) => ev.eval(rel.lhs, env) - ev.eval(rel.rhs, env);
   let bad = 0;
   let found = 0;
+  let undefinedAtRoots = false;
   for (let trial = 0; trial < 12 && found < 6; trial++) {
     const env: Env = new Map();
     for (const v of all) env.set(v, sides.ctx.roles.get(v) === 'int' || rel.ctx.roles.get(v) === 'int' ? 1 + Math.floor(r() * 9) : 0.1 + r() * 3);
     const at = (x: number) => { env.set(solveFor, x); return f(env); };
+    // every root in reach, not only the first: `A^2 = A` holds at 0, where the step may be undefined, and at 1
+    const roots: number[] = [];
     let prevX = -10;
     let prev = at(prevX);
-    let root: number | undefined;
-    for (let k = 1; k <= 200 && root === undefined; k++) {
+    for (let k = 1; k <= 200 && roots.length < MAX_ROOTS; k++) {
       const x = -10 + k * 0.1;
       const y = at(x);
       if (Number.isFinite(prev) && Number.isFinite(y) && (prev === 0 || prev * y < 0)) {
         let [a, b, fa] = [prevX, x, prev];
         for (let i = 0; i < 60; i++) { const m = (a + b) / 2; const fm = at(m); if (!Number.isFinite(fm)) break; if (fa * fm <= 0) b = m; else { a = m; fa = fm; } }
-        root = (a + b) / 2;
+        // a root a hair from an integer is that integer (where the step may be undefined, as it is there)
+        const root = (a + b) / 2;
+        roots.push(Math.abs(root - Math.round(root)) < 1e-9 ? Math.round(root) : root);
       }
       prevX = x;
       prev = y;
     }
-    if (root === undefined) continue;
-    env.set(solveFor, root);
-    const a = ev.eval(sides.lhs, env);
-    const ea = ev.err;
-    const b = ev.eval(sides.rhs, env);
-    const res = compare(step.rel, a, b, ea + ev.err, 1e-9, 1e-6);
-    if (res === 'undefined') continue;
+    // the trial fails only if the step fails at every root where it is defined
+    let defined = 0;
+    let failed = 0;
+    for (const root of roots) {
+      env.set(solveFor, root);
+      const a = ev.eval(sides.lhs, env);
+      const ea = ev.err;
+      const b = ev.eval(sides.rhs, env);
+      const res = compare(step.rel, a, b, ea + ev.err, 1e-9, 1e-6);
+      if (res === 'undefined') continue;
+      defined++;
+      if (res === 'bad') failed++;
+    }
+    if (roots.length) undefinedAtRoots ||= !defined;
+    if (!defined) continue;
     found++;
-    if (res === 'bad') bad++;
+    if (failed === defined) bad++;
   }
+  // a relation whose every root leaves the step undefined (`\sinh x = 0` for `\cosh x / \sinh x`) is not one it uses
+  if (found === 0) return undefinedAtRoots;
   return found >= 3 && bad === found;
 }
 
