@@ -394,15 +394,23 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
 function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string; name: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
   const got = si.get();
   if (!got || cands.length === 0) return cands;
-  const bm = new Bm25Index();
   const tokens = cands.map((c) => si.tokens(c.text));
-  for (const t of tokens) bm.add(t);
+  const nameIds = cands.map((c) => si.tokens(c.name));
+  // what depends on the candidates alone is built once and kept while their texts and names stay
+  // the same objects (token ids are cached by text): a keystroke elsewhere keeps it
+  const texts = si.memo<CandidateTexts>('ref-candidates', (p) => sameItems(p.tokens, tokens) && sameItems(p.nameIds, nameIds), () => {
+    const bm = new Bm25Index();
+    for (const t of tokens) bm.add(t);
+    const names = new Bm25Index();
+    for (const t of nameIds) names.add(t);
+    return { tokens, nameIds, bm, names };
+  });
   const q = si.query(f.text)!;
-  const s = bm.scores(q.ids);
+  const s = texts.bm.scores(q.ids);
+  const vecs = cands.map((c) => si.vector(c.text));
   const cos = new Float32Array(cands.length);
   let vectors = 0;
-  cands.forEach((c, i) => {
-    const v = q.vec && si.vector(c.text);
+  vecs.forEach((v, i) => {
     if (!v || !q.vec) return;
     vectors++;
     for (let j = 0; j < v.length; j++) cos[i] += v[j] * q.vec[j];
@@ -419,15 +427,19 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   // neighbours are the candidates themselves (f is not one), voting with their proofs' \ref's
   const proved = proofCitations(ws);
   const at = new Map(cands.map((c, i) => [c.label, i]));
-  const citesOf = (i: number) => proved.get(statementKey(cands[i].doc, cands[i].start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : []));
+  const cites = cands.map((c) => proved.get(statementKey(c.doc, c.start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : [])));
+  const citesOf = (i: number) => cites[i];
   const votes = unitVotes(votesFromSimilarity(similarity, citesOf, cands.length));
   // the candidates are the citers too (f is not one): each result's match with who \ref's it
-  const profiles = new CiterProfiles(cands.length, citerSourceOf(cands.map((c, i) => ({ ids: tokens[i], cites: citesOf(i) ?? [], vec: si.vector(c.text) }))));
+  const citers = si.memo<CandidateCiters>('ref-citers', (p) => p.texts === texts && sameCites(p.cites, cites) && sameItems(p.vecs, vecs), () => ({
+    texts, cites, vecs,
+    profiles: new CiterProfiles(cands.length, citerSourceOf(cands.map((_, i) => ({ ids: tokens[i], cites: cites[i] ?? [], vec: vecs[i] })))),
+  }));
+  const profiles = citers.profiles;
   const profile = zScores(profiles.bm25(q.ids));
   const centroid = q.vec ? profiles.centroid(q.vec) : new Float32Array(cands.length);
   const cited = timesReferenced(ws);
-  const names = new Bm25Index();
-  for (const c of cands) names.add(si.tokens(c.name));
+  const names = texts.names;
   const ownName = statementName(ws, f);
   const byName = ownName ? names.scores(si.tokens(ownName)) : undefined;
   const columns = { direct, votes, profile, centroid, ...nameSignals(byName, names.scores(q.ids), citesOf, cands.length) };
@@ -506,6 +518,19 @@ function proofCitations(ws: Workspace): Map<string, string[]> {
     for (const p of proofs) byStatement.set(p.statement, [...(byStatement.get(p.statement) ?? []), ...p.names]);
   }
   return byStatement;
+}
+
+/** BM25 over the \ref candidates' texts and over their names. */
+interface CandidateTexts { tokens: readonly number[][]; nameIds: readonly number[][]; bm: Bm25Index; names: Bm25Index }
+/** The candidates as citers of each other, by their proofs' \ref's. */
+interface CandidateCiters { texts: CandidateTexts; cites: ReadonlyArray<readonly number[] | undefined>; vecs: ReadonlyArray<Float32Array | undefined>; profiles: CiterProfiles }
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameCites(a: ReadonlyArray<readonly number[] | undefined>, b: ReadonlyArray<readonly number[] | undefined>): boolean {
+  return a.length === b.length && a.every((x, i) => (x === undefined || b[i] === undefined ? x === b[i] : sameItems(x, b[i]!)));
 }
 
 /** The result a label names for the ranking: its statement's environment, text and name; undefined when it labels no theorem. */

@@ -236,6 +236,19 @@ export class ServerIndex {
   }
 
   private readonly tokenCache = new Map<string, number[]>();
+  private readonly memos = new Map<string, unknown>();
+
+  /**
+   * One value per slot, kept between requests until `fits(previous)` says it no longer fits:
+   * what a ranking builds over its candidates alone (BM25 over their texts, their citers).
+   */
+  memo<T>(slot: string, fits: (previous: T) => boolean, build: () => T): T {
+    const previous = this.memos.get(slot) as T | undefined;
+    if (previous !== undefined && fits(previous)) return previous;
+    const value = build();
+    this.memos.set(slot, value);
+    return value;
+  }
   private readonly proofCache = new Map<string, Result[]>();
 
   /**
