@@ -4,14 +4,12 @@
 // colour asked for (an image cannot inherit the editor's text colour) and sized in pixels.
 // Anything MathJax cannot typeset (an undefined command, a missing brace) gives undefined, so
 // the caller shows the TeX instead: never a red error box. Results are cached by (TeX, display,
-// macros, colour).
-import { mathjax } from 'mathjax-full/js/mathjax.js';
-import { TeX } from 'mathjax-full/js/input/tex.js';
-import { SVG } from 'mathjax-full/js/output/svg.js';
-import { liteAdaptor, type LiteAdaptor } from 'mathjax-full/js/adaptors/liteAdaptor.js';
-import { RegisterHTMLHandler } from 'mathjax-full/js/handlers/html.js';
-import { AllPackages } from 'mathjax-full/js/input/tex/AllPackages.js';
+// macros, colour). MathJax itself (`mathJaxEngine.ts`) is loaded on the first formula (or when
+// the session warms it), not when the server starts: a client that never asks for SVG never
+// pays for it.
+import { createRequire } from 'node:module';
 import type { MathDocument } from 'mathjax-full/js/core/MathDocument.js';
+import type * as Engine from './mathJaxEngine.js';
 import { macroSignature } from '../math/blocks.js';
 import type { MacroDef } from '../math/macros.js';
 
@@ -29,14 +27,10 @@ const MAX_TEX = 4000;
 const CACHE_SIZE = 2000;
 const DOCUMENTS = 8;
 const DEFAULT_COLOR = '#7f7f7f';
-/** Packages that would turn an error into typeset red text: left out, so errors reach us. */
-const PACKAGES = AllPackages.filter((p: string) => p !== 'noundefined' && p !== 'noerrors');
 const COLOR = /^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$/;
 
-type MacroSpec = string | [string, number] | [string, number, string];
-
-function macroSpecs(defs: readonly MacroDef[]): Record<string, MacroSpec> {
-  const out: Record<string, MacroSpec> = {};
+function macroSpecs(defs: readonly MacroDef[]): Record<string, Engine.MacroSpec> {
+  const out: Record<string, Engine.MacroSpec> = {};
   for (const d of defs) {
     if (!/^[A-Za-z]+$/.test(d.name) || d.nargs > 9 || d.body.length > 2000) continue;
     if (d.cmd === 'DeclareMathOperator' || d.cmd === 'DeclareMathOperator*') out[d.name] = `\\operatorname${d.cmd.endsWith('*') ? '*' : ''}{${d.body}}`;
@@ -46,13 +40,32 @@ function macroSpecs(defs: readonly MacroDef[]): Record<string, MacroSpec> {
   return out;
 }
 
-let adaptor: LiteAdaptor | undefined;
+declare const require: ((id: string) => unknown) | undefined;
+
+let engine: typeof Engine | undefined;
+
+/** MathJax, loaded once. In the CommonJS bundle esbuild makes this `require` run the module on the first call. */
+function mathJax(): typeof Engine {
+  if (engine) return engine;
+  if (typeof require === 'function') engine = require('./mathJaxEngine.js') as typeof Engine;
+  else {
+    try {
+      engine = createRequire(import.meta.url)('./mathJaxEngine.js') as typeof Engine;
+    } catch (e) { throw new Error(`MathJax could not be loaded: ${(e as Error).message}`); }
+  }
+  return engine;
+}
 
 export class SvgMath {
   private readonly docs = new Map<string, MathDocument<unknown, unknown, unknown>>();
   private readonly cache = new Map<string, string | null>();
   hits = 0;
   misses = 0;
+
+  /** Loads MathJax now (off any request), so the first hover does not. */
+  warm(): void {
+    mathJax();
+  }
 
   /** The formula as an SVG `data:` URI, or undefined when MathJax cannot typeset it. Never throws. */
   render(tex: string, opts: SvgOptions = {}): string | undefined {
@@ -69,7 +82,7 @@ export class SvgMath {
     try {
       const doc = this.document(sig, macros);
       const node = doc.convert(body, { display: !!opts.display, em: 16, ex: 8, containerWidth: 80 * 16 });
-      const svg = adaptor!.innerHTML(node as never);
+      const svg = mathJax().adaptor().innerHTML(node as never);
       uri = svg.startsWith('<svg') && !svg.includes('data-mjx-error') ? toDataUri(svg, color) : null;
     } catch {
       uri = null;
@@ -82,10 +95,7 @@ export class SvgMath {
   private document(sig: string, macros: readonly MacroDef[]): MathDocument<unknown, unknown, unknown> {
     let doc = this.docs.get(sig);
     if (doc) return doc;
-    if (!adaptor) { adaptor = liteAdaptor(); RegisterHTMLHandler(adaptor); }
-    const tex = new TeX({ packages: PACKAGES, macros: macroSpecs(macros), formatError: (_jax: unknown, err: Error) => { throw err; } });
-    const svg = new SVG({ fontCache: 'none' });
-    doc = mathjax.document('', { InputJax: tex, OutputJax: svg }) as MathDocument<unknown, unknown, unknown>;
+    doc = mathJax().texToSvgDocument(macroSpecs(macros));
     if (this.docs.size >= DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
     this.docs.set(sig, doc);
     return doc;

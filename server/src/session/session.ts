@@ -67,6 +67,8 @@ const EQUATIONS_WAIT_MS = 1500;
 const SHUTDOWN_WAIT_MS = 1500;
 /** How long a document built in slices waits for its first diagnostics, letting the requests that came meanwhile go first. */
 const FIRST_PUBLISH_DELAY_MS = 30;
+/** When a client that asks for SVG hovers gets MathJax loaded, after start. */
+const MATHJAX_WARM_MS = 1500;
 /** A client that advertises workspace/configuration but never answers gets defaults after this long. */
 const CONFIGURATION_WAIT_MS = 10_000;
 
@@ -90,6 +92,7 @@ export class Session implements FeatureContext {
   /** The most folding ranges the client keeps (none said: all). */
   foldingRangeLimit: number | undefined;
   private shuttingDown = false;
+  private mathJaxTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly client: SessionClient) {
     ({ guard: this.guard, guardAsync: this.guardAsync } = guards((m) => client.error(m), client.passThrough));
@@ -138,6 +141,9 @@ export class Session implements FeatureContext {
     const hm = start.init?.mathsense;
     // svg: typeset by MathJax in the client's text colour; else TeX as written
     this.hoverMathMode = hm?.hoverMath === 'svg' ? { mode: 'svg', svg: new SvgMath(), ...(typeof hm.hoverMathColor === 'string' ? { color: hm.hoverMathColor } : {}) } : SOURCE_MATH;
+    // MathJax loads once the first diagnostics are out, not in the start-up path nor in the first hover
+    const svg = this.hoverMathMode.svg;
+    if (svg) this.mathJaxTimer = setTimeout(() => this.guard('mathjax', undefined, () => svg.warm()), MATHJAX_WARM_MS);
   }
 
   /** After `initialized`: settings are pulled, the index starts loading, the folders are scanned. */
@@ -153,7 +159,7 @@ export class Session implements FeatureContext {
     this.slicedOpens.stop();
     this.diagnostics.stop();
     this.prefetch.stop();
-    for (const t of [this.warmTimer, this.refreshTimer, this.inlayTimer]) if (t) clearTimeout(t);
+    for (const t of [this.warmTimer, this.refreshTimer, this.inlayTimer, this.mathJaxTimer]) if (t) clearTimeout(t);
     const t0 = performance.now();
     for (const failure of await this.services.dispose(SHUTDOWN_WAIT_MS)) this.client.log(`shutdown: ${failure}`);
     this.client.log(`shutdown: encoder sessions released and workers stopped in ${Math.round(performance.now() - t0)} ms`);
