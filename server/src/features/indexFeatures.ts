@@ -559,8 +559,7 @@ export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): 
     let turn = performance.now();
     for (const label of d.labels()) {
       if (performance.now() - turn > WARM_TURN_MS) {
-        await new Promise((r) => setImmediate(r));
-        await si.whenIdle();
+        await si.whenIdle(); // a pause, then a turn through the event loop's poll
         turn = performance.now();
       }
       const r = labelledResult(ws, d, label);

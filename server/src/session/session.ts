@@ -141,7 +141,7 @@ export class Session implements FeatureContext {
     const hm = start.init?.mathsense;
     // svg: typeset by MathJax in the client's text colour; else TeX as written
     this.hoverMathMode = hm?.hoverMath === 'svg' ? { mode: 'svg', svg: new SvgMath(), ...(typeof hm.hoverMathColor === 'string' ? { color: hm.hoverMathColor } : {}) } : SOURCE_MATH;
-    // MathJax loads once the first diagnostics are out, not in the start-up path nor in the first hover
+    // MathJax loads a little after start: neither on the start-up path nor inside the first hover
     const svg = this.hoverMathMode.svg;
     if (svg) this.mathJaxTimer = setTimeout(() => this.guard('mathjax', undefined, () => svg.warm()), MATHJAX_WARM_MS);
   }
