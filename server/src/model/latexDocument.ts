@@ -2,10 +2,11 @@
 // touches: scanning restarts at a block shortly before the edit and stops as soon as a boundary
 // lines up with an old boundary after the edit, whose blocks are then reused (shifted).
 import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { scanBoundaries, splitAll } from '../syntax/blockSplitter.js';
+import { scanBoundaries } from '../syntax/blockSplitter.js';
 import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
 import { MAX_DEFINITION } from '../syntax/lexer.js';
 import { DocumentView, blockIndexAt, type Block } from './documentView.js';
+import { SlicedBuild } from './slicedBuild.js';
 
 export interface EditStats {
   /** Blocks whose text was (re)analysed or fetched from the cache. */
@@ -88,16 +89,11 @@ export class LatexDocument extends DocumentView {
 
   blocks(): readonly Block[] { return this.blockList; }
 
+  /** Every block at once: the build a large document gets in slices (model/slicedBuild.ts), in one step. */
   private buildAll(text: string): Block[] {
-    const starts = splitAll(text);
-    const blocks: Block[] = [];
-    for (let i = 0; i < starts.length; i++) {
-      const start = starts[i];
-      const end = i + 1 < starts.length ? starts[i + 1] : text.length;
-      blocks.push({ start, end, facts: this.cache.get(text.slice(start, end)) });
-    }
-    this.lastEdit = { reanalysed: blocks.length, reused: 0, touchedLabels: true, touchedProject: true, removedLabels: [], addedLabels: [] };
-    return blocks;
+    const build = new SlicedBuild(text, this.cache);
+    build.step(Infinity);
+    return this.adopt(build.blocks());
   }
 
   private adopt(built: Block[]): Block[] {

@@ -1,6 +1,6 @@
 // A large document built a slice at a time has exactly the blocks LatexDocument builds at once,
-// on real LaTeX (the Stacks project, the HoTT book and the real-world projects in ../shared/data)
-// and on text cut at awkward places.
+// starting where the splitter says, on real LaTeX (the Stacks project, the HoTT book and the
+// real-world projects in ../shared/data) and on text cut at awkward places.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { SlicedBuild } from './slicedBuild.js';
 import { LatexDocument } from './latexDocument.js';
 import { BlockCache } from '../syntax/blockCache.js';
+import { splitAll } from '../syntax/blockSplitter.js';
 import { sharedData } from '../testing/paths.js';
 
 function texFiles(dir: string, max: number): string[] {
@@ -51,6 +52,8 @@ test('sliced build = LatexDocument built at once, on real files', { skip: FILES.
     const whole = blocksOf(new LatexDocument('file:///x.tex', text, 1, 'latex', cache).blocks());
     const { blocks, steps } = sliced(text, cache);
     assert.deepEqual(blocks, whole, f);
+    // LatexDocument builds through SlicedBuild too: the splitter's own list of starts is the independent reference
+    assert.deepEqual(blocks.map((b) => b[0]), splitAll(text), f);
     if (steps > 1) multi++;
   }
   assert.ok(multi > 10, 'many files needed several slices');
@@ -65,7 +68,9 @@ test('sliced build on edge cases: empty text, one block, definitions over blank 
   ];
   for (const text of cases) {
     const cache = new BlockCache();
-    assert.deepEqual(sliced(text, cache).blocks, blocksOf(new LatexDocument('file:///x.tex', text, 1, 'latex', cache).blocks()), JSON.stringify(text.slice(0, 40)));
+    const { blocks } = sliced(text, cache);
+    assert.deepEqual(blocks, blocksOf(new LatexDocument('file:///x.tex', text, 1, 'latex', cache).blocks()), JSON.stringify(text.slice(0, 40)));
+    assert.deepEqual(blocks.map((b) => b[0]), splitAll(text), JSON.stringify(text.slice(0, 40)));
   }
 });
 

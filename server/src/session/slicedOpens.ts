@@ -33,12 +33,9 @@ export class SlicedOpens {
 
   /** Takes the open of a large LaTeX document (true), or leaves it to be opened at once (false). */
   open(uri: string, languageId: string, version: number, text: string): boolean {
-    if (text.length < SLICED_OPEN_CHARS) {
-      // a smaller text replaces one still being built
-      this.drop(uri);
-      return false;
-    }
+    // a new open (large or not) replaces a build still going on
     this.drop(uri);
+    if (text.length < SLICED_OPEN_CHARS) return false;
     const job: Pending = { languageId, version, build: new SlicedBuild(text), edits: [] };
     this.pending.set(uri, job);
     const name = path.basename(uriToPath(uri) ?? uri);
