@@ -5,14 +5,13 @@
 // hints); 300 ms later a hover on a `\ref` in the small paper. Prints each answer's wait and
 // size, for this build and for the bundle named by MATHSENSE_BENCH_BASELINE (measured in the
 // same run, one after the other), with the ratio of the hover's waits.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
+import { StdioServer } from '../lib/lspServer.js';
 import { sizedDocument } from './benchSizes.js';
 
 const CURRENT = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -28,31 +27,22 @@ const SMALL = '\\documentclass{article}\n\\begin{document}\n\\begin{theorem}\\la
 
 interface Answer { request: string; ms: number; chars: number }
 
-async function burst(server: string, dir: string, text: string): Promise<Answer[]> {
-  const child = spawn(process.execPath, [server, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
-  conn.onRequest('workspace/codeLens/refresh', () => null);
-  conn.onRequest('workspace/inlayHint/refresh', () => null);
-  conn.listen();
+async function burst(bundle: string, dir: string, text: string): Promise<Answer[]> {
+  const server = new StdioServer(bundle, dir);
   try {
-    const root = pathToFileURL(dir).href;
-    await conn.sendRequest('initialize', {
-      processId: process.pid, rootUri: root, workspaceFolders: [{ uri: root, name: 'ws' }],
-      capabilities: { workspace: { codeLens: { refreshSupport: true } }, window: { workDoneProgress: true }, textDocument: { foldingRange: { rangeLimit: VSCODE_RANGE_LIMIT } } },
-    });
-    conn.sendNotification('initialized', {});
+    await server.start({ workspace: { codeLens: { refreshSupport: true } }, window: { workDoneProgress: true }, textDocument: { foldingRange: { rangeLimit: VSCODE_RANGE_LIMIT } } });
     await new Promise((r) => setTimeout(r, SCAN_WAIT_MS));
+    const root = pathToFileURL(dir).href;
     const smallUri = `${root}/small.tex`;
     const bigUri = `${root}/big.tex`;
-    conn.sendNotification('textDocument/didOpen', { textDocument: { uri: smallUri, languageId: 'latex', version: 1, text: SMALL } });
+    const { conn } = server;
+    await server.open(smallUri, SMALL);
     const answers: Answer[] = [];
     const timed = (request: string, p: Promise<unknown>): Promise<void> => {
       const asked = performance.now();
       return p.then((r) => { answers.push({ request, ms: performance.now() - asked, chars: JSON.stringify(r)?.length ?? 0 }); });
     };
-    conn.sendNotification('textDocument/didOpen', { textDocument: { uri: bigUri, languageId: 'latex', version: 1, text } });
+    await server.open(bigUri, text);
     const td = { textDocument: { uri: bigUri } };
     const all = [
       timed('documentSymbol', conn.sendRequest('textDocument/documentSymbol', td)),
@@ -64,11 +54,9 @@ async function burst(server: string, dir: string, text: string): Promise<Answer[
     await new Promise((r) => setTimeout(r, 300));
     all.push(timed('hover in another file, 300 ms later', conn.sendRequest('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 5, character: 7 } })));
     await Promise.all(all);
-    await conn.sendRequest('shutdown');
     return answers;
   } finally {
-    conn.dispose();
-    child.kill();
+    await server.stop();
   }
 }
 

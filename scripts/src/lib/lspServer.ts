@@ -20,14 +20,18 @@ export class StdioServer {
     this.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.child.stdout), new rpc.StreamMessageWriter(this.child.stdin));
     this.conn.onRequest(rpc.ConfigurationRequest.type, (p) => p.items.map(() => ({})));
     this.conn.onRequest(rpc.WorkDoneProgressCreateRequest.method, () => null);
+    this.conn.onRequest(rpc.CodeLensRefreshRequest.method, () => null);
+    this.conn.onRequest(rpc.InlayHintRefreshRequest.method, () => null);
     // every other notification is dropped
     (this.conn as unknown as { onNotification(h: () => void): void }).onNotification(() => {});
     this.conn.listen();
   }
 
-  async start() {
+  /** `capabilities`: the client's, besides configuration and workspace folders. */
+  async start(capabilities: rpc.ClientCapabilities = {}) {
     const uri = pathToFileURL(this.root).href;
-    await this.conn.sendRequest(rpc.InitializeRequest.type, { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: path.basename(this.root) }], capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: {} });
+    const caps = { ...capabilities, workspace: { configuration: true, workspaceFolders: true, ...capabilities.workspace } };
+    await this.conn.sendRequest(rpc.InitializeRequest.type, { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: path.basename(this.root) }], capabilities: caps, initializationOptions: {} });
     await this.conn.sendNotification(rpc.InitializedNotification.type, {});
   }
 
