@@ -13,7 +13,7 @@ interface Scopes { scope(doc: Doc): ReadonlySet<Doc> }
 import type { Block, DocLabel, DocRef } from '../model/documentView.js';
 import type { IncludeKind, MacroFact } from '../syntax/facts.js';
 import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
-import { MAX_DEFINITION, readBraceGroup, readBracketGroup } from '../syntax/lexer.js';
+import { MAX_DEFINITION, readBraceGroup, readBracketGroup, skipSpaces } from '../syntax/lexer.js';
 import { branchPath, branchRegions } from '../syntax/conditionals.js';
 import { expand, substituteParameters, type MacroDef } from '../syntax/macroExpander.js';
 
@@ -276,11 +276,6 @@ export const STAR_TRUE = '\uE031';
 export const STAR_FALSE = '\uE032';
 
 interface Arg { text: string; start: number; end: number; next: number }
-
-function skipSpaces(text: string, p: number): number {
-  while (p < text.length && (text[p] === ' ' || text[p] === '\t' || text[p] === '\n' || text[p] === '\r')) p++;
-  return p;
-}
 
 /** A TeX argument: a brace group, or one token (`#1`, `\cmd`, a character). */
 function argAt(text: string, pos: number, limit = text.length): Arg | null {

@@ -22,6 +22,12 @@ export function isSpace(c: number): boolean {
   return c === SPACE || c === TAB || c === CR || c === NEWLINE;
 }
 
+/** Skips spaces, tabs and newlines (not comments, not a paragraph's end: see skipTrivia). */
+export function skipSpaces(text: string, pos: number): number {
+  while (pos < text.length && isSpace(text.charCodeAt(pos))) pos++;
+  return pos;
+}
+
 /** `pos` is just after a backslash; returns the end of the command name (letters, or one symbol). */
 export function commandNameEnd(text: string, pos: number, limit: number): number {
   if (pos >= limit) return pos;

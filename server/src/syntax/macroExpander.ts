@@ -4,7 +4,7 @@
 // derivation check, the tokenizer or a hover that uses it. Callers pick how an expansion sits in
 // its text: math wraps it in a group, so `\sq{x}^3` with `\sq` = `#1^2` reads `{x^2}^3`; the
 // tokenizer splices it.
-import { BACKSLASH, commandNameEnd, isSpace, LBRACE, readBraceGroup, readBracketGroup } from './lexer.js';
+import { BACKSLASH, commandNameEnd, LBRACE, readBraceGroup, readBracketGroup, skipSpaces } from './lexer.js';
 
 export interface MacroDef {
   /** The name without its backslash (`R`, `operatorname*`). */
@@ -121,11 +121,6 @@ function readArguments(s: string, p: number, def: MacroDef): { values: string[];
     else { values.push(s[q]); p = q + 1; }
   }
   return { values, next: p };
-}
-
-function skipSpaces(s: string, i: number): number {
-  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
-  return i;
 }
 
 const DEFINITION = /\\(?:(?:re)?newcommand|providecommand|DeclareMathOperator)\*?\s*\{?\s*\\([A-Za-z@]+)\s*\}?|\\def\s*\\([A-Za-z@]+)((?:#\d)*)\s*(?=\{)/g;
