@@ -6,6 +6,7 @@ import { macroSignature, mathBlocksBy, scopeMacros } from '../math/blocks.js';
 import type { DerivationChecker } from '../math/checker.js';
 import { checkWorkspaceDocumentSync, type DerivationService, type DocStep } from '../math/service.js';
 import type { DerivationSource } from './diagnosticsManager.js';
+import { nextTurn } from '../util/turns.js';
 
 export interface ReadingLimits {
   /** Main-thread time one slice of reading a document's displays may take; requests are answered between slices. */
@@ -66,12 +67,12 @@ export class BackgroundDerivations implements DerivationSource {
       const t0 = performance.now();
       const done = mathBlocksBy(doc, sig, t0 + this.limits.sliceMs) !== undefined;
       job.spent += performance.now() - t0;
-      if (!done && job.spent < this.limits.budgetMs) { setImmediate(slice); return; }
+      if (!done && job.spent < this.limits.budgetMs) { nextTurn(slice); return; }
       this.reading.delete(uri);
       if (!done) this.overBudget.set(uri, version);
       this.onChecked?.(uri, version, false);
     };
-    setImmediate(slice);
+    nextTurn(slice);
   }
 
   private check(uri: string, version: number, run: () => Promise<void>): void {

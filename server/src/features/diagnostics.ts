@@ -30,11 +30,13 @@ export interface DocumentDiagnosticsOptions {
   extra?: readonly Diagnostic[];
   /** The server is still reading the project: what needs all of it is held back. */
   projectLoading?: boolean;
+  /** The candidates of this version, found already (`candidateSteps`, a slice at a time). */
+  candidates?: Candidate[];
 }
 
 /** Everything published for `doc` (server and `mathsense check` alike). */
 export function documentDiagnostics(ws: Workspace, doc: Doc, opts: DocumentDiagnosticsOptions = {}): Published {
-  const candidates = diagnosticCandidates(ws, doc, opts.settings ?? defaultDiagnosticSettings);
+  const candidates = opts.candidates ?? diagnosticCandidates(ws, doc, opts.settings ?? defaultDiagnosticSettings);
   for (const d of opts.extra ?? []) candidates.push({ diagnostic: d, needs: [] });
   const macroSource = isMacroSource(doc);
   const needsLabels = candidates.some((c) => c.key !== undefined);
@@ -57,6 +59,20 @@ const NEEDS_ALL: readonly Need[] = ['compiled', 'whole-project'];
 
 /** Every diagnostic of `doc` that holds if the facts it rests on are complete (see publishGate.ts). */
 export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: DiagnosticSettings = defaultDiagnosticSettings): Candidate[] {
+  const steps = candidateSteps(ws, doc, settings);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/** Blocks between pauses of `candidateSteps`. */
+const BLOCKS_PER_PAUSE = 256;
+
+/**
+ * diagnosticCandidates, pausing (`yield`) between stretches of the document's blocks: the first
+ * diagnostics of a document of tens of megabytes are found a slice at a time between requests.
+ */
+export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSettings = defaultDiagnosticSettings): Generator<void, Candidate[]> {
   const out: Candidate[] = [];
   const readError = ws.readError(doc.uri);
   if (readError) {
@@ -72,6 +88,7 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   // a note that defines no label uses no cross-references: a `\ref{…}` in its prose is talk about LaTeX
   const refsChecked = doc.kind === 'latex' || [...ws.scope(doc)].some((d) => d.labels().length > 0);
   const uses = macroUses(doc, macros, inheritedState(ws, doc));
+  yield;
   // a reference inside a test of whether its own label is defined (`\oliflabeldef{x}{\ref{x}}{}`) is printed only when it is
   const guards = uses.filter((u) => u.kind === 'guard' && u.extentEnd !== undefined);
   const guarded = (name: string, at: number) => guards.length > 0 && guards.some((g) => g.name === name && at >= g.cmdStart && at < g.extentEnd!);
@@ -123,8 +140,11 @@ export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: Diagnost
   };
   // Walk block facts directly (relative offsets + block start): the keystroke path then
   // allocates nothing for the thousands of references that resolve.
+  yield;
   const duplicates = new Set<string>();
+  let seen = 0;
   for (const block of doc.blocks()) {
+    if (++seen % BLOCKS_PER_PAUSE === 0) yield;
     for (const ref of block.facts.refs) {
       if (isComputedName(ref.name) || inVerbatim(block.start + ref.start) || guarded(ref.name, block.start + ref.start)) continue;
       if (defined(ref.name)) {

@@ -8,7 +8,10 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
 import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';
-import { documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
+import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
+import type { Candidate } from './publishGate.js';
+import { SLICE_MS } from '../model/slicedBuild.js';
+import { nextTurn } from '../util/turns.js';
 import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from './derivation.js';
 
 /** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
@@ -45,14 +48,14 @@ export class DiagnosticsManager {
     if (opts.derivations) opts.derivations.onChecked = (uri, version, again) => this.checked(uri, version, again);
   }
 
-  /** Everything published for `doc` now: candidates and derivation steps, through the gate. */
-  diagnose(doc: Doc): Diagnostic[] {
+  /** Everything published for `doc` now: candidates (`candidates`: found already) and derivation steps, through the gate. */
+  diagnose(doc: Doc, candidates?: Candidate[]): Diagnostic[] {
     const { guard } = this.opts;
     const settings = this.opts.settingsFor(doc);
     const extra = guard('derivations', [], () => this.derivationDiagnostics(doc, settings.derivations));
     const loading = this.opts.projectLoading?.() ?? false;
     const { diagnostics, heldBack } = guard('diagnostics', { diagnostics: extra, heldBack: false }, () =>
-      documentDiagnostics(this.ws, doc, { settings: settings.diagnostics, extra, projectLoading: loading }));
+      documentDiagnostics(this.ws, doc, { settings: settings.diagnostics, extra, projectLoading: loading, candidates }));
     if (heldBack) this.heldBack.add(doc.uri); else this.heldBack.delete(doc.uri);
     return diagnostics;
   }
@@ -73,6 +76,30 @@ export class DiagnosticsManager {
   changed(doc: Doc): void {
     this.publish(doc);
     this.revalidateSoon(doc);
+  }
+
+  /**
+   * As `changed`, for a large document just opened: its candidates are found a slice at a time
+   * between requests, then it is published, unless `current()` says it changed meanwhile (its
+   * edit publishes it).
+   */
+  changedInTurns(doc: Doc, current: () => boolean): void {
+    const steps = candidateSteps(this.ws, doc, this.opts.settingsFor(doc).diagnostics);
+    const slice = (): void => {
+      if (this.stopped || !current()) return;
+      const deadline = performance.now() + SLICE_MS;
+      const r = this.opts.guard('diagnostics', undefined, () => {
+        let step = steps.next();
+        while (!step.done && performance.now() < deadline) step = steps.next();
+        return step;
+      });
+      // a failure is published the way `diagnose` reports it
+      if (!r) { this.changed(doc); return; }
+      if (!r.done) { nextTurn(slice); return; }
+      this.opts.publish?.(doc, this.diagnose(doc, r.value));
+      this.revalidateSoon(doc);
+    };
+    nextTurn(slice);
   }
 
   /** Open documents may be affected by something outside them (a file, a setting): publish them shortly. */

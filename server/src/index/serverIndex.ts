@@ -18,6 +18,7 @@ import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
 import type { IndexStatus } from '../ext/protocol.js';
+import { turn } from '../util/turns.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -176,7 +177,7 @@ export class ServerIndex {
     // then one turn through the event loop's poll: Node runs every timer that came due while it ran
     // timers, so two background chains that wait on timers shorter than their work would pass the
     // turn between them and never let a request in
-    await new Promise((r) => setImmediate(r));
+    await turn();
   }
 
   private current(): { index: LoadedIndex; tok: MathTokenizer; sources?: ReadonlySet<string> } | undefined {

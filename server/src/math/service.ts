@@ -7,6 +7,7 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import type { BlockResult, StepResult } from './checker.js';
 import { DerivationChecker } from './checker.js';
 import type { MacroDef } from './macros.js';
+import { turn } from '../util/turns.js';
 
 export type Runner = (blocks: BlockInput[], macros: readonly MacroDef[], macroKey: string) => Promise<BlockResult[]>;
 
@@ -73,7 +74,7 @@ export function inProcessRunner(checker = new DerivationChecker()): Runner {
     const out: BlockResult[] = [];
     for (const b of blocks) {
       out.push(checker.checkBlock(b));
-      await new Promise((r) => setImmediate(r));
+      await turn();
     }
     return out;
   };

@@ -1,7 +1,7 @@
 // The document-level view: block facts turned into absolute offsets, built lazily once per
 // document version. LaTeX and Markdown documents both produce it, so every feature works on
 // either kind.
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextBuffer } from './textBuffer.js';
 import type { Position, Range } from 'vscode-languageserver';
 import type {
   BlockFacts, CiteFact, EnvFact, IncludeFact, LabelFact, MacroFact, MagicFact, ProblemFact, RefFact,
@@ -37,33 +37,66 @@ export function blockIndexAt(blocks: readonly Block[], offset: number): number {
   return lo;
 }
 
+/** Views that gather one kind of fact from every block, offsets made absolute. */
+const COLLECTED = {
+  cites: (f: BlockFacts) => f.cites,
+  includes: (f: BlockFacts) => f.includes,
+  macros: (f: BlockFacts) => f.macros,
+  envDefs: (f: BlockFacts) => f.envDefs,
+  theoremDefs: (f: BlockFacts) => f.theoremDefs,
+  sections: (f: BlockFacts) => f.sections,
+  allProblems: (f: BlockFacts) => f.problems,
+  magic: (f: BlockFacts) => f.magic,
+};
+type Collected<K extends keyof typeof COLLECTED> = ReturnType<typeof COLLECTED[K]>[number];
+
+/**
+ * The views `warm` builds, in order (a later one may read an earlier one): what registering a
+ * document reads (its labels, macros, theorem definitions, includes, magic comments) and what
+ * its first requests read.
+ */
+const SLICED_VIEWS = ['labels', 'labelMap', 'envs', 'refs', 'cites', 'includes', 'macros', 'envDefs', 'theoremDefs', 'sections', 'magic'] as const;
+type SlicedView = typeof SLICED_VIEWS[number];
+const BLOCKS_PER_PAUSE = 64;
+const LABELS_PER_PAUSE = 1024;
+
 function shift<T extends Span>(f: T, base: number): T {
   return base === 0 ? f : { ...f, start: f.start + base, end: f.end + base };
 }
 
 export abstract class DocumentView {
   abstract readonly kind: DocumentKind;
-  protected textDocument: TextDocument;
+  protected buffer: TextBuffer;
   private memo = new Map<string, unknown>();
 
   constructor(readonly uri: string, text: string, version: number, languageId: string) {
-    this.textDocument = TextDocument.create(uri, languageId, version, text);
+    this.buffer = new TextBuffer(text, version, languageId);
   }
 
-  get text(): string { return this.textDocument.getText(); }
+  get text(): string { return this.buffer.text; }
   /**
    * The text block facts were read from, offset for offset the same as `text`: LaTeX is read as
    * written; a Markdown note has what is not LaTeX blanked (block-quote `>` markers, code, HTML,
    * front matter). Features that read math or statement bodies at fact offsets read this.
    */
   get latexText(): string { return this.text; }
-  get version(): number { return this.textDocument.version; }
-  get languageId(): string { return this.textDocument.languageId; }
+  get version(): number { return this.buffer.version; }
+  get languageId(): string { return this.buffer.languageId; }
 
   /** The blocks of this version, in order, covering the text. */
   abstract blocks(): readonly Block[];
 
-  protected invalidate(): void { this.memo.clear(); }
+  protected invalidate(): void {
+    this.memo.clear();
+    this.building.clear();
+  }
+
+  /** Takes the text, version and views of `other`, a document built apart (`warm`) to stand in for this one. */
+  protected takeOver(other: DocumentView): void {
+    this.buffer = other.buffer;
+    this.memo = other.memo;
+    this.building = other.building;
+  }
 
   private cached<T>(key: string, compute: () => T): T {
     let v = this.memo.get(key) as T | undefined;
@@ -71,39 +104,106 @@ export abstract class DocumentView {
     return v;
   }
 
-  positionAt(offset: number): Position { return this.textDocument.positionAt(offset); }
-  offsetAt(position: Position): number { return this.textDocument.offsetAt(position); }
-  range(start: number, end: number): Range { return { start: this.positionAt(start), end: this.positionAt(end) }; }
-  lineCount(): number { return this.textDocument.lineCount; }
+  // The views a large document's first requests read (line offsets, environments, labels,
+  // references) can be built a slice at a time, before the document is registered: one of
+  // them, built at once, holds the server for a good part of a second at tens of megabytes.
+  // Asked for before it is done, a view is finished at once from where its build stopped.
 
-  private collect<T extends Span>(key: string, pick: (f: BlockFacts) => readonly T[]): T[] {
-    return this.cached(key, () => {
-      const out: T[] = [];
-      for (const b of this.blocks()) for (const f of pick(b.facts)) out.push(shift(f, b.start));
-      return out;
-    });
+  /** Views being built in slices: the build, resumable. */
+  private building = new Map<string, Iterator<void, unknown>>();
+
+  private sliced<T>(key: SlicedView | 'allProblems', steps: () => Generator<void, T>): T {
+    const have = this.memo.get(key) as T | undefined;
+    if (have !== undefined) return have;
+    const it = (this.building.get(key) as Iterator<void, T> | undefined) ?? steps();
+    let r = it.next();
+    while (!r.done) r = it.next();
+    this.building.delete(key);
+    this.memo.set(key, r.value);
+    return r.value;
+  }
+
+  /**
+   * Builds the views of SLICED_VIEWS, line offsets first, until `deadline` (a `performance.now()`
+   * time); true once all are built. A document of tens of megabytes is warmed this way in turns.
+   */
+  warm(deadline: number): boolean {
+    if (!this.buffer.buildLines(deadline)) return false;
+    for (const key of SLICED_VIEWS) {
+      if (this.memo.has(key)) continue;
+      let it = this.building.get(key);
+      if (!it) {
+        it = this.viewSteps(key);
+        this.building.set(key, it);
+      }
+      for (;;) {
+        const r = it.next();
+        if (r.done) {
+          this.building.delete(key);
+          this.memo.set(key, r.value);
+          break;
+        }
+        if (performance.now() > deadline) return false;
+      }
+    }
+    return true;
+  }
+
+  private viewSteps(key: SlicedView): Generator<void, unknown> {
+    switch (key) {
+      case 'envs': return this.envSteps();
+      case 'labels': return this.labelSteps();
+      case 'labelMap': return this.labelMapSteps();
+      case 'refs': return this.refSteps();
+      default: return this.collectSteps(key);
+    }
+  }
+
+  /** Runs `each` over the blocks in order, pausing every BLOCKS_PER_PAUSE blocks. */
+  private *overBlocks<T>(each: (b: Block, out: T[]) => void): Generator<void, T[]> {
+    const out: T[] = [];
+    const blocks = this.blocks();
+    for (let i = 0; i < blocks.length; i++) {
+      each(blocks[i], out);
+      if (i % BLOCKS_PER_PAUSE === BLOCKS_PER_PAUSE - 1) yield;
+    }
+    return out;
+  }
+
+  positionAt(offset: number): Position { return this.buffer.positionAt(offset); }
+  offsetAt(position: Position): number { return this.buffer.offsetAt(position); }
+  range(start: number, end: number): Range { return { start: this.positionAt(start), end: this.positionAt(end) }; }
+  lineCount(): number { return this.buffer.lineCount; }
+  /** Builds the line offsets until `deadline` (a `performance.now()` time); true once built. */
+  buildLines(deadline: number): boolean { return this.buffer.buildLines(deadline); }
+
+  private collect<K extends keyof typeof COLLECTED>(key: K): Collected<K>[] {
+    return this.sliced(key, () => this.collectSteps(key));
+  }
+
+  private collectSteps<K extends keyof typeof COLLECTED>(key: K): Generator<void, Collected<K>[]> {
+    const pick = COLLECTED[key] as (f: BlockFacts) => readonly Collected<K>[];
+    return this.overBlocks<Collected<K>>((b, out) => { for (const f of pick(b.facts)) out.push(shift(f, b.start)); });
   }
 
   /** References; `cmdStart`/`cmdEnd` (the command) are made absolute like the name's span. */
-  refs(): DocRef[] {
-    return this.cached('refs', () => {
-      const out: DocRef[] = [];
-      for (const b of this.blocks()) {
-        for (const r of b.facts.refs) {
-          out.push(b.start === 0 ? r : { ...r, start: r.start + b.start, end: r.end + b.start, cmdStart: r.cmdStart + b.start, cmdEnd: r.cmdEnd + b.start });
-        }
+  refs(): DocRef[] { return this.sliced('refs', () => this.refSteps()); }
+
+  private refSteps(): Generator<void, DocRef[]> {
+    return this.overBlocks<DocRef>((b, out) => {
+      for (const r of b.facts.refs) {
+        out.push(b.start === 0 ? r : { ...r, start: r.start + b.start, end: r.end + b.start, cmdStart: r.cmdStart + b.start, cmdEnd: r.cmdEnd + b.start });
       }
-      return out;
     });
   }
 
-  cites(): DocCite[] { return this.collect('cites', (f) => f.cites); }
-  includes(): DocInclude[] { return this.collect('includes', (f) => f.includes); }
-  macros(): DocMacro[] { return this.collect('macros', (f) => f.macros); }
+  cites(): DocCite[] { return this.collect('cites'); }
+  includes(): DocInclude[] { return this.collect('includes'); }
+  macros(): DocMacro[] { return this.collect('macros'); }
   /** Environment definitions (`\newenvironment`): `body` is the begin code. */
-  envDefs(): DocMacro[] { return this.collect('envDefs', (f) => f.envDefs); }
-  theoremDefs(): DocTheoremDef[] { return this.collect('theoremDefs', (f) => f.theoremDefs); }
-  sections(): DocSection[] { return this.collect('sections', (f) => f.sections); }
+  envDefs(): DocMacro[] { return this.collect('envDefs'); }
+  theoremDefs(): DocTheoremDef[] { return this.collect('theoremDefs'); }
+  sections(): DocSection[] { return this.collect('sections'); }
   /**
    * Structural problems whose pairing is certain. A block ends where a sectioning command
    * stands, even inside an environment (`\section` in a beamer frame, in `\begin{small}`, in an
@@ -112,61 +212,60 @@ export abstract class DocumentView {
    * marked uncertain (inside a conditional branch or a macro's argument) are left out.
    */
   problems(): DocProblem[] {
-    return this.cached('problems', () => pairAcrossBlocks(this.collect('allProblems', (f) => f.problems)));
+    return this.cached('problems', () => pairAcrossBlocks(this.collect('allProblems')));
   }
-  magic(): DocMagic[] { return this.collect('magic', (f) => f.magic); }
+  magic(): DocMagic[] { return this.collect('magic'); }
 
   hasDocumentClass(): boolean { return this.cached('dc', () => this.blocks().some((b) => b.facts.hasDocumentClass)); }
   hasBeginDocument(): boolean { return this.cached('bd', () => this.blocks().some((b) => b.facts.hasBeginDocument)); }
 
   /** Environments with absolute offsets; `parent` indices are document-wide. */
-  envs(): DocEnv[] {
-    return this.cached('envs', () => {
-      const out: DocEnv[] = [];
-      for (const b of this.blocks()) {
-        const base = out.length;
-        for (const e of b.facts.envs) {
-          const d: DocEnv = {
-            name: e.name, start: e.start + b.start, end: e.end + b.start, bodyStart: e.bodyStart + b.start,
-            bodyEnd: e.bodyEnd + b.start, parent: e.parent < 0 ? -1 : e.parent + base, closed: e.closed,
-          };
-          if (e.opt) d.opt = shift(e.opt, b.start);
-          if (e.rows) d.rows = e.rows.map((r) => shift(r, b.start));
-          out.push(d);
-        }
+  envs(): DocEnv[] { return this.sliced('envs', () => this.envSteps()); }
+
+  private envSteps(): Generator<void, DocEnv[]> {
+    return this.overBlocks<DocEnv>((b, out) => {
+      const base = out.length;
+      for (const e of b.facts.envs) {
+        const d: DocEnv = {
+          name: e.name, start: e.start + b.start, end: e.end + b.start, bodyStart: e.bodyStart + b.start,
+          bodyEnd: e.bodyEnd + b.start, parent: e.parent < 0 ? -1 : e.parent + base, closed: e.closed,
+        };
+        if (e.opt) d.opt = shift(e.opt, b.start);
+        if (e.rows) d.rows = e.rows.map((r) => shift(r, b.start));
+        out.push(d);
       }
-      return out;
     });
   }
 
   /** Labels with document-wide env indices (matching envs()). */
-  labels(): DocLabel[] {
-    return this.cached('labels', () => {
-      const out: DocLabel[] = [];
-      let envBase = 0;
-      for (const b of this.blocks()) {
-        for (const l of b.facts.labels) {
-          out.push({
-            ...l, start: l.start + b.start, end: l.end + b.start, cmdStart: l.cmdStart + b.start,
-            env: l.env < 0 ? -1 : l.env + envBase, mathEnv: l.mathEnv < 0 ? -1 : l.mathEnv + envBase,
-          });
-        }
-        envBase += b.facts.envs.length;
+  labels(): DocLabel[] { return this.sliced('labels', () => this.labelSteps()); }
+
+  private labelSteps(): Generator<void, DocLabel[]> {
+    let envBase = 0;
+    return this.overBlocks<DocLabel>((b, out) => {
+      for (const l of b.facts.labels) {
+        out.push({
+          ...l, start: l.start + b.start, end: l.end + b.start, cmdStart: l.cmdStart + b.start,
+          env: l.env < 0 ? -1 : l.env + envBase, mathEnv: l.mathEnv < 0 ? -1 : l.mathEnv + envBase,
+        });
       }
-      return out;
+      envBase += b.facts.envs.length;
     });
   }
 
   /** Label name -> its definitions in this document. */
-  labelMap(): Map<string, DocLabel[]> {
-    return this.cached('labelMap', () => {
-      const m = new Map<string, DocLabel[]>();
-      for (const l of this.labels()) {
-        const list = m.get(l.name);
-        if (list) list.push(l); else m.set(l.name, [l]);
-      }
-      return m;
-    });
+  labelMap(): Map<string, DocLabel[]> { return this.sliced('labelMap', () => this.labelMapSteps()); }
+
+  private *labelMapSteps(): Generator<void, Map<string, DocLabel[]>> {
+    const m = new Map<string, DocLabel[]>();
+    const labels = this.labels();
+    for (let i = 0; i < labels.length; i++) {
+      const l = labels[i];
+      const list = m.get(l.name);
+      if (list) list.push(l); else m.set(l.name, [l]);
+      if (i % LABELS_PER_PAUSE === LABELS_PER_PAUSE - 1) yield;
+    }
+    return m;
   }
 
   /** Index of the block containing `offset`. */

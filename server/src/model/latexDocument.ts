@@ -1,7 +1,8 @@
 // A LaTeX document kept as a list of analysed blocks. An edit re-splits only the region it
 // touches: scanning restarts at a block shortly before the edit and stops as soon as a boundary
 // lines up with an old boundary after the edit, whose blocks are then reused (shifted).
-import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { TextBuffer } from './textBuffer.js';
 import { scanBoundaries } from '../syntax/blockSplitter.js';
 import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
 import { MAX_DEFINITION } from '../syntax/lexer.js';
@@ -83,8 +84,8 @@ export class LatexDocument extends DocumentView {
   constructor(uri: string, text: string, version = 0, languageId = 'latex', private readonly cache: BlockCache = sharedBlockCache, built?: Block[]) {
     super(uri, text, version, languageId);
     this.blockList = built ? this.adopt(built) : this.buildAll(text);
-    // line offsets now, not on the first keystroke (a document built in slices has them made in a turn of their own)
-    if (!built) void this.textDocument.lineCount;
+    // line offsets now, not on the first keystroke (a document built in slices has them built in slices too)
+    if (!built) void this.buffer.lineCount;
   }
 
   blocks(): readonly Block[] { return this.blockList; }
@@ -101,9 +102,18 @@ export class LatexDocument extends DocumentView {
     return built;
   }
 
+  /**
+   * Becomes `other`: the same document built apart, with its views warmed (a large document the
+   * editor opened, session/slicedOpens.ts), so that what refers to this object sees the new text.
+   */
+  replaceWith(other: LatexDocument): void {
+    this.takeOver(other);
+    this.blockList = this.adopt(other.blockList);
+  }
+
   /** Replaces the whole text (`built`: its blocks, built already). */
   setText(text: string, version: number, built?: Block[]): void {
-    this.textDocument = TextDocument.create(this.uri, this.languageId, version, text);
+    this.buffer = new TextBuffer(text, version, this.languageId);
     this.blockList = built ? this.adopt(built) : this.buildAll(text);
     this.invalidate();
   }
@@ -121,12 +131,12 @@ export class LatexDocument extends DocumentView {
         this.setText(change.text, version);
         full = true;
       } else {
-        // a reversed range is applied as its ordered form (as TextDocument.update does)
-        const a = this.textDocument.offsetAt(change.range.start);
-        const b = this.textDocument.offsetAt(change.range.end);
+        // a reversed range is applied as its ordered form (as TextBuffer#update does)
+        const a = this.buffer.offsetAt(change.range.start);
+        const b = this.buffer.offsetAt(change.range.end);
         const start = Math.min(a, b);
         const oldEnd = Math.max(a, b);
-        this.textDocument = TextDocument.update(this.textDocument, [change], version);
+        this.buffer.update([change], version);
         this.applyEdit(start, oldEnd, change.text.length);
       }
       touchedLabels ||= this.lastEdit.touchedLabels;
@@ -142,9 +152,7 @@ export class LatexDocument extends DocumentView {
     };
     if (full) this.lastEdit.fullReplace = true;
     // version bumps even for an empty change list
-    if (this.textDocument.version !== version) {
-      this.textDocument = TextDocument.update(this.textDocument, [], version);
-    }
+    if (this.buffer.version !== version) this.buffer.update([], version);
     this.invalidate();
   }
 

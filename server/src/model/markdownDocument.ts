@@ -7,7 +7,8 @@
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMath from 'remark-math';
-import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { TextBuffer } from './textBuffer.js';
 import { TEXT_DOLLAR, type BlockFacts, type SectionFact, type Span } from '../syntax/facts.js';
 import { analyseBlock } from '../syntax/blockAnalyser.js';
 import { DocumentView, type Block } from './documentView.js';
@@ -321,13 +322,13 @@ export class MarkdownDocument extends DocumentView {
   inlineMath(): readonly Span[] { return this.inline; }
 
   applyChanges(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
-    this.textDocument = TextDocument.update(this.textDocument, [...changes], version);
+    this.buffer.update(changes, version);
     this.parse();
     this.invalidate();
   }
 
   setText(text: string, version: number): void {
-    this.textDocument = TextDocument.create(this.uri, this.languageId, version, text);
+    this.buffer = new TextBuffer(text, version, this.languageId);
     this.parse();
     this.invalidate();
   }

@@ -85,3 +85,34 @@ test('a LatexDocument given built blocks is the document built at once', () => {
   assert.equal(doc.version, 3);
   assert.throws(() => new SlicedBuild('x').blocks(), /before the build is done/);
 });
+
+test('views warmed in slices = views built at once, on real files', { skip: FILES.length === 0 && 'no corpus in ../shared/data' }, () => {
+  const views = (d: LatexDocument) => ({
+    lines: d.lineCount(), labels: d.labels(), labelMap: [...d.labelMap()], envs: d.envs(), refs: d.refs(), cites: d.cites(),
+    includes: d.includes(), macros: d.macros(), theoremDefs: d.theoremDefs(), sections: d.sections(), magic: d.magic(), problems: d.problems(),
+  });
+  let multi = 0;
+  for (const f of FILES.slice(0, 80)) {
+    const text = fs.readFileSync(f, 'utf8');
+    const warmed = new LatexDocument('file:///x.tex', text, 1, 'latex');
+    let steps = 1;
+    // a deadline already past: each call builds as little as it can
+    while (!warmed.warm(-1)) steps++;
+    if (steps > 3) multi++;
+    assert.deepEqual(views(warmed), views(new LatexDocument('file:///x.tex', text, 1, 'latex')), f);
+  }
+  assert.ok(multi > 10, 'many files were warmed over several slices');
+});
+
+test('a view asked for while it is warmed in slices is finished from where it stopped, and an edit drops the build', () => {
+  const text = '\\begin{theorem}\\label{t:a}\nx\n\\end{theorem}\n\n'.repeat(500);
+  const doc = new LatexDocument('file:///x.tex', text, 1, 'latex');
+  for (let i = 0; i < 3; i++) doc.warm(-1);
+  assert.equal(doc.labels().length, 500);
+  assert.equal(doc.labelMap().get('t:a')?.length, 500);
+  doc.warm(-1);
+  doc.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '\\label{t:b}' }], 2);
+  while (!doc.warm(-1));
+  assert.equal(doc.labels().length, 501);
+  assert.equal(doc.labelMap().get('t:b')?.length, 1);
+});

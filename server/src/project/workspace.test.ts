@@ -243,3 +243,31 @@ See \ref{ch:intro}.
   assert.deepEqual([...ws.scope(part)].map((d) => base(d.uri)).sort(), ['body.tex', 'intro.tex', 'main.tex', 'part.tex']);
   assert.deepEqual(computeDiagnostics(ws, part), []);
 });
+
+// A document with very many labels is asked for its names instead of having them copied into the
+// workspace's index (BULK_LABELS); what resolves, what is undefined and what is duplicated must
+// not depend on which way it is held.
+test('a document with very many labels resolves, duplicates and updates as a small one does', () => {
+  const run = (count: number) => {
+    const ws = new Workspace();
+    const many = Array.from({ length: count }, (_, i) => `\\label{n:${i}}`).join('\n');
+    const big = ws.open('file:///p/big.tex', 'latex', 1, `${many}\n\\label{shared}\n\\label{gone}\n`);
+    const main = ws.open('file:///p/main.tex', 'latex', 1, '\\documentclass{article}\n\\begin{document}\n\\input{big}\n\\label{shared}\nSee \\ref{n:7}, \\ref{gone} and \\ref{nowhere}.\n\\end{document}\n');
+    // another project, not compiled with these: its label is no duplicate, and no definition for main
+    ws.open('file:///q/other.tex', 'latex', 1, '\\documentclass{article}\n\\begin{document}\n\\label{nowhere}\\label{n:7}\n\\end{document}\n');
+    const codes = (d: typeof main) => computeDiagnostics(ws, d).map((x) => `${x.code} ${d.text.slice(d.offsetAt(x.range.start), d.offsetAt(x.range.end))}`).sort();
+    const before = { main: codes(main), counts: [ws.countLabel(main, 'n:7'), ws.countLabel(main, 'shared'), ws.countLabel(main, 'nowhere')] };
+    // an edit that removes a label of the big document
+    const at = big.text.indexOf('\\label{gone}');
+    ws.change(big.uri, [{ range: { start: big.positionAt(at), end: big.positionAt(at + '\\label{gone}'.length) }, text: '' }], 2);
+    return { before, after: codes(main), holders: [...ws.labelHolders('n:7')].map((d) => d.uri).sort() };
+  };
+  const small = run(10);
+  const bulk = run(25_000);
+  assert.deepEqual(bulk, small);
+  assert.deepEqual(small.before.counts, [1, 2, 0]);
+  assert.ok(small.before.main.includes("duplicate-label shared"), JSON.stringify(small.before.main));
+  assert.ok(small.before.main.includes('undefined-ref nowhere') && !small.before.main.some((c) => c.includes('n:7')));
+  assert.ok(small.after.includes('undefined-ref gone'));
+  assert.deepEqual(small.holders, ['file:///p/big.tex', 'file:///q/other.tex']);
+});

@@ -79,6 +79,12 @@ export function isMarkdownLanguage(uri: string, languageId: string): boolean {
 }
 
 const EMPTY_DOCS: ReadonlySet<never> = new Set();
+/**
+ * Label names from which a document is asked for its labels instead of having them copied into
+ * the workspace's index: registering a document of tens of megabytes would otherwise copy every
+ * one of its names in a single turn.
+ */
+const BULK_LABELS = 20_000;
 
 /** A file of the subfiles package (`\\documentclass[../main]{subfiles}`): compiled alone and as part of the file that includes it. */
 function isSubfile(doc: Doc): boolean {
@@ -118,6 +124,8 @@ export class Workspace {
   private readonly resolved = new Map<Doc, { gen: number; graph: number; defined: Map<string, number> }>();
   /** Per document: label name -> number of definitions in it (what labelIndex was built from). */
   private readonly labelCounts = new Map<string, Map<string, number>>();
+  /** Documents with BULK_LABELS label names or more: not in labelIndex, labelHolders asks each. */
+  private readonly bulkHolders = new Set<Doc>();
   private cache: {
     gen: number;
     children: Map<Doc, Doc[]>;
@@ -155,11 +163,14 @@ export class Workspace {
     return this.openUris.has(doc.uri);
   }
 
-  /** Opens (or replaces) a document with editor-provided text (`built`: the blocks of a LaTeX text built already, model/slicedBuild.ts). */
-  open(uri: string, languageId: string, version: number, text: string, built?: Block[]): Doc {
+  /**
+   * Opens (or replaces) a document with editor-provided text (`prepared`: the LaTeX document of
+   * that text, built apart already: a large one, session/slicedOpens.ts).
+   */
+  open(uri: string, languageId: string, version: number, text: string, prepared?: LatexDocument): Doc {
     const key = normalizeUri(uri);
     this.openUris.add(key);
-    return this.put(key, languageId, version, text, built);
+    return this.put(key, languageId, version, text, prepared);
   }
 
   /**
@@ -228,7 +239,9 @@ export class Workspace {
       return undefined;
     }
     this.failed.delete(uri);
-    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text, read?.built);
+    const markdown = isMarkdownPath(p);
+    const prepared = read?.built && !markdown ? new LatexDocument(uri, r.text, 0, 'latex', undefined, read.built) : undefined;
+    return this.put(uri, markdown ? 'markdown' : 'latex', 0, r.text, prepared);
   }
 
   /**
@@ -250,16 +263,23 @@ export class Workspace {
     return this.failed.get(normalizeUri(uri));
   }
 
-  private put(uri: string, languageId: string, version: number, text: string, built?: Block[]): Doc {
+  private put(uri: string, languageId: string, version: number, text: string, prepared?: LatexDocument): Doc {
     const existing = this.docs.get(uri);
     const markdown = isMarkdownLanguage(uri, languageId);
     let doc: Doc;
     if (existing && (existing.kind === 'markdown') === markdown) {
-      if (existing.kind === 'latex') existing.setText(text, version, built); else existing.setText(text, version);
+      if (existing.kind === 'markdown') existing.setText(text, version);
+      else if (prepared) existing.replaceWith(prepared);
+      else existing.setText(text, version);
       doc = existing;
     } else {
       if (existing) this.unindex(existing);
-      doc = markdown ? new MarkdownDocument(uri, text, version, languageId) : new LatexDocument(uri, text, version, languageId, undefined, built);
+      if (markdown) doc = new MarkdownDocument(uri, text, version, languageId);
+      else if (prepared) {
+        // under this workspace's key for the URI, whatever spelling the prepared document has
+        doc = new LatexDocument(uri, '', version, languageId);
+        doc.replaceWith(prepared);
+      } else doc = new LatexDocument(uri, text, version, languageId);
       this.docs.set(uri, doc);
     }
     this.updated(doc);
@@ -273,9 +293,19 @@ export class Workspace {
   }
 
   private reindexLabels(doc: Doc): void {
-    const counts = new Map<string, number>();
-    for (const [name, defs] of doc.labelMap()) counts.set(name, defs.length);
+    const map = doc.labelMap();
     const old = this.labelCounts.get(doc.uri);
+    if (map.size >= BULK_LABELS) {
+      // a document with this many label names is asked for them (labelHolders) instead of copying them
+      if (old) for (const n of old.keys()) this.unholdLabel(n, doc);
+      this.labelCounts.delete(doc.uri);
+      this.bulkHolders.add(doc);
+      this.labelGeneration++;
+      return;
+    }
+    this.bulkHolders.delete(doc);
+    const counts = new Map<string, number>();
+    for (const [name, defs] of map) counts.set(name, defs.length);
     if (old) for (const n of old.keys()) if (!counts.has(n)) this.unholdLabel(n, doc);
     for (const n of counts.keys()) if (!old?.has(n)) this.holdLabel(n, doc);
     this.labelCounts.set(doc.uri, counts);
@@ -301,11 +331,16 @@ export class Workspace {
   }
 
   private applyLabelDiff(doc: Doc, removed: readonly string[], added: readonly string[]): void {
-    const counts = this.labelCounts.get(doc.uri);
-    if (!counts) { this.reindexLabels(doc); return; }
     const delta = new Map<string, number>();
     for (const n of removed) delta.set(n, (delta.get(n) ?? 0) - 1);
     for (const n of added) delta.set(n, (delta.get(n) ?? 0) + 1);
+    if (this.bulkHolders.has(doc)) {
+      // nothing is copied to update; what was resolved against its names is not valid any more
+      for (const d of delta.values()) if (d !== 0) { this.labelGeneration++; break; }
+      return;
+    }
+    const counts = this.labelCounts.get(doc.uri);
+    if (!counts) { this.reindexLabels(doc); return; }
     for (const [n, d] of delta) {
       if (d === 0) continue;
       this.labelGeneration++;
@@ -346,6 +381,7 @@ export class Workspace {
     const old = this.labelCounts.get(doc.uri);
     if (old) for (const n of old.keys()) this.unholdLabel(n, doc);
     this.labelCounts.delete(doc.uri);
+    this.bulkHolders.delete(doc);
   }
 
   // ---- include graph ------------------------------------------------------------------
@@ -1031,7 +1067,11 @@ export class Workspace {
   /** Documents that define a label of this name, anywhere in the workspace. */
   labelHolders(name: string): Iterable<Doc> {
     const h = this.labelIndex.get(name);
-    return h === undefined ? EMPTY_DOCS : h instanceof Set ? h : [h];
+    const indexed: Iterable<Doc> = h === undefined ? EMPTY_DOCS : h instanceof Set ? h : [h];
+    if (this.bulkHolders.size === 0) return indexed;
+    const out = [...indexed];
+    for (const d of this.bulkHolders) if (d.labelMap().has(name)) out.push(d);
+    return out;
   }
 
   /** All labels visible from `from` without a prefix (its own project). */

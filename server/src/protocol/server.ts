@@ -8,6 +8,7 @@ import { uriToPath } from '../project/files.js';
 import { STATUS_CHANGED, type InitializationOptions } from '../ext/protocol.js';
 import { Session, VERSION, type SessionClient } from '../session/session.js';
 import type { Progress } from '../session/projectLoader.js';
+import { holdFor } from '../util/turns.js';
 import { CAPABILITIES } from './capabilities.js';
 import { registerDocuments, registerWorkspace } from './handlers/documents.js';
 import { registerHover } from './handlers/hover.js';
@@ -76,8 +77,16 @@ export class MathSenseServer {
   }
 }
 
+/** Turns of the event loop a message needs from read to dispatch, and from dispatch to its answer written. */
+const READ_TURNS = 3;
+const ANSWER_TURNS = 2;
+
 export function startServer(): Connection {
-  const conn = createConnection(ProposedFeatures.all);
+  // background slices wait while a message goes through the connection (util/turns.ts): from
+  // when its bytes are read (stdio and node-ipc; other transports from dispatch on) to its answer
+  const conn = createConnection(ProposedFeatures.all, { messageStrategy: { handleMessage: (m, next) => { holdFor(ANSWER_TURNS); next(m); } } });
+  if (process.argv.includes('--stdio')) process.stdin.on('data', () => holdFor(READ_TURNS));
+  else if (process.argv.includes('--node-ipc')) process.on('message', () => holdFor(READ_TURNS));
   // stdout belongs to the protocol: route stray console output to the client's log
   console.log = (...a: unknown[]) => conn.console.log(a.map(String).join(' '));
   console.info = console.log;

@@ -8,6 +8,7 @@ import type { Workspace } from '../project/workspace.js';
 import { findDocumentFiles, isMarkdownPath, pathToUri, readTextFile, readTextFileAsync } from '../project/files.js';
 import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
 import type { Guard } from '../util/guard.js';
+import { turn } from '../util/turns.js';
 
 /** Long work shown to the user (LSP `$/progress` in the server). */
 export interface Progress { report(message: string, percentage?: number): void; done(): void }
@@ -155,7 +156,7 @@ export class ProjectLoader {
     // what cannot be read is recorded as loadFile records it
     if ('error' in r) { this.hooks.guard('scan', undefined, () => this.ws.loadFile(p)); return; }
     const build = new SlicedBuild(r.text);
-    while (!build.step(performance.now() + SLICE_MS)) await new Promise((res) => setImmediate(res));
+    while (!build.step(performance.now() + SLICE_MS)) await turn();
     this.hooks.guard('scan', undefined, () => this.ws.loadFile(p, true, { text: r.text, built: build.blocks() }));
   }
 
@@ -172,7 +173,7 @@ export class ProjectLoader {
       if (Date.now() - lastReport > 100 || i === files.length - 1) {
         lastReport = Date.now();
         progress?.report(`${i + 1}/${files.length} ${path.basename(files[i])}`, Math.round(((i + 1) / files.length) * 100));
-        await new Promise((r) => setImmediate(r));
+        await turn();
       }
     }
     progress?.done();

@@ -26,8 +26,9 @@ import { ProjectLoader, type StartProgress } from './projectLoader.js';
 import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statements } from '../analysis/structure.js';
-import type { Block } from '../model/documentView.js';
+import type { LatexDocument } from '../model/latexDocument.js';
 import { SLICE_MS } from '../model/slicedBuild.js';
+import { nextTurn } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
 
@@ -121,7 +122,7 @@ export class Session implements FeatureContext {
     });
     this.prefetch = new StatementPrefetch(this.ws, this.index, this.guard, (m) => client.log(m));
     this.slicedOpens = new SlicedOpens({
-      open: (uri, languageId, version, text, built) => this.guard('open', undefined, () => this.openNow(uri, languageId, version, text, built)),
+      open: (uri, languageId, version, text, prepared) => this.guard('open', undefined, () => this.openNow(uri, languageId, version, text, prepared)),
       change: (uri, changes, version) => this.guard('change', undefined, () => this.changed(uri, changes, version)),
       progress: client.progress,
     });
@@ -181,38 +182,29 @@ export class Session implements FeatureContext {
     this.openNow(uri, languageId, version, text);
   }
 
-  private openNow(uri: string, languageId: string, version: number, text: string, built?: Block[]): void {
-    const doc = this.ws.open(uri, languageId, version, text, built);
+  private openNow(uri: string, languageId: string, version: number, text: string, prepared?: LatexDocument): void {
+    const doc = this.ws.open(uri, languageId, version, text, prepared);
     this.loader.collectPending();
     const current = () => !this.shuttingDown && this.ws.get(uri) === doc && doc.version === version;
-    const first = () => { if (current()) this.diagnostics.changed(doc); };
-    if (built) {
-      // a document built in slices is large: what its first requests and first diagnostics read is
-      // built a turn at a time (the whole-document views, then how often each of its label and
-      // reference names is defined), not all inside whichever comes first
+    if (prepared) {
+      // a document built in slices is large: its statements and how often each of its label and
+      // reference names is defined (what its first diagnostics read) are found a turn at a time
       const warm = this.warmLarge(doc);
       const next = () => {
         if (!current()) return;
-        if (!this.guard('warm', true, () => !!warm.next().done)) { setImmediate(next); return; }
-        // the first diagnostics wait, so the requests that arrived meanwhile are answered first. The
-        // connection decodes, dispatches and writes over several turns of the event loop: a short
-        // timer lets it dispatch, and two more turns let the answers be written first
-        setTimeout(() => setImmediate(() => setImmediate(first)), FIRST_PUBLISH_DELAY_MS);
+        if (!this.guard('warm', true, () => !!warm.next().done)) { nextTurn(next); return; }
+        // the first diagnostics wait a little, so the requests that arrived meanwhile go first,
+        // and are found a slice at a time
+        setTimeout(() => this.diagnostics.changedInTurns(doc, current), FIRST_PUBLISH_DELAY_MS);
       };
-      setImmediate(next);
-    } else first();
+      nextTurn(next);
+    } else this.diagnostics.changed(doc);
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
   }
 
-  /** The views a large document's first requests and diagnostics read, built in turns of at most SLICE_MS. */
+  /** What a large document's first diagnostics read, found in turns of at most SLICE_MS. */
   private *warmLarge(doc: Doc): Generator<void, void> {
-    doc.lineCount();
-    yield;
-    doc.envs();
-    yield;
-    doc.refs();
-    yield;
     statements(this.ws, doc);
     yield;
     let turn = performance.now();

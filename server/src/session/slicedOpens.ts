@@ -1,14 +1,17 @@
-// LaTeX documents the editor opens that are large are read a slice at a time between requests
-// (model/slicedBuild.ts): building the blocks of a file of tens of megabytes at once would hold
-// every request, in every document, for seconds. Until it is built, a document counts as not
+// LaTeX documents the editor opens that are large are read a slice at a time between requests:
+// their blocks (model/slicedBuild.ts), then the views their first requests read (line offsets,
+// labels, environments, references: model/documentView.ts#warm). Building these at once for a
+// file of tens of megabytes would hold every request, in every document, for seconds. Until
+// then, a document counts as not
 // open yet: requests on it see what the workspace read from disk (or nothing), and the edits
 // the editor sends meanwhile are kept and applied, in order, once it is open.
 import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import type { Block } from '../model/documentView.js';
+import { LatexDocument } from '../model/latexDocument.js';
 import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
 import { uriToPath } from '../project/files.js';
 import type { Progress, StartProgress } from './projectLoader.js';
+import { nextTurn } from '../util/turns.js';
 
 interface Pending {
   languageId: string;
@@ -19,8 +22,8 @@ interface Pending {
 }
 
 export interface SlicedOpenHooks {
-  /** The document is built: open it now, then apply the edits sent meanwhile. */
-  open(uri: string, languageId: string, version: number, text: string, built: Block[]): void;
+  /** The document is built and its views warmed: open it now, then apply the edits sent meanwhile. */
+  open(uri: string, languageId: string, version: number, text: string, prepared: LatexDocument): void;
   change(uri: string, changes: TextDocumentContentChangeEvent[], version: number): void;
   progress: StartProgress;
 }
@@ -43,20 +46,24 @@ export class SlicedOpens {
       if (this.pending.get(uri) === job) job.progress = p; else p?.done();
     });
     let reported = 0;
+    let doc: LatexDocument | undefined;
     const slice = (): void => {
       if (this.stopped || this.pending.get(uri) !== job) return;
-      if (!job.build.step(performance.now() + SLICE_MS)) {
+      const deadline = performance.now() + SLICE_MS;
+      // the blocks, then the views the first requests read (model/documentView.ts#warm)
+      const done = job.build.step(deadline) && (doc ??= new LatexDocument(uri, job.build.text, job.version, job.languageId, undefined, job.build.blocks())).warm(deadline);
+      if (!done) {
         const pct = Math.floor(job.build.progress() * 100);
         if (pct >= reported + 5) { reported = pct; job.progress?.report(`${name}: ${pct}%`, pct); }
-        setImmediate(slice);
+        nextTurn(slice);
         return;
       }
       this.pending.delete(uri);
       job.progress?.done();
-      this.hooks.open(uri, job.languageId, job.version, job.build.text, job.build.blocks());
+      this.hooks.open(uri, job.languageId, job.version, job.build.text, doc!);
       for (const e of job.edits) this.hooks.change(uri, e.changes, e.version);
     };
-    setImmediate(slice);
+    nextTurn(slice);
     return true;
   }
 

@@ -1,0 +1,51 @@
+// Background work on the server thread runs in slices, one slice per turn of the event loop for
+// all of it together. Each slice-by-slice job that queued its own setImmediate got one slice per
+// turn of its own, so with several running (a large file's build, its derivation reading, the
+// index's idle work) a request read in that turn waited behind all of their slices. Here the
+// jobs wait in one queue, first come first served, and the connection's dispatch of a request
+// (itself a setImmediate queued when the request was read) waits behind one slice at most.
+//
+// The connection reads, dispatches and answers a message over several turns (each stage an
+// immediate of its own), so a message would still wait for a slice at each stage. The protocol
+// layer therefore says when a message was read or dispatched (`holdFor`), and the slices wait
+// that many turns: turns with nothing else to run pass at once.
+
+const waiting: Array<() => void> = [];
+let scheduled = false;
+let held = 0;
+
+function runOne(): void {
+  scheduled = false;
+  if (held > 0) {
+    held--;
+    schedule();
+    return;
+  }
+  const run = waiting.shift();
+  // queued before `run` so that what it queues goes after the jobs already waiting; an
+  // immediate queued while immediates run waits for the next turn of the loop
+  if (waiting.length) schedule();
+  run?.();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(runOne);
+}
+
+/** A message of the client's was read or dispatched: no background slice runs in the next `turns` turns of the event loop. */
+export function holdFor(turns: number): void {
+  held = Math.max(held, turns);
+}
+
+/** Runs `run` as one background slice in a later turn of the event loop, after the slices queued before it. */
+export function nextTurn(run: () => void): void {
+  waiting.push(run);
+  schedule();
+}
+
+/** Resolves in a later turn of the event loop, as `nextTurn`: `await turn()` between slices. */
+export function turn(): Promise<void> {
+  return new Promise((resolve) => nextTurn(resolve));
+}
