@@ -74,8 +74,8 @@ export interface Statement {
   labels: DocLabel[];
 }
 
-/** The last answer per environment list (the model makes a new list per version). */
-const statementsPerEnvs = new WeakMap<readonly DocEnv[], { labels: readonly DocLabel[]; registry: object; out: readonly Statement[] }>();
+/** The last build per environment list (the model makes a new list per version). */
+const statementsPerEnvs = new WeakMap<readonly DocEnv[], { labels: readonly DocLabel[]; registry: object; build: StatementBuild }>();
 
 /**
  * Theorem-like environments of `doc`, in order, with their titles and labels. Kept per
@@ -83,27 +83,108 @@ const statementsPerEnvs = new WeakMap<readonly DocEnv[], { labels: readonly DocL
  * document building it is not free. Callers must not modify the list or its statements.
  */
 export function statements(ws: Workspace, doc: Doc): readonly Statement[] {
+  const build = statementBuild(ws, doc);
+  while (!build.step());
+  return build.out!;
+}
+
+/** `statements` built a slice at a time (a large document's, before its first diagnostics): pauses (`yield`) now and then. */
+export function* statementSteps(ws: Workspace, doc: Doc): Generator<void, void> {
+  const build = statementBuild(ws, doc);
+  while (!build.step()) yield;
+}
+
+/** The statements of one version of a document, built in steps; `statements` asked for meanwhile finishes it. */
+class StatementBuild {
+  out: Statement[] | undefined;
+  private readonly steps: Generator<void, Statement[]>;
+
+  constructor(doc: Doc, envs: readonly DocEnv[], labels: readonly DocLabel[], registry: ReturnType<Workspace['theorems']>) {
+    this.steps = buildStatements(doc, envs, labels, registry);
+  }
+
+  /** Goes on until the next pause; true once built. */
+  step(): boolean {
+    if (this.out) return true;
+    const r = this.steps.next();
+    if (r.done) this.out = r.value;
+    return !!r.done;
+  }
+}
+
+function statementBuild(ws: Workspace, doc: Doc): StatementBuild {
   const registry = ws.theorems(doc);
   const envs = doc.envs();
   const labels = doc.labels();
   const last = statementsPerEnvs.get(envs);
-  if (last && last.labels === labels && last.registry === registry) return last.out;
-  const out = buildStatements(doc, envs, labels, registry);
-  statementsPerEnvs.set(envs, { labels, registry, out });
-  return out;
+  if (last && last.labels === labels && last.registry === registry) return last.build;
+  const build = new StatementBuild(doc, envs, labels, registry);
+  statementsPerEnvs.set(envs, { labels, registry, build });
+  return build;
 }
 
-function buildStatements(doc: Doc, envs: readonly DocEnv[], labels: readonly DocLabel[], registry: ReturnType<Workspace['theorems']>): Statement[] {
+/**
+ * The statements whose environment contains `offset` (its `\end` included), outermost first: the
+ * same as `statements` has there, found through the environment tree without building the
+ * others (a hover on a document whose statements are still being built, or on any document).
+ */
+export function statementsAt(ws: Workspace, doc: Doc, offset: number): Statement[] {
+  const registry = ws.theorems(doc);
+  const envs = doc.envs();
+  const labels = doc.labels();
+  const last = statementsPerEnvs.get(envs);
+  const built = last && last.labels === labels && last.registry === registry ? last.build.out : undefined;
+  const chain: number[] = [];
+  // the last environment to begin at or before `offset`: every one containing it is that one or an ancestor
+  for (let i = lastAtOrBefore(envs.length, (k) => envs[k].start, offset); i >= 0; i = envs[i].parent) {
+    if (offset <= envs[i].end && registry.get(envs[i].name)) chain.push(i);
+  }
+  chain.reverse();
+  if (built) return chain.map((i) => built[lastAtOrBefore(built.length, (k) => built[k].index, i)]).filter((st, k) => st?.index === chain[k]);
+  return chain.map((index) => {
+    const env = envs[index];
+    const st: Statement = { index, env, kind: registry.get(env.name)!, title: envTitle(doc, env), labels: [] };
+    // its labels: those inside it with no other statement between them and it
+    for (let k = lastAtOrBefore(labels.length, (j) => labels[j].start, env.start - 1) + 1; k < labels.length && labels[k].start <= env.end; k++) {
+      const l = labels[k];
+      if (l.mathEnv >= 0) continue;
+      let i = l.env;
+      while (i >= 0 && i !== index && !registry.get(envs[i].name)) i = envs[i].parent;
+      if (i === index) st.labels.push(l);
+    }
+    return st;
+  });
+}
+
+/** The last index in [0, n) whose key is at most `x` (keys ascending), or -1. */
+function lastAtOrBefore(n: number, key: (i: number) => number, x: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(mid) <= x) lo = mid + 1; else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** Environments or labels between pauses of a statement build. */
+const PER_PAUSE = 4096;
+
+function* buildStatements(doc: Doc, envs: readonly DocEnv[], labels: readonly DocLabel[], registry: ReturnType<Workspace['theorems']>): Generator<void, Statement[]> {
   const out: Statement[] = [];
   const byEnv = new Map<number, Statement>();
-  envs.forEach((env, index) => {
+  for (let index = 0; index < envs.length; index++) {
+    if (index % PER_PAUSE === PER_PAUSE - 1) yield;
+    const env = envs[index];
     const kind = registry.get(env.name);
-    if (!kind) return;
+    if (!kind) continue;
     const st: Statement = { index, env, kind, title: envTitle(doc, env), labels: [] };
     out.push(st);
     byEnv.set(index, st);
-  });
-  for (const l of labels) {
+  }
+  for (let k = 0; k < labels.length; k++) {
+    if (k % PER_PAUSE === PER_PAUSE - 1) yield;
+    const l = labels[k];
     if (l.mathEnv >= 0) continue;
     for (let i = l.env; i >= 0; i = envs[i].parent) {
       const st = byEnv.get(i);

@@ -8,7 +8,7 @@ import { labelHoverMarkdown } from './labelPreview.js';
 import { findReferences } from './navigation.js';
 import { derivationHover } from './derivation.js';
 import type { DocStep } from '../math/service.js';
-import { statements, type Statement } from '../analysis/structure.js';
+import { statementsAt, type Statement } from '../analysis/structure.js';
 import { scopeMacros } from '../math/blocks.js';
 import type { MacroDef } from '../math/macros.js';
 import { formulaHover } from './formulaHover.js';
@@ -103,8 +103,8 @@ const HEAD_LABEL_REACH = 120;
  * (theorems, lemmas, propositions, … by their declaration, whatever their style).
  */
 export function statementHeadAt(ws: Workspace, doc: Doc, offset: number): Statement | undefined {
-  for (const st of statements(ws, doc)) {
-    if (st.env.start > offset || offset > st.env.end || !provedStatement(ws, doc, st)) continue;
+  for (const st of statementsAt(ws, doc, offset)) {
+    if (!provedStatement(ws, doc, st)) continue;
     const nl = doc.text.indexOf('\n', st.env.bodyStart);
     let end = Math.max(st.env.bodyStart, nl < 0 ? st.env.end : Math.min(nl, st.env.end));
     for (const l of st.labels) if (l.cmdStart <= st.env.bodyStart + HEAD_LABEL_REACH) end = Math.max(end, l.end + 1);

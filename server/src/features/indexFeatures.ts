@@ -10,7 +10,7 @@ import type { DocEnv, DocRef } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import type { DocLabel } from '../model/documentView.js';
 import { uriToPath } from '../project/files.js';
-import { labelTarget, proofTarget, statements, type Statement } from '../analysis/structure.js';
+import { labelTarget, proofTarget, statements, statementsAt, type Statement } from '../analysis/structure.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
@@ -43,10 +43,8 @@ export function bodyText(doc: Doc, env: DocEnv): string {
 
 /** The innermost theorem-like environment containing `offset` (its `\begin` line included). */
 export function statementAt(ws: Workspace, doc: Doc, offset: number): Found | undefined {
-  let best: Statement | undefined;
-  for (const st of statements(ws, doc)) {
-    if (st.env.start <= offset && offset <= st.env.end && (!best || st.env.start >= best.env.start)) best = st;
-  }
+  // the innermost
+  const best = statementsAt(ws, doc, offset).at(-1);
   return best ? { doc, st: best, env: best.env, text: bodyText(doc, best.env) } : undefined;
 }
 

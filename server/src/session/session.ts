@@ -25,7 +25,7 @@ import { SettingsStore, type ServerSettings } from './settings.js';
 import { ProjectLoader, type StartProgress } from './projectLoader.js';
 import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
-import { statements } from '../analysis/structure.js';
+import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
 import { SLICE_MS } from '../model/slicedBuild.js';
 import { nextTurn } from '../util/turns.js';
@@ -205,9 +205,8 @@ export class Session implements FeatureContext {
 
   /** What a large document's first diagnostics read, found in turns of at most SLICE_MS. */
   private *warmLarge(doc: Doc): Generator<void, void> {
-    statements(this.ws, doc);
-    yield;
     let turn = performance.now();
+    for (const _ of statementSteps(this.ws, doc)) if (performance.now() - turn > SLICE_MS) { yield; turn = performance.now(); }
     for (const names of [doc.refs(), doc.labels()]) {
       for (const r of names) {
         this.ws.countLabel(doc, r.name);
