@@ -10,8 +10,7 @@ import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';
 import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
 import type { Candidate } from './publishGate.js';
-import { SLICE_MS } from '../model/slicedBuild.js';
-import { nextTurn } from '../util/turns.js';
+import { runInTurns } from '../util/turns.js';
 import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from './derivation.js';
 
 /** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
@@ -84,22 +83,16 @@ export class DiagnosticsManager {
    * edit publishes it).
    */
   changedInTurns(doc: Doc, current: () => boolean): void {
-    const steps = candidateSteps(this.ws, doc, this.opts.settingsFor(doc).diagnostics);
-    const slice = (): void => {
-      if (this.stopped || !current()) return;
-      const deadline = performance.now() + SLICE_MS;
-      const r = this.opts.guard('diagnostics', undefined, () => {
-        let step = steps.next();
-        while (!step.done && performance.now() < deadline) step = steps.next();
-        return step;
-      });
-      // a failure is published the way `diagnose` reports it
-      if (!r) { this.changed(doc); return; }
-      if (!r.done) { nextTurn(slice); return; }
-      this.opts.publish?.(doc, this.diagnose(doc, r.value));
-      this.revalidateSoon(doc);
-    };
-    nextTurn(slice);
+    runInTurns(candidateSteps(this.ws, doc, this.opts.settingsFor(doc).diagnostics), {
+      guard: (slice) => this.opts.guard('diagnostics', undefined, slice),
+      stop: () => this.stopped || !current(),
+      done: (candidates) => {
+        this.opts.publish?.(doc, this.diagnose(doc, candidates));
+        this.revalidateSoon(doc);
+      },
+      // published the way `diagnose` reports a failure
+      failed: () => this.changed(doc),
+    });
   }
 
   /** Open documents may be affected by something outside them (a file, a setting): publish them shortly. */

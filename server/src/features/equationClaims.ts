@@ -52,17 +52,30 @@ export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
 
 /** Every document's copy group (made once per set of sites: a caller may make them ahead of the first lens). */
 export function copyGroups(snap: WorkspaceSnapshot): ReadonlyMap<Doc, number> {
+  const steps = copyGroupSteps(snap);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/** Sites between pauses of `copyGroupSteps`. */
+const SITES_PER_PAUSE = 2048;
+
+/** `copyGroups`, pausing (`yield`) now and then: made a slice at a time after the first lens request. */
+export function* copyGroupSteps(snap: WorkspaceSnapshot): Generator<void, ReadonlyMap<Doc, number>> {
   let m = groups.get(snap.sitesKey);
-  if (!m) { m = computeGroups(snap); groups.set(snap.sitesKey, m); }
+  if (!m) { m = yield* computeGroups(snap); groups.set(snap.sitesKey, m); }
   return m;
 }
 
-function computeGroups(snap: WorkspaceSnapshot): Map<Doc, number> {
+function* computeGroups(snap: WorkspaceSnapshot): Generator<void, Map<Doc, number>> {
   const docs: Doc[] = [];
   const index = new Map<Doc, number>();
   const texts = new Map<string, Set<number>>();
   const count: number[] = [];
-  for (const s of snap.sites) {
+  for (let k = 0; k < snap.sites.length; k++) {
+    if (k % SITES_PER_PAUSE === SITES_PER_PAUSE - 1) yield;
+    const s = snap.sites[k];
     let d = index.get(s.doc);
     if (d === undefined) { d = docs.length; docs.push(s.doc); index.set(s.doc, d); count.push(0); }
     const t = copyText(s.latex);

@@ -63,24 +63,40 @@ export function blockEquations(getText: () => string, facts: BlockFacts): readon
   return out;
 }
 
-const perBlockList = new WeakMap<readonly Block[], DocEquation[]>();
+/** Sites per block list (one per document version), built so far: `next` is the first block not read. */
+const perBlockList = new WeakMap<readonly Block[], { out: DocEquation[]; next: number }>();
+/** Blocks between pauses of `documentEquationSteps`. */
+const BLOCKS_PER_PAUSE = 256;
 
 /** Sites of a document (absolute offsets), memoised per block list (one per document version). */
 export function documentEquations(doc: Doc): DocEquation[] {
+  const steps = documentEquationSteps(doc);
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * `documentEquations`, pausing (`yield`) now and then; what it read is kept, so that another
+ * caller (or the next steps) goes on from there: a large document's sites are read in slices.
+ */
+export function* documentEquationSteps(doc: Doc): Generator<void, DocEquation[]> {
   const blocks = doc.blocks();
-  let out = perBlockList.get(blocks);
-  if (out) return out;
-  out = [];
-  for (const b of blocks) {
-    if (b.facts.envs.length === 0) continue;
-    const rel = blockEquations(() => doc.latexText.slice(b.start, b.end), b.facts);
-    for (const s of rel) {
-      const start = s.start + b.start;
-      out.push({ ...s, start, end: s.end + b.start, doc, line: doc.positionAt(start).line, rel: s });
+  let st = perBlockList.get(blocks);
+  if (!st) { st = { out: [], next: 0 }; perBlockList.set(blocks, st); }
+  while (st.next < blocks.length) {
+    const b = blocks[st.next];
+    if (b.facts.envs.length) {
+      const rel = blockEquations(() => doc.latexText.slice(b.start, b.end), b.facts);
+      for (const s of rel) {
+        const start = s.start + b.start;
+        st.out.push({ ...s, start, end: s.end + b.start, doc, line: doc.positionAt(start).line, rel: s });
+      }
     }
+    // counted once its sites are in: a build left at a pause goes on with the next block
+    if (++st.next % BLOCKS_PER_PAUSE === 0) yield;
   }
-  perBlockList.set(blocks, out);
-  return out;
+  return st.out;
 }
 
 /** The site under `offset`: the innermost (a labelled row before its environment). */

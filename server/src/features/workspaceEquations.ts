@@ -10,7 +10,7 @@ import type { Doc, Workspace } from '../project/workspace.js';
 import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
 import { shapeOf, type EquationFeatures } from '../index/equationFeatures.js';
 import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equationRanking.js';
-import { documentEquations, type DocEquation, type EquationSite } from './equationSites.js';
+import { documentEquationSteps, type DocEquation, type EquationSite } from './equationSites.js';
 import { DisplayReader } from './displayReader.js';
 import type { DisplayRelations } from '../math/equations/equation.js';
 
@@ -107,6 +107,9 @@ function push(m: Map<string, number[]>, k: string, i: number): void {
   if (l) l.push(i); else m.set(k, [i]);
 }
 
+/** Sites between pauses of `snapshotSteps` while their content keys are made. */
+const SITES_PER_PAUSE = 2048;
+
 export class WorkspaceEquations {
   readonly macros = new DocMacros();
   /** Displays read for confirming "same equation" claims. */
@@ -132,6 +135,18 @@ export class WorkspaceEquations {
    * analysis (and vectors of analysed ones asked for). Cheap when nothing changed.
    */
   snapshot(ws: Workspace, opts: { queue?: boolean } = {}): WorkspaceSnapshot {
+    const steps = this.snapshotSteps(ws, opts);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    return r.value;
+  }
+
+  /**
+   * `snapshot`, pausing (`yield`) between documents and within a large one: the warm-up after
+   * the first lens request makes it a slice at a time. What a document's part has read is kept,
+   * so a `snapshot` asked for meanwhile goes on from there.
+   */
+  *snapshotSteps(ws: Workspace, opts: { queue?: boolean } = {}): Generator<void, WorkspaceSnapshot> {
     const docs = ws.all();
     const blocks = docs.map((d) => d.blocks());
     const gen = this.analyses.generation;
@@ -146,26 +161,36 @@ export class WorkspaceEquations {
     const features: Array<EquationFeatures | undefined> = [];
     const missing: Array<{ key: string; latex: string; macroKey: string }> = [];
     const defs = new Map<string, readonly MacroDef[]>();
-    docs.forEach((doc, d) => {
+    for (let d = 0; d < docs.length; d++) {
+      const doc = docs[d];
       let part = this.parts.get(doc);
       if (!part || part.blocks !== blocks[d]) {
-        const eqs = documentEquations(doc);
+        const eqs = yield* documentEquationSteps(doc);
         part = { blocks: blocks[d], sig: '', eqs, keys: [] };
         this.parts.set(doc, part);
       }
-      if (part.eqs.length === 0) return;
+      if (part.eqs.length === 0) continue;
       const m = this.macros.of(ws, doc);
-      if (part.sig !== m.sig) { part.sig = m.sig; part.keys = part.eqs.map((s) => this.keyOf(s.rel, m.sig)); }
+      if (part.sig !== m.sig) {
+        const keys: string[] = [];
+        for (let i = 0; i < part.eqs.length; i++) {
+          keys.push(this.keyOf(part.eqs[i].rel, m.sig));
+          if (i % SITES_PER_PAUSE === SITES_PER_PAUSE - 1) yield;
+        }
+        // set together, once all are made: a part left at a pause keeps its old, whole, key list
+        part.sig = m.sig;
+        part.keys = keys;
+      }
       defs.set(m.sig, m.defs);
-      const keys = part.keys;
-      part.eqs.forEach((s, i) => {
-        const key = keys[i];
-        const f = this.analyses.get(key);
-        sites.push(s);
+      const { eqs, keys } = part;
+      for (let i = 0; i < eqs.length; i++) {
+        const f = this.analyses.get(keys[i]);
+        sites.push(eqs[i]);
         features.push(f);
-        if (!f) missing.push({ key, latex: s.latex, macroKey: m.sig });
-      });
-    });
+        if (!f) missing.push({ key: keys[i], latex: eqs[i].latex, macroKey: m.sig });
+      }
+      yield;
+    }
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));

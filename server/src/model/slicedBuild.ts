@@ -6,10 +6,8 @@ import { scanBoundaries } from '../syntax/blockSplitter.js';
 import { sharedBlockCache, type BlockCache } from '../syntax/blockCache.js';
 import type { Block } from './documentView.js';
 
-/** Documents at least this long are built in slices; smaller ones are built at once, within a keystroke's time. */
-export const SLICED_OPEN_CHARS = 2_000_000;
-/** Main-thread time one slice may take. */
-export const SLICE_MS = 20;
+/** Documents at least this long are built in slices; smaller ones are built at once, in about a keystroke's time. */
+export const SLICED_OPEN_CHARS = 500_000;
 /** Blocks built between two looks at the clock. */
 const BLOCKS_PER_LOOK = 16;
 

@@ -6,9 +6,9 @@
 import * as path from 'node:path';
 import type { Workspace } from '../project/workspace.js';
 import { findDocumentFiles, isMarkdownPath, pathToUri, readTextFile, readTextFileAsync } from '../project/files.js';
-import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
+import { SlicedBuild, SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
 import type { Guard } from '../util/guard.js';
-import { turn } from '../util/turns.js';
+import { turn, SLICE_MS } from '../util/turns.js';
 
 /** Long work shown to the user (LSP `$/progress` in the server). */
 export interface Progress { report(message: string, percentage?: number): void; done(): void }

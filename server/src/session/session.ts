@@ -5,7 +5,7 @@
 // client goes through SessionClient.
 import * as path from 'node:path';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
-import { isMarkdownLanguage, type Doc } from '../project/workspace.js';
+import { isMarkdownLanguage, type Doc, type Workspace } from '../project/workspace.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { writtenByLatex } from '../project/buildOutputs.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
@@ -16,7 +16,7 @@ import { BackgroundDerivations } from '../features/derivationSources.js';
 import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
 import { SvgMath } from '../analysis/mathSvg.js';
 import type { RelatedContext } from '../features/relatedEquations.js';
-import { copyGroups } from '../features/equationClaims.js';
+import { copyGroupSteps } from '../features/equationClaims.js';
 import type { LensRefresh } from '../features/codeLenses.js';
 import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
 import { guards, type Guard, type GuardAsync } from '../util/guard.js';
@@ -27,8 +27,7 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
-import { SLICE_MS } from '../model/slicedBuild.js';
-import { nextTurn } from '../util/turns.js';
+import { nextTurn, runInTurns, SLICE_MS } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
 
@@ -351,11 +350,20 @@ export class Session implements FeatureContext {
     this.warmTimer = setTimeout(() => {
       this.warmTimer = undefined;
       const { equations, equationAnalyses, index } = this.services;
-      // the snapshot and which files copy which (a lens list reads both) are made here, off any request
-      this.guard('equations', undefined, () => copyGroups(equations.snapshot(this.ws)));
-      void index.loadEquations();
-      // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
-      void equationAnalyses.whenIdle().then(() => this.guard('equations', undefined, () => equations.snapshot(this.ws)));
+      // the snapshot and which files copy which (a lens list reads both) are made here, off any
+      // request, a slice at a time: a workspace file of megabytes has tens of thousands of displays
+      const steps = (function* (ws: Workspace) { yield* copyGroupSteps(yield* equations.snapshotSteps(ws)); })(this.ws);
+      runInTurns(steps, {
+        guard: (slice) => this.guard('equations', undefined, slice),
+        stop: () => this.shuttingDown,
+        done: () => {
+          void index.loadEquations();
+          // once analysed, their formula-encoder vectors are asked for (a snapshot does that)
+          void equationAnalyses.whenIdle().then(() => runInTurns(equations.snapshotSteps(this.ws), {
+            guard: (slice) => this.guard('equations', undefined, slice), stop: () => this.shuttingDown, done: () => undefined,
+          }));
+        },
+      });
     }, 200);
   }
 

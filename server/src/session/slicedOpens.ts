@@ -8,10 +8,10 @@
 import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { LatexDocument } from '../model/latexDocument.js';
-import { SlicedBuild, SLICED_OPEN_CHARS, SLICE_MS } from '../model/slicedBuild.js';
+import { SlicedBuild, SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
 import { uriToPath } from '../project/files.js';
 import type { Progress, StartProgress } from './projectLoader.js';
-import { nextTurn } from '../util/turns.js';
+import { nextTurn, SLICE_MS } from '../util/turns.js';
 
 interface Pending {
   languageId: string;

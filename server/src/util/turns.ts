@@ -10,6 +10,9 @@
 // layer therefore says when a message was read or dispatched (`holdFor`), and the slices wait
 // that many turns: turns with nothing else to run pass at once.
 
+/** Main-thread time one background slice may take. */
+export const SLICE_MS = 20;
+
 const waiting: Array<() => void> = [];
 let scheduled = false;
 let held = 0;
@@ -48,4 +51,30 @@ export function nextTurn(run: () => void): void {
 /** Resolves in a later turn of the event loop, as `nextTurn`: `await turn()` between slices. */
 export function turn(): Promise<void> {
   return new Promise((resolve) => nextTurn(resolve));
+}
+
+export interface TurnsJob<T> {
+  /** Runs one slice, guarded by the caller: undefined when it failed, which ends the job (then `failed`). */
+  guard(slice: () => IteratorResult<void, T>): IteratorResult<void, T> | undefined;
+  done(value: T): void;
+  failed?(): void;
+  /** Checked before each slice: true ends the job (what it was for is gone). */
+  stop?(): boolean;
+}
+
+/** Runs `steps` to its end, a slice of at most SLICE_MS per turn (`nextTurn`), then hands its value to `job.done`. */
+export function runInTurns<T>(steps: Iterator<void, T>, job: TurnsJob<T>): void {
+  const slice = (): void => {
+    if (job.stop?.()) return;
+    const deadline = performance.now() + SLICE_MS;
+    const r = job.guard(() => {
+      let step = steps.next();
+      while (!step.done && performance.now() < deadline) step = steps.next();
+      return step;
+    });
+    if (!r) job.failed?.();
+    else if (r.done) job.done(r.value);
+    else nextTurn(slice);
+  };
+  nextTurn(slice);
 }
