@@ -35,6 +35,9 @@ import { vmStatus } from 'mathsense-server/api/util';
 const root = repoRoot;
 if (isMainThread) process.chdir(root); // workers may not chdir
 
+/** What VS Code declares it takes in a completion list's `itemDefaults`. */
+const VSCODE_ITEM_DEFAULTS = ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'];
+
 // ---- options ------------------------------------------------------------------------------
 
 const argv = process.argv.slice(2);
@@ -250,7 +253,8 @@ class Session {
       // `initialized`, so a following mathsense/status reliably waits for it
       capabilities: {
         window: { workDoneProgress: true },
-        textDocument: { publishDiagnostics: { versionSupport: true }, synchronization: { dynamicRegistration: false } },
+        // completion lists as VS Code takes them: a range given once for all items
+        textDocument: { publishDiagnostics: { versionSupport: true }, synchronization: { dynamicRegistration: false }, completion: { completionList: { itemDefaults: VSCODE_ITEM_DEFAULTS } } },
         workspace: { workspaceFolders: true },
       },
     }, TIMEOUT.init);

@@ -20,7 +20,7 @@ export function completeAt(ctx: FeatureContext, doc: Doc, offset: number): Compl
   if (providers.labelCompletion) {
     const rank = (rc: Parameters<typeof rankRefCompletions>[2], items: Parameters<typeof rankRefCompletions>[3]) =>
       ctx.guard('completion (ranking)', undefined, () => rankRefCompletions(ws, doc, rc, items, ctx.index));
-    const labels = completion(ws, doc, offset, rank, () => ctx.numbers(doc));
+    const labels = completion(ws, doc, offset, rank, () => ctx.numbers(doc), { editRangeDefault: ctx.completionEditRange });
     if (labels) return labels;
   } else if (refContextAt(doc, offset, ws)) return null;
   return environmentCompletion(ws, doc, offset) ?? macroCompletion(ws, doc, offset);

@@ -73,11 +73,19 @@ const KIND_ICON: Record<string, CompletionItemKind> = {
 /** Reorders (sortText) the items offered for a reference; e.g. by relevance inside a proof. */
 export type CompletionRanker = (ctx: RefContext, items: CompletionItem[]) => void;
 
-export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker, auxNumbers?: () => AuxNumbers | undefined): CompletionList | null {
+/**
+ * What an item of a label list carries for `resolveCompletion`: the label's document and
+ * offset, its xr prefix, and the document asked from, documents by their number (Workspace#idOf).
+ * Kept short: a project of thousands of labels sends this once per label on each keystroke.
+ */
+type LabelData = [target: number, start: number, from: number, prefix?: string];
+
+export function completion(ws: Workspace, doc: Doc, offset: number, rank?: CompletionRanker, auxNumbers?: () => AuxNumbers | undefined, opts: { editRangeDefault?: boolean } = {}): CompletionList | null {
   const ctx = refContextAt(doc, offset, ws);
   if (!ctx) return null;
   const numbers = auxNumbers?.();
   const range = doc.range(ctx.start, ctx.end);
+  const from = ws.idOf(doc);
   const seen = new Set<string>();
   const items: CompletionItem[] = [];
   const add = (loc: LabelLocation): void => {
@@ -91,15 +99,17 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
     if (seen.has(name)) return;
     seen.add(name);
     const t = labelTarget(ws, loc.doc, loc.label);
+    const data: LabelData = [ws.idOf(loc.doc), loc.label.start, from];
+    if (loc.prefix) data.push(loc.prefix);
+    // the text it inserts and is filtered by is its label; where it goes is the list's default range when the client takes one
     items.push({
       label: name,
       kind: KIND_ICON[t.kind],
       // the number the last LaTeX run gave it, for the labels of this project (not external documents)
       detail: ((n) => (n && !loc.prefix ? `${n} · ${targetHeading(t)}` : targetHeading(t)))(printedNumberOf(numbers, loc.label.name)),
-      textEdit: { range, newText: name },
-      filterText: name,
+      ...(opts.editRangeDefault ? {} : { textEdit: { range, newText: name } }),
       sortText: (ctx.equation && t.kind !== 'equation' ? '9' : '') + (loc.doc === doc ? '0' : loc.prefix ? '2' : '1') + name,
-      data: { uri: loc.doc.uri, start: loc.label.start, prefix: loc.prefix, from: doc.uri },
+      data,
     });
   };
   for (const loc of ws.visibleLabels(doc)) add(loc);
@@ -115,18 +125,25 @@ export function completion(ws: Workspace, doc: Doc, offset: number, rank?: Compl
     for (const d of ext.scope) for (const label of d.labels()) add({ doc: d, label, prefix: ext.prefix });
   }
   rank?.(ctx, items);
-  return { isIncomplete: true, items };
+  return { isIncomplete: true, items, ...(opts.editRangeDefault ? { itemDefaults: { editRange: range } } : {}) };
+}
+
+/** Where a label item of `completion` points: its document and the label's offset there, its prefix, the document asked from. */
+export function labelItemTarget(ws: Workspace, item: CompletionItem): { doc: Doc; start: number; prefix: string; from?: Doc } | undefined {
+  const data = item.data as LabelData | undefined;
+  if (!Array.isArray(data) || typeof data[0] !== 'number' || typeof data[1] !== 'number') return undefined;
+  const [target, start, from, prefix = ''] = data;
+  const doc = ws.docById(target);
+  return doc ? { doc, start, prefix, from: typeof from === 'number' ? ws.docById(from) : undefined } : undefined;
 }
 
 /** Fills in the preview documentation lazily (completionItem/resolve). */
 export function resolveCompletion(ws: Workspace, item: CompletionItem): CompletionItem {
-  const data = item.data as { uri?: string; start?: number; prefix?: string; from?: string } | undefined;
-  if (!data?.uri || data.start === undefined) return item;
-  const doc = ws.get(data.uri);
-  const label = doc?.labels().find((l) => l.start === data.start);
-  if (!doc || !label) return item;
-  const loc = { doc, label, prefix: data.prefix ?? '' };
+  const t = labelItemTarget(ws, item);
+  const label = t?.doc.labels().find((l) => l.start === t.start);
+  if (!t || !label) return item;
+  const loc = { doc: t.doc, label, prefix: t.prefix };
   const body = labelBody(ws, loc, 800);
-  item.documentation = { kind: MarkupKind.Markdown, value: `${locationText(loc, data.from)}${body ? '\n\n' + body : ''}` };
+  item.documentation = { kind: MarkupKind.Markdown, value: `${locationText(loc, t.from?.uri)}${body ? '\n\n' + body : ''}` };
   return item;
 }

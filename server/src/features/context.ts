@@ -49,6 +49,8 @@ export interface FeatureContext {
   readonly lensRefresh: boolean;
   /** The client takes versioned `documentChanges` in a workspace edit. */
   readonly versionedEdits: boolean;
+  /** The client takes a completion list's `itemDefaults.editRange` (items then leave out their own). */
+  readonly completionEditRange: boolean;
   /** Queues the analysis of the workspace's equations (shortly, never inside the request). */
   warmEquations(): void;
 }

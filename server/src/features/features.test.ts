@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { MarkupContent } from 'vscode-languageserver';
+import type { MarkupContent, TextEdit } from 'vscode-languageserver';
 import { fixture } from '../testing/fixture.js';
 import { check, expect } from '../testing/snapshot.js';
 import {
@@ -156,6 +156,20 @@ test('completion inside \\ref{ offers labels with their kinds and the range they
   const item = completion(fx.ws, doc, offset)!.items.find((i) => i.label === 'thm:lagrange')!;
   const resolved = resolveCompletion(fx.ws, item);
   assert.match((resolved.documentation as MarkupContent).value, /sec1\.tex:5[\s\S]*\$\|H\|\$ divides/);
+});
+
+test('a client that takes itemDefaults.editRange gets the range once, and items without their own', () => {
+  const fx = fixture(PROJECT.replace('see \\ref{def:group}', 'see \\cref{eq:one,th<|>}'));
+  const { doc, offset } = cursorOf(fx);
+  const each = completion(fx.ws, doc, offset)!;
+  const once = completion(fx.ws, doc, offset, undefined, undefined, { editRangeDefault: true })!;
+  assert.deepEqual(once.itemDefaults?.editRange, (each.items[0].textEdit as TextEdit).range);
+  assert.deepEqual(once.items.map((i) => i.label), each.items.map((i) => i.label));
+  assert.ok(once.items.every((i) => !i.textEdit && !i.filterText));
+  // what the client sends back to resolve is what it was given, through JSON
+  const item = JSON.parse(JSON.stringify(once.items.find((i) => i.label === 'thm:lagrange')));
+  assert.match((resolveCompletion(fx.ws, item).documentation as MarkupContent).value, /sec1\.tex:5/);
+  assert.ok(JSON.stringify(once).length < JSON.stringify(each).length * 0.6, 'the list is much shorter');
 });
 
 test('no completion outside reference commands', () => {

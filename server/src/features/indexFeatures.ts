@@ -21,7 +21,7 @@ import { nameKey } from '../index/namedResults.js';
 import type { LoadedIndex } from '../index/store.js';
 import { macroWriter } from '../math/blocks.js';
 import type { IndexEntry } from '../index/format.js';
-import type { RefContext } from './completion.js';
+import { labelItemTarget, type RefContext } from './completion.js';
 import { positionFeatures, referenceRow, referenceScore, usableRankers } from '../index/referenceRanker.js';
 import { refsIn, resultName } from '../index/resultNames.js';
 import { unitVotes, votesFromSimilarity } from '../index/citationVotes.js';
@@ -587,12 +587,10 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
     if (!m) byStart.set(d, (m = new Map(d.labels().map((l) => [l.start, l]))));
     return m.get(start);
   };
-  const docs = new Map<string, Doc | undefined>(); // ws.get normalises the URI: once per document, not per item
-  const docOf = (uri: string) => { if (!docs.has(uri)) docs.set(uri, ws.get(uri)); return docs.get(uri); };
   for (const item of items.slice(0, 3000)) {
-    const data = item.data as { uri?: string; start?: number } | undefined;
-    const d = data?.uri ? docOf(data.uri) : undefined;
-    const label = d && data?.start !== undefined ? labelAt(d, data.start) : undefined;
+    const target = labelItemTarget(ws, item);
+    const d = target?.doc;
+    const label = d && labelAt(d, target.start);
     if (!d || !label) continue;
     const r = labelledResult(ws, d, label);
     if (!r || (d === f.doc && r.env.start === f.env.start)) continue;

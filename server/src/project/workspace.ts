@@ -159,6 +159,23 @@ export class Workspace {
     return [...this.docs.values()];
   }
 
+  /** Short numbers for documents, for what the client keeps and sends back (a completion item's data). */
+  private readonly ids = new Map<Doc, number>();
+  private readonly byId: Doc[] = [];
+
+  /** This document's number for the session. */
+  idOf(doc: Doc): number {
+    let id = this.ids.get(doc);
+    if (id === undefined) { id = this.byId.length; this.byId.push(doc); this.ids.set(doc, id); }
+    return id;
+  }
+
+  /** The document numbered `id`, if it is still in the workspace. */
+  docById(id: number): Doc | undefined {
+    const doc = this.byId[id];
+    return doc && this.docs.get(doc.uri) === doc ? doc : undefined;
+  }
+
   isOpen(doc: Doc): boolean {
     return this.openUris.has(doc.uri);
   }

@@ -65,6 +65,7 @@ export class MathSenseServer {
         lensRefresh: !!caps.workspace?.codeLens?.refreshSupport,
         versionedEdits: !!caps.workspace?.workspaceEdit?.documentChanges,
         foldingRangeLimit: caps.textDocument?.foldingRange?.rangeLimit,
+        completionEditRange: !!caps.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange'),
       });
       conn.onInitialized(() => {
         s.initialized();

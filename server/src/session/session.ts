@@ -57,6 +57,8 @@ export interface SessionStart {
   versionedEdits?: boolean;
   /** The most folding ranges the client keeps per document (`foldingRange.rangeLimit`). */
   foldingRangeLimit?: number;
+  /** The client takes a completion list's `itemDefaults.editRange`. */
+  completionEditRange?: boolean;
 }
 
 /** A search waits this long for the query's formula-encoder vector, then ranks without it. */
@@ -91,6 +93,8 @@ export class Session implements FeatureContext {
   versionedEdits = false;
   /** The most folding ranges the client keeps (none said: all). */
   foldingRangeLimit: number | undefined;
+  /** The client takes a completion list's `itemDefaults.editRange`. */
+  completionEditRange = false;
   private shuttingDown = false;
   private mathJaxTimer: NodeJS.Timeout | undefined;
 
@@ -134,6 +138,7 @@ export class Session implements FeatureContext {
     this.lensRefresh = start.lensRefresh;
     this.versionedEdits = !!start.versionedEdits;
     this.foldingRangeLimit = start.foldingRangeLimit;
+    this.completionEditRange = !!start.completionEditRange;
     // a workspace the user has not trusted reads no file outside its folders (no folders: none at all beyond what is opened)
     if (start.init?.trusted === false) this.ws.readableRoots = [...start.folders];
     if (start.init?.settings) this.settings.set(start.init.settings);

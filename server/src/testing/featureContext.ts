@@ -43,6 +43,7 @@ export function testContext(ws: Workspace, opts: TestContextOptions = {}): Featu
     lensMatches: new MatchCache(),
     lensRefresh: false,
     versionedEdits: opts.versionedEdits ?? false,
+    completionEditRange: false,
     warmEquations: () => {},
   };
 }
