@@ -199,6 +199,7 @@ export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSet
       }
     }
   }
+  yield;
   if (settings.unusedLabels) {
     const used = usedLabelNames(ws, doc);
     for (const l of doc.labels()) {
@@ -212,10 +213,12 @@ export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSet
       });
     }
   }
+  yield;
   // undefined-citation; a missing or unreadable .bib of this document (missing-include, unreadable)
   for (const d of citationDiagnostics(ws, doc, SOURCE, settings.structure)) {
     out.push({ diagnostic: d, needs: d.code === 'undefined-citation' ? NEEDS_ALL : d.code === 'unreadable' ? [] : NEEDS_COMPILED });
   }
+  yield;
   if (settings.structure) {
     for (const inc of ws.missingIncludes(doc)) {
       // `\IfFileExists{x}{\input{x}}{}`: its absence is expected
@@ -233,12 +236,14 @@ export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSet
         needs: NEEDS_COMPILED,
       });
     }
+    yield;
     for (const inc of doc.includes()) {
       if (inc.kind !== 'external' || inc.guarded || /[\\#]/.test(inc.path) || !inc.path.trim() || ws.resolveIncludePath(doc, inc)) continue;
       // xr reads the other document's .aux, which its own build writes: information
       const d = missingInclude(doc, inc, inc.path, 'its labels (referenced through this document) are unknown', SOURCE, ws.skippedInclude(doc, inc));
       out.push({ diagnostic: { ...d, severity: DiagnosticSeverity.Information }, needs: NEEDS_COMPILED });
     }
+    yield;
     const incs = ws.includesOf(doc);
     for (const issue of ws.includeIssues(doc)) {
       const inc = incs[issue.index];
@@ -255,6 +260,7 @@ export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSet
       // a cycle loops whenever any of its files is compiled; reading a file twice depends on the compilation
       out.push({ diagnostic: { range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: issue.kind === 'cycle' ? 'include-cycle' : 'duplicate-include', message }, needs: issue.kind === 'cycle' ? [] : NEEDS_COMPILED });
     }
+    yield;
     for (const p of doc.problems()) {
       if (inVerbatim(p.start) || verbatim.has(p.env)) continue;
       out.push({ diagnostic: { range: doc.range(p.start, p.end), severity: DiagnosticSeverity.Warning, source: SOURCE, code: p.code, message: p.message }, needs: NEEDS_COMPILED });

@@ -10,6 +10,7 @@ import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';
 import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
 import type { Candidate } from './publishGate.js';
+import { labelUniverse } from '../project/labelUniverse.js';
 import { runInTurns } from '../util/turns.js';
 import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from './derivation.js';
 
@@ -32,6 +33,13 @@ export interface DiagnosticsOptions {
   /** Sends a document's diagnostics (server); absent for one-shot use (CLI). */
   publish?: (doc: Doc, diagnostics: Diagnostic[]) => void;
 }
+
+/**
+ * Documents from this many characters are published once their candidates are found in slices
+ * (`candidateSteps`), not inside the turn that asked: tens of megabytes of real LaTeX take a good
+ * part of a second.
+ */
+const PUBLISH_IN_TURNS_CHARS = 2_000_000;
 
 /** Other open documents are published again this long after a change (a label added here may fix a reference there). */
 const REVALIDATE_MS = 300;
@@ -65,10 +73,47 @@ export class DiagnosticsManager {
     return s && s.version === doc.version ? s.steps : [];
   }
 
-  /** Publishes one document now (every version gets diagnostics). */
+  /**
+   * Publishes one document: now, or for a document of PUBLISH_IN_TURNS_CHARS or more, once its
+   * candidates are found a slice at a time (a version edited meanwhile is left for the next).
+   */
   publish(doc: Doc): void {
     if (this.stopped) return;
+    if (doc.text.length >= PUBLISH_IN_TURNS_CHARS) { this.publishInTurns(doc); return; }
     this.opts.publish?.(doc, this.diagnose(doc));
+  }
+
+  /** Versions of large documents whose candidates are being found, by URI. */
+  private readonly inTurns = new Map<string, number>();
+
+  private publishInTurns(doc: Doc, after?: () => void): void {
+    const { uri, version } = doc;
+    // under way for this version: what it publishes is diagnosed when it ends, with the steps known then
+    if (this.inTurns.get(uri) === version) return;
+    this.inTurns.set(uri, version);
+    const current = () => !this.stopped && this.ws.get(uri) === doc && doc.version === version;
+    const end = () => { if (this.inTurns.get(uri) === version) this.inTurns.delete(uri); };
+    const ws = this.ws;
+    const settings = this.opts.settingsFor(doc).diagnostics;
+    // the candidates, then (a turn of its own) the project's label universe the gate reads
+    const steps = (function* () {
+      const candidates = yield* candidateSteps(ws, doc, settings);
+      yield;
+      if (candidates.some((c) => c.key !== undefined)) labelUniverse(ws, doc);
+      yield;
+      return candidates;
+    })();
+    runInTurns(steps, {
+      guard: (slice) => this.opts.guard('diagnostics', undefined, slice),
+      stop: () => { const go = current(); if (!go) end(); return !go; },
+      done: (candidates) => {
+        end();
+        this.opts.publish?.(doc, this.diagnose(doc, candidates));
+        after?.();
+      },
+      // published the way `diagnose` reports a failure
+      failed: () => { end(); this.opts.publish?.(doc, this.diagnose(doc)); },
+    });
   }
 
   /** A document changed (or opened): published now, the other open documents shortly. */
@@ -79,20 +124,11 @@ export class DiagnosticsManager {
 
   /**
    * As `changed`, for a large document just opened: its candidates are found a slice at a time
-   * between requests, then it is published, unless `current()` says it changed meanwhile (its
-   * edit publishes it).
+   * between requests, then it is published, unless it changed meanwhile (its edit publishes it).
    */
-  changedInTurns(doc: Doc, current: () => boolean): void {
-    runInTurns(candidateSteps(this.ws, doc, this.opts.settingsFor(doc).diagnostics), {
-      guard: (slice) => this.opts.guard('diagnostics', undefined, slice),
-      stop: () => this.stopped || !current(),
-      done: (candidates) => {
-        this.opts.publish?.(doc, this.diagnose(doc, candidates));
-        this.revalidateSoon(doc);
-      },
-      // published the way `diagnose` reports a failure
-      failed: () => this.changed(doc),
-    });
+  changedInTurns(doc: Doc): void {
+    if (this.stopped) return;
+    this.publishInTurns(doc, () => this.revalidateSoon(doc));
   }
 
   /** Open documents may be affected by something outside them (a file, a setting): publish them shortly. */

@@ -155,6 +155,8 @@ function scopeStart(envs: BlockFacts['envs'], e: BlockFacts['envs'][number], tex
 const keyedPerFacts = new WeakMap<BlockFacts, { sig: string; items: readonly BlockInput[] }>();
 /** The last answer per block list (the model makes a new list on every edit). */
 const perBlockList = new WeakMap<readonly Block[], { sig: string; out: BlockInput[] }>();
+/** A reading under way (`mathBlocksBy` past its deadline), per block list: the next block to read and what was read. */
+const partialPerBlockList = new WeakMap<readonly Block[], { sig: string; next: number; out: BlockInput[]; items: Map<Block, readonly BlockInput[]> }>();
 /** The previous answer per document: blocks that did not move keep their items. */
 const previous = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; items: Map<Block, readonly BlockInput[]> }>();
 
@@ -180,10 +182,16 @@ export function mathBlocksBy(doc: Doc, macroSig: string, deadline: number): Bloc
   if (last && last.sig === macroSig) return last.out;
   const prev = previous.get(doc);
   const reuse = prev && prev.sig === macroSig ? prev.items : undefined;
-  const items = new Map<Block, readonly BlockInput[]>();
-  const out: BlockInput[] = [];
+  // the next call goes on from the block this one stopped at: going over the blocks read
+  // already, slice after slice, would make the reading of a large document quadratic
+  let st = partialPerBlockList.get(blocks);
+  if (!st || st.sig !== macroSig) {
+    st = { sig: macroSig, next: 0, out: [], items: new Map() };
+    partialPerBlockList.set(blocks, st);
+  }
   let read = 0;
-  for (const b of blocks) {
+  for (; st.next < blocks.length; st.next++) {
+    const b = blocks[st.next];
     if (b.facts.envs.length === 0) continue;
     let mine = reuse?.get(b);
     if (!mine) {
@@ -198,12 +206,13 @@ export function mathBlocksBy(doc: Doc, macroSig: string, deadline: number): Bloc
       if (keyed.items.length === 0) continue;
       mine = keyed.items.map((m) => ({ ...m, start: m.start + b.start }));
     }
-    items.set(b, mine);
-    for (const m of mine) out.push(m);
+    st.items.set(b, mine);
+    for (const m of mine) st.out.push(m);
   }
-  perBlockList.set(blocks, { sig: macroSig, out });
-  previous.set(doc, { blocks, sig: macroSig, items });
-  return out;
+  partialPerBlockList.delete(blocks);
+  perBlockList.set(blocks, { sig: macroSig, out: st.out });
+  previous.set(doc, { blocks, sig: macroSig, items: st.items });
+  return st.out;
 }
 
 /** Macro definitions visible from a document: those of every document compiled with it. */

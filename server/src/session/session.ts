@@ -67,8 +67,6 @@ const QUERY_VECTOR_WAIT_MS = 300;
 const EQUATIONS_WAIT_MS = 1500;
 /** How long shutdown waits for an embedding worker's batch (VS Code gives a server 2 s to answer `shutdown`). */
 const SHUTDOWN_WAIT_MS = 1500;
-/** How long a document built in slices waits for its first diagnostics, letting the requests that came meanwhile go first. */
-const FIRST_PUBLISH_DELAY_MS = 30;
 /** When a client that asks for SVG hovers gets MathJax loaded, after start. */
 const MATHJAX_WARM_MS = 1500;
 /** A client that advertises workspace/configuration but never answers gets defaults after this long. */
@@ -197,9 +195,9 @@ export class Session implements FeatureContext {
       const next = () => {
         if (!current()) return;
         if (!this.guard('warm', true, () => !!warm.next().done)) { nextTurn(next); return; }
-        // the first diagnostics wait a little, so the requests that arrived meanwhile go first,
-        // and are found a slice at a time
-        setTimeout(() => this.diagnostics.changedInTurns(doc, current), FIRST_PUBLISH_DELAY_MS);
+        // the first diagnostics are found a slice at a time too; requests that arrive meanwhile
+        // go first (util/turns.ts holds background slices while one is on its way)
+        this.diagnostics.changedInTurns(doc);
       };
       nextTurn(next);
     } else this.diagnostics.changed(doc);
