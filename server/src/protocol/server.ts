@@ -3,12 +3,12 @@
 // what a feature answers, and when background work runs, is decided below this layer. Every
 // handler is guarded: a failure in one feature is logged and answered with an empty result,
 // never allowed to take the server down.
-import { createConnection, ProposedFeatures, ResponseError, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, ResponseError, StreamMessageWriter, type Connection, type InitializeParams, type InitializeResult, type Message, type MessageReader } from 'vscode-languageserver/node';
 import { uriToPath } from '../project/files.js';
 import { STATUS_CHANGED, type InitializationOptions } from '../ext/protocol.js';
 import { Session, VERSION, type SessionClient } from '../session/session.js';
 import type { Progress } from '../session/projectLoader.js';
-import { holdFor } from '../util/turns.js';
+import { holdFor, messageOut } from '../util/turns.js';
 import { CAPABILITIES } from './capabilities.js';
 import { registerDocuments, registerWorkspace } from './handlers/documents.js';
 import { registerHover } from './handlers/hover.js';
@@ -78,6 +78,16 @@ export class MathSenseServer {
   }
 }
 
+/** `writer`, holding background slices while a message it was given is not written yet (util/turns.ts#messageOut). */
+function writingHeld(writer: StreamMessageWriter): StreamMessageWriter {
+  const write = writer.write.bind(writer);
+  writer.write = (msg: Message) => {
+    const written = messageOut();
+    return write(msg).finally(written);
+  };
+  return writer;
+}
+
 /** Turns of the event loop a message needs from read to dispatch, and from dispatch to its answer written. */
 const READ_TURNS = 3;
 const ANSWER_TURNS = 2;
@@ -85,8 +95,14 @@ const ANSWER_TURNS = 2;
 export function startServer(): Connection {
   // background slices wait while a message goes through the connection (util/turns.ts): from
   // when its bytes are read (stdio and node-ipc; other transports from dispatch on) to its answer
-  const conn = createConnection(ProposedFeatures.all, { messageStrategy: { handleMessage: (m, next) => { holdFor(ANSWER_TURNS); next(m); } } });
-  if (process.argv.includes('--stdio')) process.stdin.on('data', () => holdFor(READ_TURNS));
+  const options = { messageStrategy: { handleMessage: (m: Message, next: (m: Message) => void) => { holdFor(ANSWER_TURNS); next(m); } } };
+  const stdio = process.argv.includes('--stdio');
+  // over stdio the writer writes one message per turn: background slices wait while it has any
+  // (stdin stays a stream, as the library takes it from --stdio: it then exits when the stream ends)
+  const conn = stdio
+    ? createConnection(ProposedFeatures.all, process.stdin as unknown as MessageReader, writingHeld(new StreamMessageWriter(process.stdout)), options)
+    : createConnection(ProposedFeatures.all, options);
+  if (stdio) process.stdin.on('data', () => holdFor(READ_TURNS));
   else if (process.argv.includes('--node-ipc')) process.on('message', () => holdFor(READ_TURNS));
   // stdout belongs to the protocol: route stray console output to the client's log
   console.log = (...a: unknown[]) => conn.console.log(a.map(String).join(' '));

@@ -8,7 +8,8 @@
 // The connection reads, dispatches and answers a message over several turns (each stage an
 // immediate of its own), so a message would still wait for a slice at each stage. The protocol
 // layer therefore says when a message was read or dispatched (`holdFor`), and the slices wait
-// that many turns: turns with nothing else to run pass at once.
+// that many turns: turns with nothing else to run pass at once; and while messages to the
+// client wait to be written (`messageOut`).
 
 /** Main-thread time one background slice may take. */
 export const SLICE_MS = 20;
@@ -16,11 +17,16 @@ export const SLICE_MS = 20;
 const waiting: Array<() => void> = [];
 let scheduled = false;
 let held = 0;
+/** Messages to the client queued or being written, and since when there have been any. */
+let outgoing = 0;
+let outgoingSince = 0;
+/** Longest wait for outgoing messages: a client that stops reading must not stop background work. */
+const MAX_OUTGOING_HOLD_MS = 250;
 
 function runOne(): void {
   scheduled = false;
-  if (held > 0) {
-    held--;
+  if (held > 0 || (outgoing > 0 && performance.now() - outgoingSince < MAX_OUTGOING_HOLD_MS)) {
+    if (held > 0) held--;
     schedule();
     return;
   }
@@ -40,6 +46,18 @@ function schedule(): void {
 /** A message of the client's was read or dispatched: no background slice runs in the next `turns` turns of the event loop. */
 export function holdFor(turns: number): void {
   held = Math.max(held, turns);
+}
+
+/**
+ * A message to the client was queued: no background slice runs until it is written (call the
+ * function returned). A writer that writes one message per turn of the loop (stdio) would
+ * otherwise let a slice run before each message, and an answer queued behind a few
+ * notifications would wait that many slices.
+ */
+export function messageOut(): () => void {
+  if (outgoing++ === 0) outgoingSince = performance.now();
+  let done = false;
+  return () => { if (!done) { done = true; outgoing--; } };
 }
 
 /** Runs `run` as one background slice in a later turn of the event loop, after the slices queued before it. */
