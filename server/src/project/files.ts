@@ -8,17 +8,36 @@ import { nodeFileSystem, type DirEntry, type FileSystem } from './fileSystem.js'
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 export function pathToUri(p: string): string {
-  return pathToFileURL(path.resolve(p)).href;
+  let uri = uriOfPath.get(p);
+  if (uri === undefined) {
+    uri = pathToFileURL(path.resolve(p)).href;
+    if (uriOfPath.size >= URI_MEMO) uriOfPath.clear();
+    uriOfPath.set(p, uri);
+  }
+  return uri;
 }
+
+/** pathToUri's answers (a relative path is resolved against the working folder, which the server does not change): the include graph asks for the same few thousand on every rebuild. */
+const uriOfPath = new Map<string, string>();
+const URI_MEMO = 50_000;
 
 export function uriToPath(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return undefined;
+  let p = pathOfUri.get(uri);
+  if (p === undefined) {
+    try {
+      p = fileURLToPath(uri);
+    } catch {
+      p = null;
+    }
+    if (pathOfUri.size >= URI_MEMO) pathOfUri.clear();
+    pathOfUri.set(uri, p);
   }
+  return p ?? undefined;
 }
+
+/** uriToPath's answers (null: not a file path). */
+const pathOfUri = new Map<string, string | null>();
 
 /** The file name a URI ends with, decoded (`file:///a/My%20Notes.tex` → `My Notes.tex`). */
 export function uriBaseName(uri: string): string {

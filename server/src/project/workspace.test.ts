@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { fixture } from '../testing/fixture.js';
 import { Workspace } from './workspace.js';
+import { MemoryFileSystem } from './memoryFileSystem.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { computeDiagnostics } from '../features/diagnostics.js';
 import { check, expect, rangeText } from '../testing/snapshot.js';
@@ -270,4 +271,16 @@ test('a document with very many labels resolves, duplicates and updates as a sma
   assert.ok(small.before.main.includes('undefined-ref nowhere') && !small.before.main.some((c) => c.includes('n:7')));
   assert.ok(small.after.includes('undefined-ref gone'));
   assert.deepEqual(small.holders, ['file:///p/big.tex', 'file:///q/other.tex']);
+});
+
+// Include lookups on disk are reused for a moment (a project being read rebuilds the include
+// graph for each request); a file event makes the next lookup ask the disk again.
+test('a file that appears on disk is found by the next include lookup after a file event', () => {
+  const fs = new MemoryFileSystem({ '/p/main.tex': '\\documentclass{article}\n\\begin{document}\n\\input{fig.pdf_t}\n\\end{document}\n' });
+  const ws = new Workspace({ fs });
+  const main = ws.loadFile('/p/main.tex')!;
+  assert.deepEqual(ws.missingIncludes(main).map((i) => i.path), ['fig.pdf_t']);
+  fs.writeFile('/p/fig.pdf_t', '\\put(0,0){x}\n');
+  ws.filesChanged();
+  assert.deepEqual(ws.missingIncludes(main).map((i) => i.path), []);
 });

@@ -85,6 +85,8 @@ const EMPTY_DOCS: ReadonlySet<never> = new Set();
  * one of its names in a single turn.
  */
 const BULK_LABELS = 20_000;
+/** How long an include lookup's answer from the disk is used (Workspace#fileThere). */
+const FILE_LOOKUP_MS = 2000;
 
 /** A file of the subfiles package (`\\documentclass[../main]{subfiles}`): compiled alone and as part of the file that includes it. */
 function isSubfile(doc: Doc): boolean {
@@ -729,6 +731,29 @@ export class Workspace {
     return !this.readableRoots || this.readableRoots.some((r) => within(r, p));
   }
 
+  /**
+   * Whether a file is at `p`, as the disk said at most FILE_LOOKUP_MS ago: while a project is
+   * read, the include graph is rebuilt for each request (documents keep coming), and looked every
+   * include up on disk again each time. A file event (`filesChanged`) forgets what was seen.
+   */
+  private fileThere(p: string): boolean {
+    const now = performance.now();
+    const seen = this.fileLookups.get(p);
+    if (seen && now - seen.at < FILE_LOOKUP_MS) return seen.there;
+    const there = isFile(p, this.fs);
+    if (this.fileLookups.size >= 50_000) this.fileLookups.clear();
+    this.fileLookups.set(p, { at: now, there });
+    return there;
+  }
+
+  private readonly fileLookups = new Map<string, { at: number; there: boolean }>();
+
+  /** Files appeared or went on disk: include lookups ask the disk again, and the include graph is made anew. */
+  filesChanged(): void {
+    this.fileLookups.clear();
+    this.generation++;
+  }
+
   private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
     const from = uriToPath(doc.uri);
     if (!from) return undefined;
@@ -748,14 +773,14 @@ export class Workspace {
         const full = path.resolve(dir, c);
         if (!this.mayRead(full)) {
           // not read; only its being there is looked at, to say why the include is not followed
-          if (inc.kind !== 'package' && !ignoreCase && isFile(full, this.fs)) {
+          if (inc.kind !== 'package' && !ignoreCase && this.fileThere(full)) {
             this.skippedOutside.add(full);
             this.skippedFor.set(`${doc.uri}\u0000${inc.start}`, full);
           }
           continue;
         }
         if (!ignoreCase) {
-          if (this.docs.has(pathToUri(full)) || isFile(full, this.fs)) return full;
+          if (this.docs.has(pathToUri(full)) || this.fileThere(full)) return full;
           continue;
         }
         const name = this.folderNames(path.dirname(full)).get(path.basename(full).toLowerCase());

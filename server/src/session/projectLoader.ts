@@ -167,14 +167,16 @@ export class ProjectLoader {
     const progress = await this.hooks.progress('MathSense: indexing', `${files.length} files`);
     const started = Date.now();
     let lastReport = 0;
+    let slice = performance.now();
     for (let i = 0; i < files.length; i++) {
       if (this.isLarge(files[i])) await this.loadInSlices(files[i]);
       else this.hooks.guard('scan', undefined, () => this.ws.loadFile(files[i]));
       if (Date.now() - lastReport > 100 || i === files.length - 1) {
         lastReport = Date.now();
         progress?.report(`${i + 1}/${files.length} ${path.basename(files[i])}`, Math.round(((i + 1) / files.length) * 100));
-        await turn();
       }
+      // requests go first between files, once a slice's time is spent
+      if (performance.now() - slice > SLICE_MS) { await turn(); slice = performance.now(); }
     }
     progress?.done();
     this.hooks.log(`indexed ${files.length} files in ${Date.now() - started} ms`);

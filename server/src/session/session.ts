@@ -258,6 +258,7 @@ export class Session implements FeatureContext {
 
   /** Files changed on disk (watched): documents re-read, bibliographies re-read when a project needs them. */
   filesChanged(changes: ReadonlyArray<{ uri: string; deleted: boolean }>): void {
+    this.ws.filesChanged();
     let bibs = false;
     for (const ch of changes) {
       const file = uriToPath(ch.uri);
