@@ -29,12 +29,25 @@ export function isDisplayMath(env: DocEnv): boolean {
   return DISPLAY_MATH_ENVS[env.name] !== undefined;
 }
 
-/** Title of a theorem-like environment from `[...]`, or undefined. */
+/**
+ * Title of a theorem-like environment from `[...]`, or undefined. Options given as keys
+ * (`[name=Zorn, label=thm:z]`, thmtools; `[label={ex:1}]`, the exercise package) give the value
+ * of `name` or `title`, or no title.
+ */
 export function envTitle(doc: Doc, env: DocEnv): string | undefined {
   if (!env.opt) return undefined;
   const t = doc.latexText.slice(env.opt.start, env.opt.end).replace(/\s+/g, ' ').trim();
+  if (KEYED_OPTIONS.test(t)) {
+    const named = NAME_KEY.exec(t);
+    const v = (named?.[1] ?? named?.[2])?.trim();
+    return v || undefined;
+  }
   return t || undefined;
 }
+
+/** Options that are keys: a `label`, `name` or `title` key first or after a comma. */
+const KEYED_OPTIONS = /(?:^|,)\s*(?:label|name|title)\s*=/;
+const NAME_KEY = /(?:^|,)\s*(?:name|title)\s*=\s*(?:\{([^{}]*)\}|([^,{}]+))/;
 
 /** A caption before a label in an environment makes the label the caption's (`\captionof{figure}` too). */
 const CAPTION = /\\caption(?:of)?\s*[[{]/;

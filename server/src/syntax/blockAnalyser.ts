@@ -62,6 +62,8 @@ export const NOT_CITE: ReadonlySet<string> = new Set(['citestyle', 'citesetup', 
 
 const MAX_NAME = 300;
 const MAX_TITLE = 2000;
+/** `label=…` among an environment's options (KeyValue): `label={x}` or `label=x` up to the next comma. */
+const KEY_LABEL_RE = /(^|,)\s*label\s*=\s*(?:\{([^{}]*)\}|([^,{}]+))/;
 const MAX_BODY = MAX_DEFINITION;
 const EMPTY: never[] = Object.freeze([]) as unknown as never[];
 
@@ -362,6 +364,7 @@ class BlockAnalyser {
       if (opt && !/\\(?:begin|end)\s*\{/.test(text.slice(opt.start, opt.end))) {
         e.opt = { start: opt.start, end: opt.end };
         e.bodyStart = opt.next;
+        this.keyLabel(idx, opt.start, text.slice(opt.start, opt.end));
         return opt.start;
       }
     } else if (env.name.startsWith('alignat') || env.name.startsWith('xalignat') || env.name === 'xxalignat') {
@@ -402,6 +405,21 @@ class BlockAnalyser {
     rows[rows.length - 1].end = i;
     rows.push({ start: p, end: p, notag: false });
     return p;
+  }
+
+  /**
+   * A label given as a key of the environment's options: `\begin{Exercise}[label={ex:x}]` (the
+   * exercise package), `\begin{theorem}[name=Lemma, label=thm:x]` (thmtools), tcolorbox's
+   * `[label=x]`. It labels the environment, as `\label` right after `\begin` would.
+   */
+  private keyLabel(env: number, at: number, options: string): void {
+    const m = KEY_LABEL_RE.exec(options);
+    const raw = m?.[2] ?? m?.[3];
+    const name = raw?.trim();
+    if (!m || !raw || !name) return;
+    const valueAt = at + m.index + m[0].length - (m[2] !== undefined ? raw.length + 1 : raw.length);
+    const start = valueAt + raw.indexOf(name);
+    this.labels.push({ name, start, end: start + name.length, cmdStart: at + m.index + m[1].length, env, mathEnv: -1, row: -1 });
   }
 
   private label(i: number, nameEnd: number): number {
