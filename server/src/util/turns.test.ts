@@ -2,7 +2,7 @@
 // first come first served, and none while a message of the client's is on its way through.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { holdFor, nextTurn, turn } from './turns.js';
+import { holdFor, messageOut, nextTurn, turn } from './turns.js';
 
 /** Counts turns of the event loop, as a request's stages (each an immediate of its own) see them. */
 function turnCounter(): { turns: () => number; stop: () => void } {
@@ -35,4 +35,18 @@ test('a message read holds the slices for the turns it needs, then they go on', 
   await turn();
   counter.stop();
   assert.ok(counter.turns() - from >= 4, `waited ${counter.turns() - from} turns`);
+});
+
+test('slices wait while a message to the client is not written yet, then go on', async () => {
+  const counter = turnCounter();
+  const written = messageOut();
+  let ran = false;
+  nextTurn(() => { ran = true; });
+  const from = counter.turns();
+  while (counter.turns() - from < 5) await new Promise((r) => setImmediate(r));
+  assert.equal(ran, false, 'held while the message waits to be written');
+  written();
+  await turn();
+  counter.stop();
+  assert.equal(ran, true);
 });
