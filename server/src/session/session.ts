@@ -27,7 +27,7 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
-import { nextTurn, runInTurns, SLICE_MS } from '../util/turns.js';
+import { runInTurns } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
 
@@ -67,6 +67,8 @@ const QUERY_VECTOR_WAIT_MS = 300;
 const EQUATIONS_WAIT_MS = 1500;
 /** How long shutdown waits for an embedding worker's batch (VS Code gives a server 2 s to answer `shutdown`). */
 const SHUTDOWN_WAIT_MS = 1500;
+/** Label and reference names counted between pauses of a large document's warm-up. */
+const NAMES_PER_PAUSE = 256;
 /** When a client that asks for SVG hovers gets MathJax loaded, after start. */
 const MATHJAX_WARM_MS = 1500;
 /** A client that advertises workspace/configuration but never answers gets defaults after this long. */
@@ -191,28 +193,22 @@ export class Session implements FeatureContext {
     if (prepared) {
       // a document built in slices is large: its statements and how often each of its label and
       // reference names is defined (what its first diagnostics read) are found a turn at a time
-      const warm = this.warmLarge(doc);
-      const next = () => {
-        if (!current()) return;
-        if (!this.guard('warm', true, () => !!warm.next().done)) { nextTurn(next); return; }
-        // the first diagnostics are found a slice at a time too; requests that arrive meanwhile
-        // go first (util/turns.ts holds background slices while one is on its way)
-        this.diagnostics.changedInTurns(doc);
-      };
-      nextTurn(next);
+      // then the first diagnostics, found a slice at a time too (a failed warm-up leaves them to find it all)
+      const first = () => this.diagnostics.changedInTurns(doc);
+      runInTurns(this.warmLarge(doc), { guard: (slice) => this.guard('warm', undefined, slice), stop: () => !current(), done: first, failed: first });
     } else this.diagnostics.changed(doc);
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
   }
 
-  /** What a large document's first diagnostics read, found in turns of at most SLICE_MS. */
+  /** What a large document's first diagnostics read, pausing (`yield`) now and then: run in turns. */
   private *warmLarge(doc: Doc): Generator<void, void> {
-    let turn = performance.now();
-    for (const _ of statementSteps(this.ws, doc)) if (performance.now() - turn > SLICE_MS) { yield; turn = performance.now(); }
+    yield* statementSteps(this.ws, doc);
+    let n = 0;
     for (const names of [doc.refs(), doc.labels()]) {
       for (const r of names) {
         this.ws.countLabel(doc, r.name);
-        if (performance.now() - turn > SLICE_MS) { yield; turn = performance.now(); }
+        if (++n % NAMES_PER_PAUSE === 0) yield;
       }
     }
   }
