@@ -4,6 +4,8 @@ import type { DocEnv, DocLabel, DocSection } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { provable, type TheoremKind } from '../project/theorems.js';
 import { DISPLAY_MATH_ENVS } from '../syntax/blockAnalyser.js';
+import { lowerBound } from '../util/lowerBound.js';
+import { parseKeyValues } from '../syntax/blockAnalyser.js';
 
 export type TargetKind = 'theorem' | 'equation' | 'section' | 'item' | 'figure' | 'table' | 'proof' | 'other';
 
@@ -38,16 +40,14 @@ export function envTitle(doc: Doc, env: DocEnv): string | undefined {
   if (!env.opt) return undefined;
   const t = doc.latexText.slice(env.opt.start, env.opt.end).replace(/\s+/g, ' ').trim();
   if (KEYED_OPTIONS.test(t)) {
-    const named = NAME_KEY.exec(t);
-    const v = (named?.[1] ?? named?.[2])?.trim();
-    return v || undefined;
+    const keys = parseKeyValues(t);
+    return keys.get('name') || keys.get('title') || undefined;
   }
   return t || undefined;
 }
 
 /** Options that are keys: a `label`, `name` or `title` key first or after a comma. */
 const KEYED_OPTIONS = /(?:^|,)\s*(?:label|name|title)\s*=/;
-const NAME_KEY = /(?:^|,)\s*(?:name|title)\s*=\s*(?:\{([^{}]*)\}|([^,{}]+))/;
 
 /** A caption before a label in an environment makes the label the caption's (`\captionof{figure}` too). */
 const CAPTION = /\\caption(?:of)?\s*[[{]/;
@@ -125,15 +125,29 @@ class StatementBuild {
   }
 }
 
-function statementBuild(ws: Workspace, doc: Doc): StatementBuild {
+/** What a document's statements are made of now, and their build for it if there is one. */
+function statementInputs(ws: Workspace, doc: Doc) {
   const registry = ws.theorems(doc);
   const envs = doc.envs();
   const labels = doc.labels();
   const last = statementsPerEnvs.get(envs);
-  if (last && last.labels === labels && last.registry === registry) return last.build;
-  const build = new StatementBuild(doc, envs, labels, registry);
-  statementsPerEnvs.set(envs, { labels, registry, build });
-  return build;
+  return { registry, envs, labels, build: last && last.labels === labels && last.registry === registry ? last.build : undefined };
+}
+
+function statementBuild(ws: Workspace, doc: Doc): StatementBuild {
+  const { registry, envs, labels, build } = statementInputs(ws, doc);
+  if (build) return build;
+  const made = new StatementBuild(doc, envs, labels, registry);
+  statementsPerEnvs.set(envs, { labels, registry, build: made });
+  return made;
+}
+
+/** The statement a label belongs to: the nearest theorem-like environment around it (its index), or -1 (and -1 in display math). */
+function statementOfLabel(l: DocLabel, envs: readonly DocEnv[], registry: ReturnType<Workspace['theorems']>): number {
+  if (l.mathEnv >= 0) return -1;
+  let i = l.env;
+  while (i >= 0 && !registry.get(envs[i].name)) i = envs[i].parent;
+  return i;
 }
 
 /**
@@ -142,42 +156,24 @@ function statementBuild(ws: Workspace, doc: Doc): StatementBuild {
  * others (a hover on a document whose statements are still being built, or on any document).
  */
 export function statementsAt(ws: Workspace, doc: Doc, offset: number): Statement[] {
-  const registry = ws.theorems(doc);
-  const envs = doc.envs();
-  const labels = doc.labels();
-  const last = statementsPerEnvs.get(envs);
-  const built = last && last.labels === labels && last.registry === registry ? last.build.out : undefined;
+  const { registry, envs, labels, build } = statementInputs(ws, doc);
+  const built = build?.out;
   const chain: number[] = [];
   // the last environment to begin at or before `offset`: every one containing it is that one or an ancestor
-  for (let i = lastAtOrBefore(envs.length, (k) => envs[k].start, offset); i >= 0; i = envs[i].parent) {
+  for (let i = lowerBound(envs.length, (k) => envs[k].start <= offset) - 1; i >= 0; i = envs[i].parent) {
     if (offset <= envs[i].end && registry.get(envs[i].name)) chain.push(i);
   }
   chain.reverse();
-  if (built) return chain.map((i) => built[lastAtOrBefore(built.length, (k) => built[k].index, i)]).filter((st, k) => st?.index === chain[k]);
+  if (built) return chain.map((i) => built[lowerBound(built.length, (k) => built[k].index <= i) - 1]).filter((st, k) => st?.index === chain[k]);
   return chain.map((index) => {
     const env = envs[index];
     const st: Statement = { index, env, kind: registry.get(env.name)!, title: envTitle(doc, env), labels: [] };
     // its labels: those inside it with no other statement between them and it
-    for (let k = lastAtOrBefore(labels.length, (j) => labels[j].start, env.start - 1) + 1; k < labels.length && labels[k].start <= env.end; k++) {
-      const l = labels[k];
-      if (l.mathEnv >= 0) continue;
-      let i = l.env;
-      while (i >= 0 && i !== index && !registry.get(envs[i].name)) i = envs[i].parent;
-      if (i === index) st.labels.push(l);
+    for (let k = lowerBound(labels.length, (j) => labels[j].start < env.start); k < labels.length && labels[k].start <= env.end; k++) {
+      if (statementOfLabel(labels[k], envs, registry) === index) st.labels.push(labels[k]);
     }
     return st;
   });
-}
-
-/** The last index in [0, n) whose key is at most `x` (keys ascending), or -1. */
-function lastAtOrBefore(n: number, key: (i: number) => number, x: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(mid) <= x) lo = mid + 1; else hi = mid;
-  }
-  return lo - 1;
 }
 
 /** Environments or labels between pauses of a statement build. */
@@ -197,12 +193,8 @@ function* buildStatements(doc: Doc, envs: readonly DocEnv[], labels: readonly Do
   }
   for (let k = 0; k < labels.length; k++) {
     if (k % PER_PAUSE === PER_PAUSE - 1) yield;
-    const l = labels[k];
-    if (l.mathEnv >= 0) continue;
-    for (let i = l.env; i >= 0; i = envs[i].parent) {
-      const st = byEnv.get(i);
-      if (st) { st.labels.push(l); break; }
-    }
+    const i = statementOfLabel(labels[k], envs, registry);
+    if (i >= 0) byEnv.get(i)!.labels.push(labels[k]);
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { missingInclude } from './missingInclude.js';
 import { uriBaseName as baseName } from '../project/files.js';
 import { citationDiagnostics } from './citations.js';
 import { publishable, type Candidate, type Need, type Published } from './publishGate.js';
+import { drain } from '../util/turns.js';
 
 export const SOURCE = 'mathsense';
 
@@ -59,10 +60,7 @@ const NEEDS_ALL: readonly Need[] = ['compiled', 'whole-project'];
 
 /** Every diagnostic of `doc` that holds if the facts it rests on are complete (see publishGate.ts). */
 export function diagnosticCandidates(ws: Workspace, doc: Doc, settings: DiagnosticSettings = defaultDiagnosticSettings): Candidate[] {
-  const steps = candidateSteps(ws, doc, settings);
-  let r = steps.next();
-  while (!r.done) r = steps.next();
-  return r.value;
+  return drain(candidateSteps(ws, doc, settings));
 }
 
 /** Blocks between pauses of `candidateSteps`. */

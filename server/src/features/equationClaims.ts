@@ -9,6 +9,7 @@ import type { DisplayRelations } from '../math/equations/equation.js';
 import { confirmSameDisplay } from '../math/equations/equivalence.js';
 import type { Doc } from '../project/workspace.js';
 import type { WorkspaceSnapshot } from './workspaceEquations.js';
+import { drain } from '../util/turns.js';
 
 /** Whether the two displays are confirmed to say the same thing (both must be readable). */
 export function confirmedSame(q: DisplayRelations | undefined, c: DisplayRelations | undefined): boolean {
@@ -52,10 +53,7 @@ export function copyGroup(snap: WorkspaceSnapshot, doc: Doc): number {
 
 /** Every document's copy group (made once per set of sites: a caller may make them ahead of the first lens). */
 export function copyGroups(snap: WorkspaceSnapshot): ReadonlyMap<Doc, number> {
-  const steps = copyGroupSteps(snap);
-  let r = steps.next();
-  while (!r.done) r = steps.next();
-  return r.value;
+  return drain(copyGroupSteps(snap));
 }
 
 /** Sites between pauses of `copyGroupSteps`. */

@@ -8,6 +8,7 @@ import type { Block } from '../model/documentView.js';
 import type { Doc } from '../project/workspace.js';
 import { blankComments } from '../math/latexText.js';
 import type { BlockFacts } from '../syntax/facts.js';
+import { drain } from '../util/turns.js';
 
 export interface EquationSite {
   /** Span shown and navigated to: the environment, or the row (absolute offsets in a DocEquation). */
@@ -70,10 +71,7 @@ const BLOCKS_PER_PAUSE = 256;
 
 /** Sites of a document (absolute offsets), memoised per block list (one per document version). */
 export function documentEquations(doc: Doc): DocEquation[] {
-  const steps = documentEquationSteps(doc);
-  let r = steps.next();
-  while (!r.done) r = steps.next();
-  return r.value;
+  return drain(documentEquationSteps(doc));
 }
 
 /**

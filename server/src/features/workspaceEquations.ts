@@ -13,6 +13,7 @@ import { overlapAll, type TokenTable, type EquationCorpus } from '../index/equat
 import { documentEquationSteps, type DocEquation, type EquationSite } from './equationSites.js';
 import { DisplayReader } from './displayReader.js';
 import type { DisplayRelations } from '../math/equations/equation.js';
+import { drain } from '../util/turns.js';
 
 /** Macros visible from a document, with their signature; recomputed when a scope document changes. */
 export class DocMacros {
@@ -135,10 +136,7 @@ export class WorkspaceEquations {
    * analysis (and vectors of analysed ones asked for). Cheap when nothing changed.
    */
   snapshot(ws: Workspace, opts: { queue?: boolean } = {}): WorkspaceSnapshot {
-    const steps = this.snapshotSteps(ws, opts);
-    let r = steps.next();
-    while (!r.done) r = steps.next();
-    return r.value;
+    return drain(this.snapshotSteps(ws, opts));
   }
 
   /**

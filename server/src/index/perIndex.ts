@@ -1,5 +1,6 @@
 // Values computed once per loaded index from many entry reads (citation counts, title indexes).
 import type { LoadedIndex } from './store.js';
+import { drain } from '../util/turns.js';
 
 /**
  * A value computed once per index from many entry reads, in slices (the builder yields between
@@ -15,12 +16,7 @@ export function perIndex<T, A extends unknown[]>(build: (index: LoadedIndex, ...
   return {
     get(index: LoadedIndex, ...args: A): T {
       let v = done.get(index);
-      if (v === undefined) {
-        const steps = build(index, ...args);
-        let r = steps.next();
-        while (!r.done) r = steps.next();
-        done.set(index, (v = r.value));
-      }
+      if (v === undefined) done.set(index, (v = drain(build(index, ...args))));
       return v;
     },
     async prepare(pause: Pause, index: LoadedIndex, ...args: A): Promise<void> {

@@ -153,10 +153,11 @@ function scopeStart(envs: BlockFacts['envs'], e: BlockFacts['envs'][number], tex
 
 /** Relative items of a model block keyed for one macro signature, per (shared, immutable) facts. */
 const keyedPerFacts = new WeakMap<BlockFacts, { sig: string; items: readonly BlockInput[] }>();
-/** The last answer per block list (the model makes a new list on every edit). */
-const perBlockList = new WeakMap<readonly Block[], { sig: string; out: BlockInput[] }>();
-/** A reading under way (`mathBlocksBy` past its deadline), per block list: the next block to read and what was read. */
-const partialPerBlockList = new WeakMap<readonly Block[], { sig: string; next: number; out: BlockInput[]; items: Map<Block, readonly BlockInput[]> }>();
+/**
+ * The reading per block list (the model makes a new list on every edit): what was read, and the next block to
+ * read; done when that is past the last. A reading past its deadline goes on from there.
+ */
+const readings = new WeakMap<readonly Block[], { sig: string; next: number; out: BlockInput[]; items: Map<Block, readonly BlockInput[]> }>();
 /** The previous answer per document: blocks that did not move keep their items. */
 const previous = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; items: Map<Block, readonly BlockInput[]> }>();
 
@@ -178,16 +179,15 @@ export function mathBlocks(doc: Doc, macroSig = ''): BlockInput[] {
  */
 export function mathBlocksBy(doc: Doc, macroSig: string, deadline: number): BlockInput[] | undefined {
   const blocks = doc.blocks();
-  const last = perBlockList.get(blocks);
-  if (last && last.sig === macroSig) return last.out;
-  const prev = previous.get(doc);
-  const reuse = prev && prev.sig === macroSig ? prev.items : undefined;
   // the next call goes on from the block this one stopped at: going over the blocks read
   // already, slice after slice, would make the reading of a large document quadratic
-  let st = partialPerBlockList.get(blocks);
+  let st = readings.get(blocks);
+  if (st && st.sig === macroSig && st.next === blocks.length) return st.out;
+  const prev = previous.get(doc);
+  const reuse = prev && prev.sig === macroSig ? prev.items : undefined;
   if (!st || st.sig !== macroSig) {
     st = { sig: macroSig, next: 0, out: [], items: new Map() };
-    partialPerBlockList.set(blocks, st);
+    readings.set(blocks, st);
   }
   let read = 0;
   for (; st.next < blocks.length; st.next++) {
@@ -209,8 +209,6 @@ export function mathBlocksBy(doc: Doc, macroSig: string, deadline: number): Bloc
     st.items.set(b, mine);
     for (const m of mine) st.out.push(m);
   }
-  partialPerBlockList.delete(blocks);
-  perBlockList.set(blocks, { sig: macroSig, out: st.out });
   previous.set(doc, { blocks, sig: macroSig, items: st.items });
   return st.out;
 }

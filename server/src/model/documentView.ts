@@ -113,14 +113,29 @@ export abstract class DocumentView {
   private building = new Map<string, Iterator<void, unknown>>();
 
   private sliced<T>(key: SlicedView | 'allProblems', steps: () => Generator<void, T>): T {
+    return this.buildView(key, steps, Infinity)!;
+  }
+
+  /**
+   * Goes on building view `key` (from where its build stopped, else from `steps()`) until it is
+   * done, then keeps it; undefined when `deadline` (a `performance.now()` time) passed first.
+   */
+  private buildView<T>(key: string, steps: () => Iterator<void, T>, deadline: number): T | undefined {
     const have = this.memo.get(key) as T | undefined;
     if (have !== undefined) return have;
     const it = (this.building.get(key) as Iterator<void, T> | undefined) ?? steps();
-    let r = it.next();
-    while (!r.done) r = it.next();
-    this.building.delete(key);
-    this.memo.set(key, r.value);
-    return r.value;
+    for (;;) {
+      const r = it.next();
+      if (r.done) {
+        this.building.delete(key);
+        this.memo.set(key, r.value);
+        return r.value;
+      }
+      if (deadline !== Infinity && performance.now() > deadline) {
+        this.building.set(key, it);
+        return undefined;
+      }
+    }
   }
 
   /**
@@ -129,24 +144,7 @@ export abstract class DocumentView {
    */
   warm(deadline: number): boolean {
     if (!this.buffer.buildLines(deadline)) return false;
-    for (const key of SLICED_VIEWS) {
-      if (this.memo.has(key)) continue;
-      let it = this.building.get(key);
-      if (!it) {
-        it = this.viewSteps(key);
-        this.building.set(key, it);
-      }
-      for (;;) {
-        const r = it.next();
-        if (r.done) {
-          this.building.delete(key);
-          this.memo.set(key, r.value);
-          break;
-        }
-        if (performance.now() > deadline) return false;
-      }
-    }
-    return true;
+    return SLICED_VIEWS.every((key) => this.buildView(key, () => this.viewSteps(key), deadline) !== undefined);
   }
 
   private viewSteps(key: SlicedView): Generator<void, unknown> {
@@ -174,8 +172,6 @@ export abstract class DocumentView {
   offsetAt(position: Position): number { return this.buffer.offsetAt(position); }
   range(start: number, end: number): Range { return { start: this.positionAt(start), end: this.positionAt(end) }; }
   lineCount(): number { return this.buffer.lineCount; }
-  /** Builds the line offsets until `deadline` (a `performance.now()` time); true once built. */
-  buildLines(deadline: number): boolean { return this.buffer.buildLines(deadline); }
 
   private collect<K extends keyof typeof COLLECTED>(key: K): Collected<K>[] {
     return this.sliced(key, () => this.collectSteps(key));

@@ -5,6 +5,7 @@
 // tens of megabytes needs: its line offsets can be built a slice at a time between requests
 // (`buildLines`), instead of all at once inside whichever request asks first.
 import type { Position, Range } from 'vscode-languageserver-types';
+import { lowerBound } from '../util/lowerBound.js';
 
 export type TextChange = { range: Range; rangeLength?: number; text: string } | { text: string };
 
@@ -51,13 +52,7 @@ export class TextBuffer {
 
   /** The line `offset` is on: the last line starting at or before it. */
   private lineOf(offset: number, lines: readonly number[]): number {
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (lines[mid] > offset) high = mid; else low = mid + 1;
-    }
-    return low - 1;
+    return lowerBound(lines.length, (i) => lines[i] <= offset) - 1;
   }
 
   offsetAt(position: Position): number {

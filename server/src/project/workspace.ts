@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { LatexDocument } from '../model/latexDocument.js';
 import { MarkdownDocument } from '../model/markdownDocument.js';
-import type { Block, DocInclude, DocLabel } from '../model/documentView.js';
+import type { DocInclude, DocLabel } from '../model/documentView.js';
 import {
   isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
 } from './files.js';
@@ -243,10 +243,10 @@ export class Workspace {
 
   /**
    * Loads a file from disk unless it is open in the editor. Returns the document or undefined.
-   * `read`: its text, read already (with its blocks built: a large file the project loader built
-   * in slices, model/slicedBuild.ts).
+   * `read`: its text, read already (and `prepared`, its LaTeX document built apart already: a
+   * large file the project loader built and warmed in slices).
    */
-  loadFile(p: string, force = false, read?: { text: string; built?: Block[] }): Doc | undefined {
+  loadFile(p: string, force = false, read?: { text: string; prepared?: LatexDocument }): Doc | undefined {
     const uri = pathToUri(p);
     if (this.openUris.has(uri)) return this.docs.get(uri);
     if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
@@ -258,9 +258,7 @@ export class Workspace {
       return undefined;
     }
     this.failed.delete(uri);
-    const markdown = isMarkdownPath(p);
-    const prepared = read?.built && !markdown ? new LatexDocument(uri, r.text, 0, 'latex', undefined, read.built) : undefined;
-    return this.put(uri, markdown ? 'markdown' : 'latex', 0, r.text, prepared);
+    return this.put(uri, isMarkdownPath(p) ? 'markdown' : 'latex', 0, r.text, read?.prepared);
   }
 
   /**
@@ -331,11 +329,7 @@ export class Workspace {
     this.labelGeneration++;
   }
 
-  /**
-   * Updates the index from the label names of the blocks an edit replaced and created.
-   * Retyping inside a labelled block (same names in, same names out) changes nothing, so
-   * cached resolutions stay valid.
-   */
+  /** `doc` defines `name`: the index holds it for the name. */
   private holdLabel(name: string, doc: Doc): void {
     const h = this.labelIndex.get(name);
     if (!h) this.labelIndex.set(name, doc);
@@ -343,12 +337,18 @@ export class Workspace {
     else if (h !== doc) this.labelIndex.set(name, new Set([h, doc]));
   }
 
+  /** `doc` no longer defines `name`. */
   private unholdLabel(name: string, doc: Doc): void {
     const h = this.labelIndex.get(name);
     if (h === doc) this.labelIndex.delete(name);
     else if (h instanceof Set && h.delete(doc) && h.size === 1) this.labelIndex.set(name, h.values().next().value!);
   }
 
+  /**
+   * Updates the index from the label names of the blocks an edit replaced and created.
+   * Retyping inside a labelled block (same names in, same names out) changes nothing, so
+   * cached resolutions stay valid.
+   */
   private applyLabelDiff(doc: Doc, removed: readonly string[], added: readonly string[]): void {
     const delta = new Map<string, number>();
     for (const n of removed) delta.set(n, (delta.get(n) ?? 0) - 1);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Workspace } from '../project/workspace.js';
 import { findDocumentFiles, isMarkdownPath, pathToUri, readTextFile, readTextFileAsync } from '../project/files.js';
 import { SlicedBuild, SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
+import { LatexDocument } from '../model/latexDocument.js';
 import type { Guard } from '../util/guard.js';
 import { turn, SLICE_MS } from '../util/turns.js';
 
@@ -150,14 +151,19 @@ export class ProjectLoader {
     try { return this.ws.fs.stat(p).size >= SLICED_OPEN_CHARS; } catch { return false; }
   }
 
-  /** Reads a large file and builds its blocks a slice at a time between requests. */
+  /**
+   * Reads a large file and builds its blocks, then the views its registration reads
+   * (model/documentView.ts#warm), a slice at a time between requests, as for one the editor opens.
+   */
   private async loadInSlices(p: string): Promise<void> {
     const r = readTextFile(p, this.ws.fs);
     // what cannot be read is recorded as loadFile records it
     if ('error' in r) { this.hooks.guard('scan', undefined, () => this.ws.loadFile(p)); return; }
     const build = new SlicedBuild(r.text);
     while (!build.step(performance.now() + SLICE_MS)) await turn();
-    this.hooks.guard('scan', undefined, () => this.ws.loadFile(p, true, { text: r.text, built: build.blocks() }));
+    const prepared = new LatexDocument(pathToUri(p), r.text, 0, 'latex', undefined, build.blocks());
+    while (!prepared.warm(performance.now() + SLICE_MS)) await turn();
+    this.hooks.guard('scan', undefined, () => this.ws.loadFile(p, true, { text: r.text, prepared }));
   }
 
   /** Reads every document under the folders, yielding to requests as it goes (a large file in slices). */

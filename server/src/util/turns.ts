@@ -71,6 +71,13 @@ export function turn(): Promise<void> {
   return new Promise((resolve) => nextTurn(resolve));
 }
 
+/** Runs `steps` to its end at once and gives its value: a generator's slices, in one go. */
+export function drain<T>(steps: Iterator<void, T>): T {
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
 export interface TurnsJob<T> {
   /** Runs one slice, guarded by the caller: undefined when it failed, which ends the job (then `failed`). */
   guard(slice: () => IteratorResult<void, T>): IteratorResult<void, T> | undefined;
