@@ -11,7 +11,7 @@ import { ENTRY_KINDS, FILES, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_V
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { buildIndexEquations } from './equations.js';
 import { trainTermRanker } from '../rankers/termFit.js';
-import { computeHubs, hubBackground, PROOF_HUBS_FILE, STATEMENT_HUBS_FILE, writeHubs } from './hubs.js';
+import { computeHubsInWorkers, hubBackground, PROOF_HUBS_FILE, STATEMENT_HUBS_FILE, writeHubs } from './hubs.js';
 
 export interface BuildOptions {
   dataDir: string;
@@ -174,14 +174,15 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     dim = enc.info.dim;
     const cache = o.cacheDir === null ? undefined : new EmbeddingCache(modelVersion, dim, o.cacheDir);
     const max = files.config.maxTokens;
-    const vectors = await embedThroughCache(cache, ordered.map((r) => `${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.tokenText ?? r.text}`), (part) => enc.embedIds(part.map((i) => {
+    const input = (i: number): number[] => {
       const r = ordered[i];
       const x = r.embedText !== undefined ? tok.encode(r.embedText, { maxTokens: max }) : ids[i].slice(0, max);
       return x.length ? x : enc.encode('');
-    })), (s, todo) => {
+    };
+    const vectors = await embedThroughCache(cache, ordered.map((r) => `${r.macros ? 'macros\u0000' : ''}${r.embedText ?? r.tokenText ?? r.text}`), (part) => enc.embedIds(part.map(input)), (s, todo) => {
       if (s === 0) log(`embedding ${todo} texts (${ordered.length - todo} from the cache)`);
       progress('embedding', s, todo);
-    });
+    }, (i) => (ordered[i].embedText !== undefined ? input(i).length : Math.min(max, ids[i].length)));
     vectors.forEach((v, i) => quantise(v, i, matrix, scales, dim));
     await fitTermRanker(enc);
     await enc.release();
@@ -241,8 +242,8 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     const built = LoadedIndex.load(tmp);
     const background = hubBackground(built, proofRanker.background);
     const tokens = (id: number) => ids[id].slice(0, QUERY_TOKENS);
-    const hubs = computeHubs(built, 'proof', background, tokens, (d, n) => progress('proof hubs', d, n));
-    const stHubs = computeHubs(built, 'statement', background, tokens, (d, n) => progress('statement hubs', d, n));
+    progress('hub scores', 0, 1);
+    const { proof: hubs, statement: stHubs } = await computeHubsInWorkers(tmp, built, background, tokens);
     built.close();
     header.proofRanker = { ...proofRanker, hubs: { ...writeHubs(tmp, PROOF_HUBS_FILE, hubs), background: background.length }, statementHubs: writeHubs(tmp, STATEMENT_HUBS_FILE, stHubs) };
     bytes += header.proofRanker.hubs.bytes + header.proofRanker.statementHubs!.bytes;

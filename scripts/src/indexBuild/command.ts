@@ -10,14 +10,15 @@ import { DEFAULT_SOURCES, SOURCE_IDS, type SourceId } from './sources.js';
 type Out = (s: string) => void;
 interface Io { out: Out; err: Out }
 
-export const BUILD_USAGE = `usage: node scripts/out/bin/index.js build [--data DIR] [--index DIR] [--sources proofwiki,mathd2,planetmath,stacks] [--slice N] [--models DIR] [--no-vectors] [--no-equations] [--quiet]
-  builds the index from ../shared/data (progress on stderr)
+export const BUILD_USAGE = `usage: node scripts/out/bin/index.js build [--data DIR] [--index DIR] [--sources proofwiki,mathd2,planetmath,stacks] [--slice N] [--models DIR] [--no-vectors] [--no-equations] [--no-cache] [--quiet]
+  builds the index from ../shared/data (progress on stderr); --no-cache neither reads nor writes
+  the embedding and formula caches in .cache/index-embeddings (a cold build)
 `;
 
 export async function buildCommand(args: string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'build') { io.err(BUILD_USAGE); return 2; }
-  const p = parseOptions(rest, ['--no-vectors', '--no-equations', '--quiet'], ['--data', '--index', '--sources', '--slice', '--models']);
+  const p = parseOptions(rest, ['--no-vectors', '--no-equations', '--no-cache', '--quiet'], ['--data', '--index', '--sources', '--slice', '--models']);
   if (p.bad) { io.err(`index build: ${p.bad}\n`); return 2; }
   const sources = ((p.opts.sources as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_SOURCES) as SourceId[];
   const unknown = sources.filter((s) => !SOURCE_IDS.includes(s));
@@ -30,7 +31,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
   try {
     const r = await buildIndex({
       dataDir, outDir, sources, slice, noVectors: !!p.opts['no-vectors'], noEquations: !!p.opts['no-equations'], modelsDir: p.opts.models ? path.resolve(p.opts.models as string) : undefined,
-      cacheDir: path.join(packageRoot(), '.cache', 'index-embeddings'),
+      cacheDir: p.opts['no-cache'] ? null : path.join(packageRoot(), '.cache', 'index-embeddings'),
       progress: p.opts.quiet ? undefined : progressBar(io.err, !!process.stderr.isTTY),
       log: (m) => io.err(`${m}\n`),
     });

@@ -1,7 +1,9 @@
 // The index's hub scores (indexHubs.ts in the server reads them), computed at build from a
 // seeded sample of indexed statements outside the held-out splits.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { HUB_BACKGROUND, type LoadedIndex } from 'mathsense-server/api/index';
 import { seededSample } from 'mathsense-server/api/util';
 import { HubScores } from '../rankers/hubScores.js';
@@ -17,11 +19,8 @@ export function hubBackground(index: LoadedIndex, n = HUB_BACKGROUND): number[] 
   return seededSample(ids, n);
 }
 
-/**
- * Hub scores of every entry of `kind` against the background statements (token ids of each
- * given): a proof skips its own statement, a statement itself.
- */
-export function computeHubs(index: LoadedIndex, kind: 'proof' | 'statement', background: number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): Float32Array {
+/** The streamed top scores of every entry of `kind` against some background statements: a proof skips its own statement, a statement itself. */
+export function hubShare(index: LoadedIndex, kind: 'proof' | 'statement', background: readonly number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): { bm: HubScores; cos: HubScores } {
   const [pa, pb] = index.header.kinds[kind];
   const n = pb - pa;
   const owner = new Int32Array(n);
@@ -33,11 +32,49 @@ export function computeHubs(index: LoadedIndex, kind: 'proof' | 'statement', bac
     bm.add(index.bm25Range(tokenIds(id), kind, pa, pb), own);
     cos.add(index.cosineRange(index.vector(id), pa, pb), own);
   });
+  return { bm, cos };
+}
+
+/** [BM25 means, cosine means] of each entry, one Float32Array (the hubs file's layout). */
+function hubMeans(h: { bm: HubScores; cos: HubScores }): Float32Array {
+  const n = h.bm.size;
   const out = new Float32Array(2 * n);
-  out.set(bm.means(), 0);
-  out.set(cos.means(), n);
+  out.set(h.bm.means(), 0);
+  out.set(h.cos.means(), n);
   return out;
 }
+
+/** Hub scores of every entry of `kind` against the background statements (token ids of each given). */
+export function computeHubs(index: LoadedIndex, kind: 'proof' | 'statement', background: number[], tokenIds: (id: number) => number[], progress?: (done: number, total: number) => void): Float32Array {
+  return hubMeans(hubShare(index, kind, background, tokenIds, progress));
+}
+
+/**
+ * computeHubs for both kinds, the background shared among worker threads (one per core, each
+ * reading the index in `dir`), merged to what one pass keeps: the same bits, sooner.
+ */
+export async function computeHubsInWorkers(dir: string, index: LoadedIndex, background: number[], tokenIds: (id: number) => number[], workers = Math.min(4, os.availableParallelism?.() ?? os.cpus().length)): Promise<{ proof: Float32Array; statement: Float32Array }> {
+  const kinds = ['proof', 'statement'] as const;
+  const shares = Array.from({ length: Math.max(1, workers) }, (_, w) => background.filter((_, i) => i % workers === w));
+  const results = await Promise.all(shares.map((share) => new Promise<HubWorkerResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./hubsWorker.js', import.meta.url), { workerData: { dir, background: share, tokens: share.map(tokenIds) } satisfies HubWorkerInput });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`hub worker exited with ${code}`)); });
+  })));
+  const out = {} as { proof: Float32Array; statement: Float32Array };
+  for (const kind of kinds) {
+    const [pa, pb] = index.header.kinds[kind];
+    const whole = { bm: new HubScores(pb - pa), cos: new HubScores(pb - pa) };
+    for (const r of results) { whole.bm.merge(r[kind].bm); whole.cos.merge(r[kind].cos); }
+    out[kind] = hubMeans(whole);
+  }
+  return out;
+}
+
+export interface HubWorkerInput { dir: string; background: number[]; tokens: number[][] }
+type HubState = ReturnType<HubScores['state']>;
+export type HubWorkerResult = Record<'proof' | 'statement', { bm: HubState; cos: HubState }>;
 
 export function writeHubs(dir: string, name: string, hubs: Float32Array): { name: string; bytes: number } {
   const buf = Buffer.from(hubs.buffer, hubs.byteOffset, hubs.byteLength);

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Bm25Index, EncoderSession, MathTokenizer } from 'mathsense-server/api/embeddings';
 import { FILES, IndexError, headerPath, LoadedIndex, candidateProofs, citationsOf, citerMatch, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS, TERM_FEATURES, featureRows, titleText, recoverReferences, titleTable, indexProofRanker, expandProofWikiMacros } from 'mathsense-server/api/index';
 import { buildIndex } from './builder.js';
+import { computeHubs, computeHubsInWorkers, hubBackground } from './hubs.js';
 import * as os from 'node:os';
 import { buildSlice, dataDir, hasData, modelsDir } from '../testing/indexSlice.js';
 
@@ -100,6 +101,17 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     assert.ok(proofs.some((p) => st.proofs!.includes(p.id)), 'its own proof is a candidate');
     // BM25 only (no vector) still answers
     assert.ok(search(index, { ids: q.ids }, 'statement', { limit: 3 }).length > 0);
+  });
+
+  it('computes hub scores in worker threads that equal one pass over the background, to the bit', async () => {
+    const background = hubBackground(index, 60);
+    const tokens = (id: number) => tok.encode(index.entry(id).text, { maxTokens: QUERY_TOKENS });
+    const inWorkers = await computeHubsInWorkers(dir, index, background, tokens, 3);
+    for (const kind of ['proof', 'statement'] as const) {
+      const once = computeHubs(index, kind, background, tokens);
+      assert.ok(once.some((x) => x !== 0));
+      assert.deepEqual([...inWorkers[kind]], [...once], kind);
+    }
   });
 
   it('carries the proof ranker with every proof\'s and statement\'s hub scores, and falls back to BM25+encoder without them', async () => {

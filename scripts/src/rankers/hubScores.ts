@@ -20,15 +20,36 @@ export class HubScores {
     const k = this.k, best = this.best;
     for (let j = 0; j < this.size; j++) {
       const s = scores[j];
-      const o = j * k, n = this.filled[j];
-      if (n === k && s <= best[o]) continue;
+      if (this.filled[j] === k && s <= best[j * k]) continue;
       if (skip?.(j)) continue;
-      // insertion into the ascending run best[o .. o+n)
-      let i: number;
-      if (n < k) { i = n; this.filled[j] = n + 1; } else { i = k - 1; for (let t = 0; t < k - 1; t++) best[o + t] = best[o + t + 1]; }
-      while (i > 0 && best[o + i - 1] > s) { best[o + i] = best[o + i - 1]; i--; }
-      best[o + i] = s;
+      this.insert(j, s);
     }
+  }
+
+  /** The kept scores, to be merged into another instance (a worker's share of the background). */
+  state(): { best: Float32Array; filled: Uint16Array } {
+    return { best: this.best, filled: this.filled };
+  }
+
+  /** Adds the scores another instance kept: the result is what one instance streaming both backgrounds keeps. */
+  merge(other: { best: Float32Array; filled: Uint16Array }): void {
+    const k = this.k;
+    for (let j = 0; j < this.size; j++) {
+      for (let t = 0; t < other.filled[j]; t++) {
+        const s = other.best[j * k + t];
+        if (this.filled[j] === k && s <= this.best[j * k]) continue;
+        this.insert(j, s);
+      }
+    }
+  }
+
+  /** Insertion into proof j's ascending run best[o .. o+n), dropping its lowest when full. */
+  private insert(j: number, s: number): void {
+    const k = this.k, best = this.best, o = j * k, n = this.filled[j];
+    let i: number;
+    if (n < k) { i = n; this.filled[j] = n + 1; } else { i = k - 1; for (let t = 0; t < k - 1; t++) best[o + t] = best[o + t + 1]; }
+    while (i > 0 && best[o + i - 1] > s) { best[o + i] = best[o + i - 1]; i--; }
+    best[o + i] = s;
   }
 
   /** Mean of each proof's kept scores (0 for a proof no background statement reached). */

@@ -21,6 +21,19 @@ describe('hub scores', () => {
       assert.ok(Math.abs(got[j] - best.reduce((a, b) => a + b, 0) / k) < 1e-5, `proof ${j}`);
     }
   });
+  it('merged from shares of the background, equal what one pass over all of it keeps, to the bit', () => {
+    const rnd = seededRandom(2);
+    const n = 50, k = 4;
+    const rows = Array.from({ length: 37 }, () => Array.from({ length: n }, () => Math.fround(rnd())));
+    const skip = (i: number) => (j: number) => (i * 7 + j) % 11 === 0;
+    const whole = new HubScores(n, k);
+    rows.forEach((r, i) => whole.add(r, skip(i)));
+    const a = new HubScores(n, k), b = new HubScores(n, k), c = new HubScores(n, k);
+    rows.forEach((r, i) => [a, b, c][i % 3].add(r, skip(i)));
+    a.merge(b.state());
+    a.merge(c.state());
+    assert.deepEqual([...a.means()], [...whole.means()]);
+  });
   it('average what there is when fewer than k statements were seen, 0 when none', () => {
     const hub = new HubScores(2, 4);
     hub.add([1, 5], (j) => j === 1);

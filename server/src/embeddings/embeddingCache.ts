@@ -68,13 +68,19 @@ export class EmbeddingCache {
  * Vectors for items through a cache: cached ones are read, the others embedded by `embed`
  * (given item indices, batches of 64) and written back, flushed every 20 batches and at the
  * end. `keys[i]` is the text item i is cached under; without a cache every item is embedded.
- * `progress(done, todo)` is called before each batch and once at the end.
+ * `progress(done, todo)` is called before each batch and once at the end. With `lengthOf`, the
+ * items are embedded shortest first: a batch is padded to its longest item, so batches of
+ * similar lengths compute little padding.
  */
-export async function embedThroughCache(cache: EmbeddingCache | undefined, keys: readonly string[], embed: (items: number[]) => Promise<Float32Array[]>, progress?: (done: number, todo: number) => void): Promise<Float32Array[]> {
+export async function embedThroughCache(cache: EmbeddingCache | undefined, keys: readonly string[], embed: (items: number[]) => Promise<Float32Array[]>, progress?: (done: number, todo: number) => void, lengthOf?: (item: number) => number): Promise<Float32Array[]> {
   const out = new Array<Float32Array>(keys.length);
   const hashes = cache ? keys.map((k) => cache.key(k)) : [];
-  const todo: number[] = [];
+  let todo: number[] = [];
   keys.forEach((_, i) => { const v = cache?.get(hashes[i]); if (v) out[i] = v; else todo.push(i); });
+  if (lengthOf) {
+    const len = new Map(todo.map((i) => [i, lengthOf(i)]));
+    todo = todo.sort((a, b) => len.get(a)! - len.get(b)! || a - b);
+  }
   for (let s = 0; s < todo.length; s += 64) {
     progress?.(s, todo.length);
     const part = todo.slice(s, s + 64);
