@@ -8,6 +8,7 @@
 //   server/node_modules/onnxruntime-*      the embedding runtime (native, this platform only)
 //   models/                                the encoder (.onnx, config) and tokenizer, if present
 //   build/index/                           the built search index, if present (where the server looks)
+//   packed.json, *.br                      large files packed with brotli, unpacked on first start (step 7)
 //   media/, syntaxes/                      webview assets, icon, screenshots; injection grammar
 //   README.md, ATTRIBUTION.md, LICENSE     the README (with screenshots), third-party notices
 //
@@ -15,6 +16,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as crypto from 'node:crypto';
+import * as zlib from 'node:zlib';
+import { promisify } from 'node:util';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -86,7 +90,7 @@ for (const pkg of ['onnxruntime-node', 'onnxruntime-common']) {
 // 4. models and a built index, when present
 const modelFiles = [];
 if (fs.existsSync('models')) {
-  copy('models', 'models', (src) => !src.includes(`${path.sep}training`) && !src.endsWith('.py'));
+  copy('models', 'models', (src) => !src.includes(`${path.sep}training`) && !src.endsWith('.py') && !src.endsWith('.float.onnx') && !src.endsWith('state.pt'));
   for (const f of fs.readdirSync(path.join(stage, 'models'), { recursive: true })) if (String(f).endsWith('.onnx')) modelFiles.push(`models/${f}`);
 }
 // the server finds its index at build/index under the package root (server/src/index/paths.ts)
@@ -141,7 +145,35 @@ ${indexSources.map((x) => `  * ${x.name} (${x.entries ?? '?'} entries): ${x.lice
 ${sections.join('\n')}`;
 fs.writeFileSync(path.join(stage, 'ATTRIBUTION.md'), attribution);
 
-// 7. pack
+// 7. the large files brotli packs much smaller than the .vsix's zip does (the index's text and
+//    postings, onnxruntime's library): stored as <file>.br and listed in packed.json, unpacked
+//    by the server on its first start (server/src/util/packedFiles.ts). Packed outputs are kept in
+//    .cache/packed by content hash, so packaging again is quick.
+const PACKED = [/^build\/index\/(entries\.ndjson|bm25\.bin|equations\.bin|equations\.ndjson)$/, /^server\/node_modules\/onnxruntime-node\/bin\/.*\/libonnxruntime\.so[.\d]*$/];
+const packed = [];
+const packCache = path.join(root, '.cache', 'packed');
+fs.mkdirSync(packCache, { recursive: true });
+const toPack = fs.readdirSync(stage, { recursive: true }).map((f) => String(f).split(path.sep).join('/')).filter((f) => PACKED.some((re) => re.test(f)) && fs.statSync(path.join(stage, f)).isFile());
+const t0 = Date.now();
+await Promise.all(toPack.map(async (f) => {
+  const abs = path.join(stage, f);
+  const bytes = fs.readFileSync(abs);
+  const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+  const cached = path.join(packCache, `${sha256}.br`);
+  if (!fs.existsSync(cached)) {
+    const br = await promisify(zlib.brotliCompress)(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_LGWIN]: 24, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    fs.writeFileSync(`${cached}.tmp`, br);
+    fs.renameSync(`${cached}.tmp`, cached);
+  }
+  fs.copyFileSync(cached, `${abs}.br`);
+  fs.rmSync(abs);
+  packed.push({ path: f, bytes: bytes.length, sha256 });
+}));
+packed.sort((a, b) => a.path.localeCompare(b.path));
+fs.writeFileSync(path.join(stage, 'packed.json'), JSON.stringify({ format: 'mathsense-packed', files: packed }, null, 1) + '\n');
+if (packed.length) console.log(`packed ${packed.length} files with brotli in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${packed.map((p) => `${p.path} ${(p.bytes / 1048576).toFixed(1)} → ${(fs.statSync(path.join(stage, p.path + '.br')).size / 1048576).toFixed(1)} MiB`).join(', ')}`);
+
+// 8. pack
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(path.join(stage, '.vscodeignore'), '**/*.map\n**/*.d.ts\n');
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');

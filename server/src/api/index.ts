@@ -11,7 +11,8 @@ export { ENTRY_KINDS, type EntryKind, FILES, headerPath, INDEX_CONTENT_VERSION, 
 export { indexProofRanker, rankIndexProofs, statementSimilarity } from '../index/indexHubs.js';
 export { type MlpModel, mlpScore, readsMlp } from '../index/mlpRanker.js';
 export { namedIds } from '../index/namedResults.js';
-export { defaultIndexDir, packageRoot, sharedDataDir } from '../index/paths.js';
+export { defaultIndexDir, sharedDataDir } from '../index/paths.js';
+export { packageRoot } from '../util/packageRoot.js';
 export { HUB_BACKGROUND, HUB_NEIGHBOURS, type Hubs, loadProofRanker, PROOF_FEATURES, proofFeatureColumns, type ProofRankerModel, proofScores, rankWithHubs } from '../index/proofRanker.js';
 export { proofWikiEquations } from '../index/proofwikiEquations.js';
 export { expandProofWikiMacros } from '../index/proofwikiMacros.js';

@@ -64,6 +64,10 @@ export async function main(argv: string[]): Promise<number> {
       const cli = await import('./indexCommands.js');
       const io = { out: (s: string) => { process.stdout.write(s); }, err: (s: string) => { process.stderr.write(s); } };
       if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
+      // an installed extension's index may still be packed (util/packedFiles.ts)
+      const { ensureUnpacked } = await import('../util/packedFiles.js');
+      const { packageRoot } = await import('../util/packageRoot.js');
+      try { await ensureUnpacked(packageRoot(), (m) => process.stderr.write(`mathsense: ${m}\n`)); } catch (e) { process.stderr.write(`mathsense: ${(e as Error).message}\n`); return 2; }
       if (cmd === 'search' && (await import('./equationSearch.js')).isEquationSearch(rest)) return (await import('./equationSearch.js')).equationSearch(rest, io);
       return cmd === 'index' ? cli.indexCommand(rest, io) : cmd === 'search' ? cli.searchCommand(rest, io) : cli.disambiguateCommand(rest, io);
     }

@@ -18,7 +18,8 @@ import { EmbeddingCache } from './embeddingCache.js';
 import type { EncoderInfo } from './encoderSession.js';
 import type { Accelerator } from './providers.js';
 import { BUSY, CONTROL_WORDS, STOP, type WorkerInit, type WorkerReply } from './workerMessages.js';
-import { findModelsDir, moduleDir } from './modelFiles.js';
+import { findModelsDir } from './modelFiles.js';
+import { moduleDir } from '../util/packageRoot.js';
 import type { EmbeddingStatus } from '../ext/protocol.js';
 
 export interface EmbeddingServiceOptions {

@@ -4,6 +4,10 @@ import { MathTokenizer, type EncodeOptions } from './tokenizer.js';
 import { loadEncoderFiles, ModelError, type EncoderFiles } from './modelFiles.js';
 import { selectProvider, webgpuUnlikely, type Accelerator, type Provider, type ProviderAttempt } from './providers.js';
 import { PAD_ID } from './vocabulary.js';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { packageRoot } from '../util/packageRoot.js';
+import { ensureUnpacked } from '../util/packedFiles.js';
 
 type Ort = typeof import('onnxruntime-node');
 type Session = import('onnxruntime-node').InferenceSession;
@@ -65,7 +69,7 @@ export class EncoderSession {
     }
     let ort: Ort;
     try {
-      ort = await import('onnxruntime-node');
+      ort = await loadOrt();
     } catch (e) {
       throw new ModelError(`onnxruntime-node cannot be loaded: ${(e as Error).message}`);
     }
@@ -134,4 +138,15 @@ export class EncoderSession {
     const small = await this.small;
     await Promise.all([this.session.release(), small?.release()]);
   }
+}
+
+/**
+ * onnxruntime-node, once its packed library is unpacked (util/packedFiles.ts): from beside the
+ * server, or from the unpacked mirror of a read-only install.
+ */
+async function loadOrt(): Promise<Ort> {
+  const root = packageRoot();
+  const from = await ensureUnpacked(root);
+  if (from === root) return await import('onnxruntime-node');
+  return createRequire(path.join(from, 'server', 'dist', 'mathsense.cjs'))('onnxruntime-node') as Ort;
 }

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { within } from '../util/paths.js';
+import { moduleDir } from '../util/packageRoot.js';
 
 export const ENCODER_DIR = 'mathsense-encoder';
 /** The formula encoder (related equations): same files and config format, another folder. */
@@ -22,6 +22,8 @@ export interface EncoderConfig {
   vocabHash: string;
   dim: number;
   maxTokens: number;
+  /** How the shipped weights are stored (absent: float32, as trained). */
+  weights?: string;
 }
 
 export interface EncoderFiles {
@@ -42,15 +44,6 @@ export function findModelsDir(explicit?: string, from: string = moduleDir()): st
     if (fs.existsSync(path.join(d, 'models', ENCODER_DIR, 'config.json'))) return path.join(d, 'models');
   }
   return undefined;
-}
-
-/** This module's folder: __dirname in the CommonJS bundle, import.meta.url in the ESM build. */
-export function moduleDir(): string {
-  if (typeof __dirname !== 'undefined') return __dirname;
-  try {
-    return path.dirname(fileURLToPath(import.meta.url));
-  } catch { /* bundled as CommonJS */ }
-  return process.cwd();
 }
 
 /** A model version: a prefix of its weights' hash. */

@@ -10,6 +10,8 @@ import { findModelsDir, loadEncoderFiles } from '../embeddings/modelFiles.js';
 import type { EmbeddingService } from '../embeddings/embeddingService.js';
 import { IndexError } from './format.js';
 import { defaultIndexDir } from './paths.js';
+import { packageRoot } from '../util/packageRoot.js';
+import { ensureUnpacked } from '../util/packedFiles.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
 import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
@@ -80,7 +82,7 @@ export class ServerIndex {
 
   /** Starts loading (once per index path); resolves when loaded or failed. */
   load(): Promise<void> {
-    const dir = defaultIndexDir(this.settings().path);
+    let dir = defaultIndexDir(this.settings().path);
     if (this.loading && dir === this.dir) return this.loading;
     this.dir = dir;
     this.index = undefined;
@@ -90,6 +92,10 @@ export class ServerIndex {
     this.semantic = undefined;
     this.loading = (async () => {
       try {
+        // an installed extension's index may still be packed (util/packedFiles.ts); a read-only
+        // install reads it from the unpacked mirror
+        await ensureUnpacked(packageRoot(), (m) => this.log(`index: ${m}`));
+        if (this.dir === dir) this.dir = dir = defaultIndexDir(this.settings().path);
         const files = loadEncoderFiles(findModelsDir(this.settings().modelsPath), { verifyHash: false });
         const tok = MathTokenizer.load(files.vocabPath);
         const idx = await LoadedIndex.loadAsync(dir);
