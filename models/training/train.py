@@ -27,6 +27,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from quantize import WEIGHTS, quantize_file
+
 
 class Encoder(nn.Module):
     """Factorised embeddings (vocab x 128 -> d) keep the file small; mean pooling; L2 norm."""
@@ -228,17 +230,21 @@ def export_saved(args, meta):
 
 def export_onnx(model, out_dir):
     """encoder.onnx with dynamic batch and length; the input/output names every MathSense
-    encoder uses, so one loader (server/src/embeddings/encoderSession.ts) runs them all."""
+    encoder uses, so one loader (server/src/embeddings/encoderSession.ts) runs them all. The float
+    export is kept beside it (encoder.float.onnx, not committed); the shipped file holds its
+    weights in int8 (quantize.py)."""
+    float_path = os.path.join(out_dir, "encoder.float.onnx")
     onnx_path = os.path.join(out_dir, "encoder.onnx")
     ids = torch.tensor([[5, 9, 12, 0]], dtype=torch.long)
     mask = torch.tensor([[1, 1, 1, 0]], dtype=torch.long)
     # export outside no_grad (torch 1.13 + TransformerEncoder); newer torch defaults to the dynamo
     # exporter (another graph, opset 18): keep the TorchScript one every shipped model came from
     legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
-    torch.onnx.export(model, (ids, mask), onnx_path, opset_version=14, **legacy,
+    torch.onnx.export(model, (ids, mask), float_path, opset_version=14, **legacy,
                       input_names=["input_ids", "attention_mask"], output_names=["embeddings"],
                       dynamic_axes={"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
                                     "embeddings": {0: "batch"}})
+    quantize_file(float_path, onnx_path)
     return onnx_path
 
 
@@ -257,7 +263,7 @@ def write_reference(model, data_dir, out_dir, max_len):
 def export(model, args, meta, train_seconds, n_params, device):
     onnx_path = export_onnx(model, args.out)
     write_reference(model, args.data, args.out, args.max_len)
-    train_info = {"steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
+    train_info = {"weights": WEIGHTS, "steps": args.steps, "batch": args.batch, "lr": args.lr, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": max(args.max_len_a, args.max_len_b),
                   "renameP": args.rename_p, "batching": "mixed" if args.mixed_batches else "one source per batch",
                   "hardNegatives": 0 if args.no_hard_negatives else meta.get("negatives", 0), "mathd2CosineFitHeldOut": meta.get("mathd2CosineFitHeldOut", 0), "maxLenA": args.max_len_a, "maxLenB": args.max_len_b, "seed": args.seed, "device": device, "trainSeconds": round(train_seconds),
                   "parameters": n_params, "pairs": meta["counts"]}

@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train import Encoder, export_onnx, pad, start_run, write_reference  # noqa: E402  (the text encoder's architecture, padding, set-up and export)
+from train import Encoder, WEIGHTS, export_onnx, pad, start_run, write_reference  # noqa: E402  (the text encoder's architecture, padding, set-up and export)
 
 # share of each batch drawn from each kind of cluster
 MIX = {"synthetic": 0.45, "real": 0.35, "context": 0.20}
@@ -211,7 +211,7 @@ def main():
 def export(model, args, meta, train_seconds, n_params, device, metrics, history, n_train, n_val):
     onnx_path = export_onnx(model, args.out)
     write_reference(model, args.data, args.out, args.max_len)
-    info = {"steps": args.steps, "clustersPerBatch": args.clusters, "membersPerCluster": args.per_cluster, "mix": MIX, "lr": args.lr,
+    info = {"weights": WEIGHTS, "steps": args.steps, "clustersPerBatch": args.clusters, "membersPerCluster": args.per_cluster, "mix": MIX, "lr": args.lr,
             "temperature": args.temperature, "layers": args.layers, "d": args.d, "dim": args.d, "maxTokens": args.max_len, "seed": args.seed,
             "device": device, "trainSeconds": round(train_seconds), "parameters": n_params, "trainClusters": n_train, "validationClusters": n_val,
             "exported": meta["counts"], "exportedMembers": meta["members"], "dropped": meta["dropped"], "validation": metrics, "history": history}

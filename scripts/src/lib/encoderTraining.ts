@@ -26,7 +26,7 @@ export async function writeEncoderConfig(root, outDir, dataDir, exported) {
   const vocab = Vocabulary.load('models/tokenizer/vocab.json');
   if (vocab.hash !== meta.vocabHash) { console.error(`the exported ${exported} were made with another vocabulary: run without --skip-export`); process.exit(1); }
   const training = JSON.parse(fs.readFileSync(path.join(outDir, 'training.json'), 'utf8'));
-  const config = { format: 'mathsense-encoder', version: sha.slice(0, 12), onnx: 'encoder.onnx', onnxSha256: sha, vocab: vocabPath, vocabHash: vocab.hash, dim: training.dim ?? training.d, maxTokens: training.maxTokens };
+  const config = { format: 'mathsense-encoder', version: sha.slice(0, 12), onnx: 'encoder.onnx', onnxSha256: sha, vocab: vocabPath, vocabHash: vocab.hash, dim: training.dim ?? training.d, maxTokens: training.maxTokens, ...(training.weights ? { weights: training.weights } : {}) };
   fs.writeFileSync(path.join(outDir, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
   return config;
 }

@@ -79,6 +79,8 @@ export class EncoderSession {
     const create = opts.createSession ?? ((o: Ort, p: string, provider: Provider) => o.InferenceSession.create(p, {
       executionProviders: [provider],
       intraOpNumThreads: opts.threads ?? 2,
+      // constant folding (part of 'all') also turns the shipped int8 weights back into float
+      // once, at load (models/training/quantize.py)
       graphOptimizationLevel: 'all',
     }));
     const accelerator = opts.accelerator ?? 'auto';
