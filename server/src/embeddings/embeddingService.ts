@@ -42,10 +42,11 @@ export function defaultCacheDir(): string {
 }
 
 function workerPath(): string {
+  // bundle: moduleDir() is dist/, beside dist/embeddingWorker.cjs; ESM build: it is out/util/,
+  // and the worker is out/embeddings/embeddingWorker.js
   const dir = moduleDir();
-  // ESM build: out/embeddings/embeddingWorker.js; bundle: dist/embeddingWorker.cjs
-  for (const f of ['embeddingWorker.js', 'embeddingWorker.cjs']) if (fs.existsSync(path.join(dir, f))) return path.join(dir, f);
-  return path.join(dir, 'embeddingWorker.js');
+  for (const f of ['embeddingWorker.cjs', path.join('..', 'embeddings', 'embeddingWorker.js')]) if (fs.existsSync(path.join(dir, f))) return path.join(dir, f);
+  return path.join(dir, '..', 'embeddings', 'embeddingWorker.js');
 }
 
 interface Pending { text: string; key?: string; resolve: (v: Float32Array) => void; reject: (e: Error) => void }

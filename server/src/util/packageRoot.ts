@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** This module's folder: __dirname in the CommonJS bundle, import.meta.url in the ESM build. */
+/** This module's folder: the bundle's (dist/) in the CommonJS bundle, out/util/ in the ESM build. */
 export function moduleDir(): string {
   if (typeof __dirname !== 'undefined') return __dirname;
   try {
