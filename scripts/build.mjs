@@ -16,7 +16,9 @@ for (const f of fs.readdirSync(path.join(katexDist, 'fonts'))) {
 }
 fs.copyFileSync(path.join(katexDist, '..', 'LICENSE'), 'dist/media/katex/LICENSE');
 
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+// whitespace only: names stay, so stack traces in a user's log still read; the source maps (not
+// shipped) map lines back
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, minifyWhitespace: true, logLevel: 'warning' };
 
 await Promise.all([
   esbuild.build({
