@@ -29,10 +29,12 @@ if (!process.argv.includes('--from-json')) {
 const read = (f: string): any => {
   try { return JSON.parse(fs.readFileSync(path.join('test-output', f), 'utf8')); } catch { return undefined; }
 };
-const ms = (x: number | undefined) => (x == null ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
+const ms = (x: number | undefined) => (x == null ? 'n/a' : x >= 10_000 ? `${(x / 1000).toFixed(0)} s` : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
 const mb = (bytes: number | undefined) => (bytes == null ? 'n/a' : `${Math.round(bytes / 1048576)} MB`);
 const day = (d: string | undefined) => (d ? d.slice(0, 10) : '?');
 const rows: string[][] = [];
+// what MATHSENSE_BENCH_BASELINE (a bundle path) was, for the table: e.g. a commit
+const BASELINE_LABEL = process.env.MATHSENSE_BENCH_BASELINE_LABEL ?? 'baseline build';
 
 const b = read('bench.json');
 if (b) {
@@ -63,13 +65,13 @@ if (burst) {
   const other = burst.runs[1] as [string, Array<{ request: string; ms: number }>] | undefined;
   for (const r of reqs) {
     const o = other?.[1].find((x) => x.request === r.request);
-    rows.push([`${Math.round(burst.mb)} MB workspace file opened: ${r.request}`, ms(r.ms), o ? `${other![0]}: ${ms(o.ms)}` : '—', `bench --burst, ${day(burst.date)}${name === 'this build' ? '' : ` (${name})`}`]);
+    rows.push([`${Math.round(burst.mb)} MB workspace file opened: ${r.request}`, ms(r.ms), o ? `${BASELINE_LABEL}: ${ms(o.ms)}` : '—', `bench --burst, ${day(burst.date)}${name === 'this build' ? '' : ` (${name})`}`]);
   }
 }
 const h = read('bench-hover-math.json');
 if (h) rows.push(['hover with typeset math p95: first sight / again', `${ms(h.first.p95)} / ${ms(h.again.p95)}`, `source form ${ms(h.source.p95)}`, 'bench']);
 const inst = read('bench-install.json');
-if (inst?.vsix) rows.push(['`.vsix` with the full index and models', mb(inst.vsix.bytes), '—', `bench:install, ${day(inst.date)}`]);
+if (inst?.vsix) rows.push(['`.vsix` with the full index and models', `${(inst.vsix.bytes / 1048576).toFixed(1)} MiB (${(inst.vsix.bytes / 1e6).toFixed(1)} MB)`, '—', `bench:install, ${day(inst.date)}`]);
 if (inst?.indexBuild) rows.push(['cold index build (no embedding cache)', ms(inst.indexBuild.ms), '—', `bench:install, ${day(inst.date)}`]);
 
 const table = ['| measure | MathSense | baseline in the same run | source |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
