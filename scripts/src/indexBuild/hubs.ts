@@ -55,7 +55,8 @@ export function computeHubs(index: LoadedIndex, kind: 'proof' | 'statement', bac
  */
 export async function computeHubsInWorkers(dir: string, index: LoadedIndex, background: number[], tokenIds: (id: number) => number[], workers = Math.min(4, os.availableParallelism?.() ?? os.cpus().length)): Promise<{ proof: Float32Array; statement: Float32Array }> {
   const kinds = ['proof', 'statement'] as const;
-  const shares = Array.from({ length: Math.max(1, workers) }, (_, w) => background.filter((_, i) => i % workers === w));
+  const n = Math.max(1, workers);
+  const shares = Array.from({ length: n }, (_, w) => background.filter((_, i) => i % n === w));
   const results = await Promise.all(shares.map((share) => new Promise<HubWorkerResult>((resolve, reject) => {
     const worker = new Worker(new URL('./hubsWorker.js', import.meta.url), { workerData: { dir, background: share, tokens: share.map(tokenIds) } satisfies HubWorkerInput });
     worker.once('message', resolve);
