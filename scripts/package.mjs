@@ -170,6 +170,9 @@ await Promise.all(toPack.map(async (f) => {
   packed.push({ path: f, bytes: bytes.length, sha256 });
 }));
 packed.sort((a, b) => a.path.localeCompare(b.path));
+// packed outputs of earlier builds' files are not kept
+const used = new Set(packed.map((p) => `${p.sha256}.br`));
+for (const f of fs.readdirSync(packCache)) if (!used.has(f)) fs.rmSync(path.join(packCache, f), { force: true });
 fs.writeFileSync(path.join(stage, 'packed.json'), JSON.stringify({ format: 'mathsense-packed', files: packed }, null, 1) + '\n');
 if (packed.length) console.log(`packed ${packed.length} files with brotli in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${packed.map((p) => `${p.path} ${(p.bytes / 1048576).toFixed(1)} → ${(fs.statSync(path.join(stage, p.path + '.br')).size / 1048576).toFixed(1)} MiB`).join(', ')}`);
 
