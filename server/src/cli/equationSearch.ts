@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
-import { defaultCacheDir } from '../embeddings/embeddingService.js';
+import { userCacheDir } from '../util/cacheDir.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { findModelsDir, FORMULA_ENCODER_DIR } from '../embeddings/modelFiles.js';
 import { EquationAnalyses } from '../features/equationAnalyses.js';
@@ -72,7 +72,7 @@ async function formulaEncoder(io: Io, models?: string): Promise<{ embed: (texts:
     io.err(`mathsense search: formula encoder unavailable (${(e as Error).message}): ranked by fingerprints and structure\n`);
     return undefined;
   }
-  const cache = new EmbeddingCache(enc.info.version, enc.info.dim, defaultCacheDir());
+  const cache = new EmbeddingCache(enc.info.version, enc.info.dim, userCacheDir());
   return {
     version: enc.info.version,
     embed: (canonicals) => {

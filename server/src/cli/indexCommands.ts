@@ -22,7 +22,7 @@ import { candidateProofs, disambiguate, QUERY_TOKENS, search, type Result } from
 import { LoadedIndex, type Query } from '../index/store.js';
 import { isNameQuery } from '../index/namedResults.js';
 import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.js';
-import { defaultCacheDir } from '../embeddings/embeddingService.js';
+import { userCacheDir } from '../util/cacheDir.js';
 import { displayPath, markFormulas, parseLimit } from './options.js';
 import { progressBar } from './progress.js';
 
@@ -112,7 +112,7 @@ async function open(indexDir: string | undefined, io: Io, cmd: string): Promise<
     // vectors cached on disk as in the server: searching the same folder again embeds only what changed
     embed: async (texts, progress) => {
       if (!enc) return texts.map(() => undefined);
-      cache ??= new EmbeddingCache(enc.info.version, enc.info.dim, defaultCacheDir());
+      cache ??= new EmbeddingCache(enc.info.version, enc.info.dim, userCacheDir());
       const e = enc;
       const out = await embedThroughCache(cache, texts, (part) => e.embedTexts(part.map((i) => texts[i])), progress && texts.length > 256 ? (done, todo) => progress('embedding workspace texts', done, todo) : undefined);
       cache.flush();

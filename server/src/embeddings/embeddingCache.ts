@@ -75,11 +75,11 @@ export class EmbeddingCache {
 export async function embedThroughCache(cache: EmbeddingCache | undefined, keys: readonly string[], embed: (items: number[]) => Promise<Float32Array[]>, progress?: (done: number, todo: number) => void, lengthOf?: (item: number) => number): Promise<Float32Array[]> {
   const out = new Array<Float32Array>(keys.length);
   const hashes = cache ? keys.map((k) => cache.key(k)) : [];
-  let todo: number[] = [];
+  const todo: number[] = [];
   keys.forEach((_, i) => { const v = cache?.get(hashes[i]); if (v) out[i] = v; else todo.push(i); });
   if (lengthOf) {
     const len = new Map(todo.map((i) => [i, lengthOf(i)]));
-    todo = todo.sort((a, b) => len.get(a)! - len.get(b)! || a - b);
+    todo.sort((a, b) => len.get(a)! - len.get(b)! || a - b);
   }
   for (let s = 0; s < todo.length; s += 64) {
     progress?.(s, todo.length);

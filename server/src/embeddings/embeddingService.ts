@@ -11,7 +11,6 @@
 // 'exit' hook stops every live worker from starting native work and waits (bounded) for the
 // running call to return (`halt`), so even `exit` without `shutdown` never lands mid-inference.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EmbeddingCache } from './embeddingCache.js';
@@ -20,6 +19,7 @@ import type { Accelerator } from './providers.js';
 import { BUSY, CONTROL_WORDS, STOP, type WorkerInit, type WorkerReply } from './workerMessages.js';
 import { findModelsDir } from './modelFiles.js';
 import { moduleDir } from '../util/packageRoot.js';
+import { userCacheDir } from '../util/cacheDir.js';
 import type { EmbeddingStatus } from '../ext/protocol.js';
 
 export interface EmbeddingServiceOptions {
@@ -35,18 +35,11 @@ export interface EmbeddingServiceOptions {
   log?: (msg: string) => void;
 }
 
-
-export function defaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'mathsense');
-}
-
 function workerPath(): string {
   // bundle: moduleDir() is dist/, beside dist/embeddingWorker.cjs; ESM build: it is out/util/,
   // and the worker is out/embeddings/embeddingWorker.js
-  const dir = moduleDir();
-  for (const f of ['embeddingWorker.cjs', path.join('..', 'embeddings', 'embeddingWorker.js')]) if (fs.existsSync(path.join(dir, f))) return path.join(dir, f);
-  return path.join(dir, '..', 'embeddings', 'embeddingWorker.js');
+  const bundled = path.join(moduleDir(), 'embeddingWorker.cjs');
+  return fs.existsSync(bundled) ? bundled : path.join(moduleDir(), '..', 'embeddings', 'embeddingWorker.js');
 }
 
 interface Pending { text: string; key?: string; resolve: (v: Float32Array) => void; reject: (e: Error) => void }
@@ -117,7 +110,7 @@ export class EmbeddingService {
         if (m.type === 'log') log(m.message);
         else if (m.type === 'ready') {
           this.info = m.info;
-          const dir = this.opts.cacheDir === null ? undefined : this.opts.cacheDir ?? defaultCacheDir();
+          const dir = this.opts.cacheDir === null ? undefined : this.opts.cacheDir ?? userCacheDir();
           this.cache = new EmbeddingCache(m.info.version, m.info.dim, dir);
           resolve(m.info);
         } else if (m.type === 'result') this.settle(m.id, m.vectors);

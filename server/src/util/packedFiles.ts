@@ -9,10 +9,10 @@
 // packed.json and nothing to do.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
+import { userCacheDir } from './cacheDir.js';
 
 export const PACKED_MANIFEST = 'packed.json';
 export const PACKED_SUFFIX = '.br';
@@ -74,7 +74,7 @@ async function unpackAll(root: string, log?: (msg: string) => void): Promise<str
     if (!isReadOnly(e)) throw e;
   }
   // a read-only install: mirror the folders that hold packed files, then unpack into the mirror
-  const mirror = path.join(cacheBase(), 'mathsense', 'unpacked', crypto.createHash('sha256').update(root).update(JSON.stringify(manifest)).digest('hex').slice(0, 16));
+  const mirror = path.join(userCacheDir(), 'unpacked', crypto.createHash('sha256').update(root).update(JSON.stringify(manifest)).digest('hex').slice(0, 16));
   const todo = manifest.files.filter((f) => !unpackedThere(mirror, f));
   if (todo.length === 0) return mirror;
   log?.(`${root} cannot be written: unpacking its packed files into ${mirror}`);
@@ -130,8 +130,4 @@ async function unpackInto(from: string, to: string, files: PackedFile[], log?: (
 function isReadOnly(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException).code;
   return code === 'EACCES' || code === 'EROFS' || code === 'EPERM';
-}
-
-function cacheBase(): string {
-  return process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
 }
