@@ -5,6 +5,6 @@ export { copyText } from '../features/equationClaims.js';
 export { MatchCache, matchLenses } from '../features/equationLenses.js';
 export { documentEquations } from '../features/equationSites.js';
 export { FormulaVectors } from '../features/formulaVectors.js';
-export { bodyText } from '../features/indexFeatures.js';
+export { bodyText } from '../index/workspaceResults.js';
 export { findRelatedEquations, shownLatex } from '../features/relatedEquations.js';
 export { WorkspaceEquations } from '../features/workspaceEquations.js';

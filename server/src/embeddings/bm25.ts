@@ -27,20 +27,45 @@ export class Bm25Index {
     return doc;
   }
 
-  /** Scores of every document for a query (each distinct query term counted once). */
-  scores(query: readonly number[]): Float32Array {
+  /**
+   * Scores of every document for a query (each distinct query term counted once). `without`:
+   * documents left out, exactly as if they had never been added (their own scores are 0), so
+   * that one index over a set serves queries that must not see their own entry.
+   */
+  scores(query: readonly number[], without: readonly number[] = []): Float32Array {
     const out = new Float32Array(this.lengths.length);
-    const n = this.lengths.length;
+    let n = this.lengths.length, avg = this.avgLength;
+    const skip = new Set(without.filter((d) => d >= 0 && d < this.lengths.length));
+    if (skip.size) {
+      let total = avg * n;
+      for (const d of skip) total -= this.lengths[d];
+      n -= skip.size;
+      avg = n ? total / n : 0;
+    }
     for (const term of new Set(query)) {
       const p = this.postings.get(term);
       if (!p) continue;
-      const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5));
+      let df = p.docs.length;
+      if (skip.size) for (const d of skip) if (has(p.docs, d)) df--;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (let i = 0; i < p.docs.length; i++) {
         const d = p.docs[i];
         const tf = p.tfs[i];
-        out[d] += idf * (tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + this.b * this.lengths[d] / this.avgLength));
+        out[d] += idf * (tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + this.b * this.lengths[d] / avg));
       }
     }
+    for (const d of skip) out[d] = 0;
     return out;
   }
+}
+
+/** Whether the ascending list holds `x`. */
+function has(sorted: readonly number[], x: number): boolean {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === x;
 }

@@ -6,11 +6,12 @@
 import { CodeActionKind, type CodeAction, type CompletionItem, type Range } from 'vscode-languageserver';
 import * as path from 'node:path';
 import { Bm25Index } from '../embeddings/bm25.js';
-import type { DocEnv, DocRef } from '../model/documentView.js';
+import type { DocEnv } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import type { DocLabel } from '../model/documentView.js';
 import { uriToPath } from '../project/files.js';
 import { labelTarget, proofTarget, statements, statementsAt, type Statement } from '../analysis/structure.js';
+import { bodyText, labelledResults, proofCitations, timesReferenced } from '../index/workspaceResults.js';
 import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { disambiguate, search, suggestCitations, termCandidates, type Result } from '../index/retrieval.js';
@@ -29,6 +30,7 @@ import { CiterProfiles, citerSourceOf } from '../index/citerProfiles.js';
 import { nameSignals, textSignals } from '../index/referenceSignals.js';
 import { fuseZ, zScores } from '../util/zScores.js';
 import { lowerBound } from '../util/lowerBound.js';
+import { SLICE_MS } from '../util/turns.js';
 import { SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RESULTS_COMMAND, type ShowResultsArgs } from '../ext/protocol.js';
 
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -36,10 +38,6 @@ export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
 
 /** A theorem-like statement and the text it says (body without labels). */
 interface Found { doc: Doc; st?: Statement; env: DocEnv; text: string }
-
-export function bodyText(doc: Doc, env: DocEnv): string {
-  return doc.latexText.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
-}
 
 /** The innermost theorem-like environment containing `offset` (its `\begin` line included). */
 export function statementAt(ws: Workspace, doc: Doc, offset: number): Found | undefined {
@@ -334,7 +332,8 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   const items: ShowResultsArgs['items'] = [];
   const shown = macroWriter(ws);
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
-    items.push({ title: shown(w.doc, w.heading), latex: shown(w.doc, w.text.slice(0, 600)), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.label}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.label, score: w.score });
+    const t = labelTarget(ws, w.doc, w.label);
+    items.push({ title: shown(w.doc, `${t.displayName}${t.title ? ` (${t.title})` : ''}`), latex: shown(w.doc, w.text.slice(0, 600)), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.ref}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.ref, score: w.score });
   }
   // the statement's name (label words, title) against the indexed statements' titles
   const names = { tok: got.tok, name: statementName(ws, f) || undefined };
@@ -362,24 +361,40 @@ export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: Serve
   }] : []));
 }
 
-interface Ranked { doc: Doc; env: DocEnv; start: number; label: string; name: string; heading: string; text: string; score: number }
+/** A labelled workspace result as the rankings read it. */
+interface Candidate { doc: Doc; label: DocLabel; ref: string; env: DocEnv; start: number; name: string; text: string; key: string; score: number }
+
+/**
+ * The labelled results visible from `doc` that the rankings score, in one order for every caller
+ * (completion, results to cite, the background warm-up), so that what is built over them is
+ * shared: each label name once, as completion offers it, theorem labels only.
+ */
+function refCandidates(ws: Workspace, doc: Doc, cap = 3000): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const perDoc = new Map<Doc, ReturnType<typeof labelledResults>>();
+  for (const loc of ws.visibleLabels(doc)) {
+    if (out.length >= cap) break;
+    const key = loc.prefix + loc.label.name;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let results = perDoc.get(loc.doc);
+    if (!results) perDoc.set(loc.doc, (results = labelledResults(ws, loc.doc)));
+    const r = results(loc.label);
+    if (r) out.push({ doc: loc.doc, label: loc.label, ref: key, env: r.env, start: r.env.start, name: r.name, text: r.text, key: r.key, score: 0 });
+  }
+  return out;
+}
 
 /** Labelled workspace statements other than `f`, by relevance to `f` (BM25 + cached vectors). */
-function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerIndex, cap = 3000): Ranked[] {
-  const got = si.get();
-  if (!got) return [];
-  const cands: Ranked[] = [];
-  for (const loc of ws.visibleLabels(from)) {
-    if (cands.length >= cap) break;
-    const t = labelTarget(ws, loc.doc, loc.label);
-    if (t.kind !== 'theorem' || !t.env || (loc.doc === f.doc && t.env.start === f.env.start)) continue;
-    cands.push({ doc: loc.doc, env: t.env, start: t.env.start, label: loc.prefix + loc.label.name, name: resultName(loc.label.name, t.title), heading: `${t.displayName}${t.title ? ` (${t.title})` : ''}`, text: bodyText(loc.doc, t.env), score: 0 });
-  }
-  return scoreTexts(cands, f, ws, si).sort((a, b) => b.score - a.score);
+function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerIndex): Candidate[] {
+  if (!si.get()) return [];
+  return scoreTexts(refCandidates(ws, from), f, ws, si).sort((a, b) => b.score - a.score);
 }
 
 /**
- * Scores labelled workspace results for the statement `f`. With the index's position ranker
+ * Scores labelled workspace results for the statement `f`, leaving out `f`'s own labels (the
+ * result is `cands` without them). With the index's position ranker
  * (index/referenceRanker.ts, fitted on the Stacks project): the direct match (BM25 + cached
  * vectors, z-scored), the votes of the five workspace results most like `f` for what their
  * proofs \ref (citationVotes.ts, as on Stacks, where the ranker was fitted with them), and of
@@ -388,27 +403,26 @@ function rankWorkspaceStatements(ws: Workspace, from: Doc, f: Found, si: ServerI
  * `f`'s name and text, whether `f` already \ref's it, and where the result sits relative to
  * `f` (same file, earlier, results in between). Without it: BM25 over its maximum plus the
  * cosine.
+ *
+ * What depends on the candidates alone (BM25 over their texts and names, their citer profiles)
+ * is built over all of them, `f` included, and kept while they stay the same; `f` is left out of
+ * each score exactly (bm25.ts, citerProfiles.ts), so moving to another statement's proof reuses
+ * it.
  */
-function scoreTexts<T extends { text: string; score: number; doc: Doc; start: number; label: string; name: string }>(cands: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
+function scoreTexts<T extends Candidate>(all: T[], f: Found, ws: Workspace, si: ServerIndex): T[] {
   const got = si.get();
+  const own: number[] = [];
+  all.forEach((c, i) => { if (c.doc === f.doc && c.start === f.env.start) own.push(i); });
+  const cands = own.length ? all.filter((_, i) => !own.includes(i)) : all;
   if (!got || cands.length === 0) return cands;
-  const tokens = cands.map((c) => si.tokens(c.text));
-  const nameIds = cands.map((c) => si.tokens(c.name));
-  // what depends on the candidates alone is built once and kept while their texts and names stay
-  // the same objects (token ids are cached by text): a keystroke elsewhere keeps it
-  const texts = si.memo<CandidateTexts>('ref-candidates', (p) => sameItems(p.tokens, tokens) && sameItems(p.nameIds, nameIds), () => {
-    const bm = new Bm25Index();
-    for (const t of tokens) bm.add(t);
-    const names = new Bm25Index();
-    for (const t of nameIds) names.add(t);
-    return { tokens, nameIds, bm, names };
-  });
+  const keep = own.length ? (xs: ArrayLike<number>) => Float32Array.from(dropAt(Array.from(xs), own)) : (xs: ArrayLike<number>) => Float32Array.from(xs);
+  const { texts, vecs, cites: allCites, profiles } = rankingMemos(all, ws, si);
   const q = si.query(f.text)!;
-  const s = texts.bm.scores(q.ids);
-  const vecs = cands.map((c) => si.vector(c.text));
+  const s = keep(texts.bm.scores(q.ids, own));
+  const candVecs = own.length ? dropAt(vecs, own) : vecs;
   const cos = new Float32Array(cands.length);
   let vectors = 0;
-  vecs.forEach((v, i) => {
+  candVecs.forEach((v, i) => {
     if (!v || !q.vec) return;
     vectors++;
     for (let j = 0; j < v.length; j++) cos[i] += v[j] * q.vec[j];
@@ -423,24 +437,16 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const similarity = vectors ? fuseZ(s, cos) : Float32Array.from(s);
   const direct = zScores(similarity);
   // neighbours are the candidates themselves (f is not one), voting with their proofs' \ref's
-  const proved = proofCitations(ws);
-  const at = new Map(cands.map((c, i) => [c.label, i]));
-  const cites = cands.map((c) => proved.get(statementKey(c.doc, c.start))?.flatMap((l) => (at.has(l) ? [at.get(l)!] : [])));
+  const cites = own.length ? withoutCandidates(allCites, own) : allCites;
   const citesOf = (i: number) => cites[i];
   const votes = unitVotes(votesFromSimilarity(similarity, citesOf, cands.length));
-  // the candidates are the citers too (f is not one): each result's match with who \ref's it
-  const citers = si.memo<CandidateCiters>('ref-citers', (p) => p.texts === texts && sameCites(p.cites, cites) && sameItems(p.vecs, vecs), () => ({
-    texts, cites, vecs,
-    profiles: new CiterProfiles(cands.length, citerSourceOf(cands.map((_, i) => ({ ids: tokens[i], cites: cites[i] ?? [], vec: vecs[i] })))),
-  }));
-  const profiles = citers.profiles;
-  const profile = zScores(profiles.bm25(q.ids));
-  const centroid = q.vec ? profiles.centroid(q.vec) : new Float32Array(cands.length);
+  const profile = zScores(keep(profiles.bm25(q.ids, own, own)));
+  const centroid = q.vec ? keep(profiles.centroid(q.vec, own)) : new Float32Array(cands.length);
   const cited = timesReferenced(ws);
   const names = texts.names;
   const ownName = statementName(ws, f);
-  const byName = ownName ? names.scores(si.tokens(ownName)) : undefined;
-  const columns = { direct, votes, profile, centroid, ...nameSignals(byName, names.scores(q.ids), citesOf, cands.length) };
+  const byName = ownName ? keep(names.scores(si.tokens(ownName), own)) : undefined;
+  const columns = { direct, votes, profile, centroid, ...nameSignals(byName, keep(names.scores(q.ids, own)), citesOf, cands.length) };
   const referred = new Set(refsIn(f.text));
   // a result's order in f's file: its rank among the labelled results found there
   const starts = cands.filter((c) => c.doc === f.doc).map((c) => c.start).sort((x, y) => x - y);
@@ -448,80 +454,69 @@ function scoreTexts<T extends { text: string; score: number; doc: Doc; start: nu
   const here = { file: f.doc.uri, order: order(f.env.start) };
   cands.forEach((c, i) => {
     const pos = positionFeatures(here, c.doc === f.doc ? { file: f.doc.uri, order: order(c.start) } : undefined);
-    c.score = Math.round(referenceScore(model, referenceRow(textSignals(columns, i, cited(c.label), referred.has(c.label)), pos)) * 1000) / 1000;
+    c.score = Math.round(referenceScore(model, referenceRow(textSignals(columns, i, cited(c.ref), referred.has(c.ref)), pos)) * 1000) / 1000;
   });
   return cands;
 }
 
-// how often each label name is \ref'd in the workspace, recounted only when some document's refs
-// array (the same object until that document changes) is not the one counted last time
-const refCounts = new WeakMap<Workspace, { arrays: ReadonlyArray<readonly DocRef[]>; counts: Map<string, number> }>();
-
-/** How often a label is \ref'd across the workspace (what the position ranker calls times cited). */
-function timesReferenced(ws: Workspace): (name: string) => number {
-  const arrays = ws.all().map((d) => d.refs());
-  let last = refCounts.get(ws);
-  if (!last || last.arrays.length !== arrays.length) {
-    const counts = new Map<string, number>();
-    for (const refs of arrays) count(counts, refs, 1);
-    refCounts.set(ws, (last = { arrays, counts }));
-  } else {
-    // a keystroke changes one document's refs array: adjust by that document alone, not by
-    // every reference of the project (Stacks: ~50k, 30 ms a completion request)
-    for (let i = 0; i < arrays.length; i++) {
-      if (arrays[i] === last.arrays[i]) continue;
-      count(last.counts, last.arrays[i], -1);
-      count(last.counts, arrays[i], 1);
-    }
-    last.arrays = arrays;
+/**
+ * What the ranking builds over the candidates alone, kept while they stay the same: BM25 over
+ * their texts and names, and their citer profiles (the candidates are the citers too: each
+ * result's match with who \ref's it). Token ids are cached by text, so a keystroke elsewhere
+ * keeps the same arrays, and these.
+ */
+function rankingMemos(all: readonly Candidate[], ws: Workspace, si: ServerIndex): { texts: CandidateTexts; vecs: Array<Float32Array | undefined>; cites: ReadonlyArray<readonly number[] | undefined>; profiles: CiterProfiles } {
+  const tokens = all.map((c) => si.tokens(c.text));
+  const nameIds = all.map((c) => si.tokens(c.name));
+  const texts = si.memo<CandidateTexts>('ref-candidates', (p) => sameItems(p.tokens, tokens) && sameItems(p.nameIds, nameIds), () => {
+    const bm = new Bm25Index();
+    for (const t of tokens) bm.add(t);
+    const names = new Bm25Index();
+    for (const t of nameIds) names.add(t);
+    return { tokens, nameIds, bm, names };
+  });
+  const vecs = all.map((c) => si.vector(c.text));
+  const cites = citesIn(all, proofCitations(ws));
+  const citers = si.memo<CandidateCiters>('ref-citers', (p) => p.texts === texts && sameCites(p.cites, cites), () => ({
+    texts, cites, vecs: vecs.slice(),
+    profiles: new CiterProfiles(all.length, citerSourceOf(all.map((_, i) => ({ ids: tokens[i], cites: cites[i] ?? [], vec: vecs[i] })))),
+  }));
+  // vectors arrive from the encoder after the profiles are built: each is added, not rebuilt for
+  for (let j = 0; j < vecs.length; j++) {
+    if (citers.vecs[j] === vecs[j]) continue;
+    citers.profiles.setVector(j, vecs[j]);
+    citers.vecs[j] = vecs[j];
   }
-  const counts = last.counts;
-  return (name) => counts.get(name) ?? 0;
+  return { texts, vecs, cites: citers.cites, profiles: citers.profiles };
 }
 
-function count(counts: Map<string, number>, refs: readonly { name: string }[], by: number): void {
-  for (const r of refs) {
-    const n = (counts.get(r.name) ?? 0) + by;
-    if (n > 0) counts.set(r.name, n); else counts.delete(r.name);
-  }
+/** For each candidate, the candidates its proof \ref's (by index in `list`). */
+function citesIn(list: readonly Candidate[], proved: ReadonlyMap<string, readonly string[]>): Array<number[] | undefined> {
+  const at = new Map(list.map((c, i) => [c.ref, i]));
+  return list.map((c) => proved.get(c.key)?.flatMap((l) => (at.has(l) ? [at.get(l)!] : [])));
 }
 
-const statementKey = (doc: Doc, start: number) => `${doc.uri}#${start}`;
+/** Cites by index with the candidates at the (ascending) indices `own` taken out of the list. */
+function withoutCandidates(cites: ReadonlyArray<readonly number[] | undefined>, own: readonly number[]): Array<number[] | undefined> {
+  const shift = (i: number) => i - lowerBound(own.length, (k) => own[k] < i);
+  return dropAt(cites, own).map((cs) => cs?.filter((i) => !own.includes(i)).map(shift));
+}
 
-// per document, the labels its proofs \ref and the statement each proof proves; recomputed only
-// for a document whose refs array (the same object until it changes) is new, so an edit costs
-// one document's proofs, not the project's
-const proofRefs = new WeakMap<readonly DocRef[], Array<{ statement: string; names: string[] }>>();
-
-/** The labels \ref'd in the proofs of each workspace statement, by statementKey. */
-function proofCitations(ws: Workspace): Map<string, string[]> {
-  const byStatement = new Map<string, string[]>();
-  for (const d of ws.all()) {
-    const refs = d.refs();
-    let proofs = proofRefs.get(refs);
-    if (!proofs) {
-      proofs = [];
-      if (refs.length) {
-        d.envs().forEach((e, i) => {
-          if (e.name !== 'proof') return;
-          // refs are in document order: binary search for the first inside the proof
-          const names: string[] = [];
-          for (let k = lowerBound(refs.length, (j) => refs[j].start < e.start); k < refs.length && refs[k].start < e.end; k++) if (refs[k].end <= e.end) names.push(refs[k].name);
-          const st = names.length ? proofTarget(ws, d, i).statement : undefined;
-          if (st) proofs!.push({ statement: statementKey(st.doc, st.env.start), names });
-        });
-      }
-      proofRefs.set(refs, proofs);
-    }
-    for (const p of proofs) byStatement.set(p.statement, [...(byStatement.get(p.statement) ?? []), ...p.names]);
+/** `xs` without the items at the (ascending) indices `at`. */
+function dropAt<T>(xs: readonly T[], at: readonly number[]): T[] {
+  const out: T[] = [];
+  let k = 0;
+  for (let i = 0; i < xs.length; i++) {
+    if (k < at.length && at[k] === i) { k++; continue; }
+    out.push(xs[i]);
   }
-  return byStatement;
+  return out;
 }
 
 /** BM25 over the \ref candidates' texts and over their names. */
 interface CandidateTexts { tokens: readonly number[][]; nameIds: readonly number[][]; bm: Bm25Index; names: Bm25Index }
 /** The candidates as citers of each other, by their proofs' \ref's. */
-interface CandidateCiters { texts: CandidateTexts; cites: ReadonlyArray<readonly number[] | undefined>; vecs: ReadonlyArray<Float32Array | undefined>; profiles: CiterProfiles }
+interface CandidateCiters { texts: CandidateTexts; cites: ReadonlyArray<readonly number[] | undefined>; vecs: Array<Float32Array | undefined>; profiles: CiterProfiles }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -531,46 +526,34 @@ function sameCites(a: ReadonlyArray<readonly number[] | undefined>, b: ReadonlyA
   return a.length === b.length && a.every((x, i) => (x === undefined || b[i] === undefined ? x === b[i] : sameItems(x, b[i]!)));
 }
 
-/** The result a label names for the ranking: its statement's environment, text and name; undefined when it labels no theorem. */
-function labelledResult(ws: Workspace, d: Doc, label: DocLabel): { env: NonNullable<ReturnType<typeof labelTarget>['env']>; text: string; name: string } | undefined {
-  const t = labelTarget(ws, d, label);
-  if (t.kind !== 'theorem' || !t.env) return undefined;
-  return { env: t.env, text: bodyText(d, t.env), name: resultName(label.name, t.title) };
-}
-
 /**
- * Fills, in the background, what the first `\ref{` ranking in `doc`'s project would build on
- * the spot (most of its time on a big chapter): the proofs' citations, the times each label is
- * referenced, and the token ids of every labelled result's text and name. All are cached per
- * document version, so after an edit only the edited document is redone. It runs in pauses
- * between requests and keystrokes (`ServerIndex#whenIdle`), a short turn at a time, and stops
- * where the token cache is full (more would only evict what it just filled).
+ * Builds, in the background, what the first `\ref{` ranking in `doc` would build on the spot
+ * (most of its time on a big chapter): the labelled results visible from it with their token
+ * ids, the proofs' citations, the times each label is referenced, and BM25 and citer profiles
+ * over the results. All are kept per document version (index/workspaceResults.ts) or while the
+ * results stay the same (`ServerIndex#memo`), so after an edit only the edited document is
+ * redone. It runs in pauses between requests and keystrokes (`ServerIndex#whenIdle`).
  */
 export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): Promise<void> {
   if (!si.get()) return;
   await si.whenIdle();
   proofCitations(ws);
   timesReferenced(ws);
-  let texts = 0;
-  for (const d of ws.scope(doc)) {
-    await si.whenIdle();
-    let turn = performance.now();
-    for (const label of d.labels()) {
-      if (performance.now() - turn > WARM_TURN_MS) {
-        await si.whenIdle(); // a pause, then a turn through the event loop's poll
-        turn = performance.now();
-      }
-      const r = labelledResult(ws, d, label);
-      if (!r) continue;
-      si.tokens(r.text);
-      si.tokens(r.name);
-      if ((texts += 2) >= TOKEN_CACHE_TEXTS) return;
+  await si.whenIdle();
+  const all = refCandidates(ws, doc);
+  if (all.length * 2 > TOKEN_CACHE_TEXTS) return; // more would only evict what it just filled
+  let turn = performance.now();
+  for (const c of all) {
+    if (performance.now() - turn > SLICE_MS) {
+      await si.whenIdle(); // a pause, then a turn through the event loop's poll
+      turn = performance.now();
     }
+    si.tokens(c.text);
+    si.tokens(c.name);
   }
+  await si.whenIdle();
+  rankingMemos(refCandidates(ws, doc), ws, si);
 }
-
-/** Main-thread time one turn of the warm-up takes before it lets requests in. */
-const WARM_TURN_MS = 20;
 
 /**
  * Completion ranking hook: inside a proof (or statement), theorem labels are ordered by the
@@ -579,27 +562,42 @@ const WARM_TURN_MS = 20;
 export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, items: CompletionItem[], si: ServerIndex): void {
   const f = enclosingStatement(ws, doc, ctx.start);
   if (!f || !si.get()) return;
-  const ranked: Array<{ item: CompletionItem; text: string; score: number; doc: Doc; start: number; label: string; name: string }> = [];
-  // labels by offset, per document: a chapter's thousands of items must not each scan its labels
-  const byStart = new Map<Doc, Map<number, DocLabel>>();
-  const labelAt = (d: Doc, start: number) => {
-    let m = byStart.get(d);
-    if (!m) byStart.set(d, (m = new Map(d.labels().map((l) => [l.start, l]))));
-    return m.get(start);
-  };
+  // the items in the shared order of refCandidates (what the memos are built over) when they
+  // are those results; otherwise (labels of external documents, `\lemref`) just the items'
+  const byKey = new Map<string, CompletionItem>();
   for (const item of items.slice(0, 3000)) {
-    const target = labelItemTarget(ws, item);
-    const d = target?.doc;
-    const label = d && labelAt(d, target.start);
-    if (!d || !label) continue;
-    const r = labelledResult(ws, d, label);
-    if (!r || (d === f.doc && r.env.start === f.env.start)) continue;
-    ranked.push({ item, text: r.text, score: 0, doc: d, start: r.env.start, label: item.label, name: r.name });
+    const t = labelItemTarget(ws, item);
+    if (t) byKey.set(`${ws.idOf(t.doc)}:${t.start}`, item);
   }
-  scoreTexts(ranked, f, ws, si).sort((a, b) => b.score - a.score).forEach((r, i) => {
+  const all = refCandidates(ws, doc);
+  const ranked: Array<Candidate & { item: CompletionItem }> = [];
+  for (const c of all) {
+    const item = byKey.get(`${ws.idOf(c.doc)}:${c.label.start}`);
+    if (item) ranked.push({ ...c, item });
+  }
+  if (ranked.length < byKey.size) addOthers(ws, byKey, ranked);
+  const scored = scoreTexts(ranked, f, ws, si).sort((a, b) => b.score - a.score);
+  scored.forEach((r, i) => {
     r.item.sortText = `0${String(i).padStart(5, '0')}${r.item.label}`;
     r.item.detail = `${r.item.detail ?? ''} · relevance ${r.score.toFixed(2)}`;
   });
-  const done = new Set(ranked.map((r) => r.item));
+  const done = new Set(scored.map((r) => r.item));
   for (const item of items) if (!done.has(item)) item.sortText = `1${item.sortText ?? item.label}`;
 }
+
+/** Items for labelled results outside refCandidates' list (external documents), after it. */
+function addOthers(ws: Workspace, byKey: ReadonlyMap<string, CompletionItem>, ranked: Array<Candidate & { item: CompletionItem }>): void {
+  const have = new Set(ranked.map((r) => r.item));
+  const perDoc = new Map<Doc, { results: ReturnType<typeof labelledResults>; at: Map<number, DocLabel> }>();
+  for (const item of byKey.values()) {
+    if (have.has(item)) continue;
+    const t = labelItemTarget(ws, item);
+    if (!t) continue;
+    let d = perDoc.get(t.doc);
+    if (!d) perDoc.set(t.doc, (d = { results: labelledResults(ws, t.doc), at: new Map(t.doc.labels().map((l) => [l.start, l])) }));
+    const label = d.at.get(t.start);
+    const r = label && d.results(label);
+    if (label && r) ranked.push({ doc: t.doc, label, ref: t.prefix + label.name, env: r.env, start: r.env.start, name: r.name, text: r.text, key: r.key, score: 0, item });
+  }
+}
+

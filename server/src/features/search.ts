@@ -21,7 +21,7 @@ import { markFormulas } from '../index/queryText.js';
 import { macroWriter } from '../math/blocks.js';
 import { isNameQuery, nameKey } from '../index/namedResults.js';
 import type { EntryKind } from '../index/format.js';
-import { bodyText } from './indexFeatures.js';
+import { bodyText } from '../index/workspaceResults.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
 import type { SearchItem, SearchKind, SearchResponse } from '../ext/protocol.js';
 

@@ -38,10 +38,46 @@ describe('citer profiles', () => {
     }
   });
 
+  it('leaves a result out exactly as if it were no candidate, with its own citer', () => {
+    const q = tok.encode('An Artinian ring has finitely many maximal ideals and primes.');
+    const close = (a: Float32Array, b: Float32Array) => [...a].every((x, i) => Math.abs(x - b[i]) < 1e-5);
+    // four candidates that are their own citers (a workspace): leaving candidate k out must read
+    // as the three others alone, their cites of k dropped
+    const ws = [
+      { ids: tok.encode('Every Artinian ring is Noetherian.'), cites: [1, 2] },
+      { ids: tok.encode('An Artinian ring has finitely many maximal ideals.'), cites: [2] },
+      { ids: tok.encode('There are infinitely many prime numbers.'), cites: [] as number[] },
+      { ids: tok.encode('A local Artinian ring has a nilpotent maximal ideal.'), cites: [0, 1, 2] },
+    ];
+    const all = new CiterProfiles(4, citerSourceOf(ws));
+    for (const k of [0, 1, 2, 3]) {
+      const rest = ws.filter((_, i) => i !== k).map((r) => ({ ids: r.ids, cites: r.cites.filter((c) => c !== k).map((c) => (c > k ? c - 1 : c)) }));
+      const alone = [...new CiterProfiles(3, citerSourceOf(rest)).bm25(q)];
+      const left = [...all.bm25(q, [k], [k])];
+      assert.equal(left[k], 0);
+      left.splice(k, 1);
+      assert.ok(close(Float32Array.from(left), Float32Array.from(alone)), `without ${k}: ${left} vs ${alone}`);
+    }
+  });
+
   it('reads a result cited by its only citer, left out, as nobody\'s', () => {
     const s = profiles.bm25(tok.encode('prime numbers'), [2, 1]);
     assert.equal(s[1], 0);
     assert.equal(profiles.centroid(unit([0, 1, 0]), [2, 1])[1], 0);
+  });
+
+  it('takes vectors that arrive later as if it had been built with them', () => {
+    const late = new CiterProfiles(3, citerSourceOf(rows.map((r) => ({ ids: r.ids, cites: r.cites }))));
+    const q = unit([0.7, 0.7, 0.1]);
+    const close = (a: Float32Array, b: Float32Array) => [...a].every((x, i) => Math.abs(x - b[i]) < 1e-5);
+    late.setVector(1, vecs[1]);
+    late.setVector(3, unit([0, 0, 1])); // a wrong one first, replaced below
+    for (const j of [0, 2, 3]) late.setVector(j, vecs[j]);
+    assert.ok(close(late.centroid(q), profiles.centroid(q)), `${[...late.centroid(q)]} vs ${[...profiles.centroid(q)]}`);
+    assert.ok(close(late.centroid(q, [1]), profiles.centroid(q, [1])), 'with a citer left out');
+    late.setVector(2, undefined);
+    const rebuilt = new CiterProfiles(3, citerSourceOf(rows.map((r, j) => ({ ...r, vec: j === 2 ? undefined : r.vec }))));
+    assert.ok(close(late.centroid(q), rebuilt.centroid(q)), 'a vector taken away');
   });
 
   it('gives zeros without citers or without vectors', () => {

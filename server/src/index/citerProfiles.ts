@@ -32,6 +32,10 @@ export class CiterProfiles {
   private readonly lengths: Float64Array;
   private readonly sums: Array<Float64Array | undefined>;
   private readonly counts: Int32Array;
+  /** Per result, how many of its citers' vectors its sum holds. */
+  private readonly withVector: Int32Array;
+  /** The vector each citer's is summed with (undefined: none). */
+  private readonly vectors: Array<Float32Array | undefined>;
   private readonly scratch: Float64Array;
   private readonly total: number;
   private readonly profiles: number;
@@ -40,6 +44,8 @@ export class CiterProfiles {
     this.lengths = new Float64Array(candidates);
     this.sums = new Array(candidates);
     this.counts = new Int32Array(candidates);
+    this.withVector = new Int32Array(candidates);
+    this.vectors = new Array(source.citers);
     this.scratch = new Float64Array(candidates);
     let total = 0, profiles = 0;
     // each citer's cites once and in range, read in the query loop below
@@ -52,15 +58,35 @@ export class CiterProfiles {
         if (this.counts[c]++ === 0) profiles++;
         this.lengths[c] += len;
         total += len;
-        if (v) {
-          let s = this.sums[c];
-          if (!s) this.sums[c] = s = new Float64Array(v.length);
-          for (let d = 0; d < v.length; d++) s[d] += v[d];
-        }
+        if (v) this.addVector(c, v, 1);
       }
+      this.vectors[j] = v;
     }
     this.profiles = profiles;
     this.total = total;
+  }
+
+  /**
+   * Gives citing statement j the vector `v` (one that arrived since, or none): the centroids
+   * change as if the profiles had been built with it. A workspace's vectors come from the encoder
+   * one batch at a time, and rebuilding the profiles for each would cost more than the ranking.
+   */
+  setVector(j: number, v: Float32Array | undefined): void {
+    const old = this.vectors[j];
+    if (old === v || j < 0 || j >= this.lists.length) return;
+    for (const c of this.lists[j]) {
+      if (old) this.addVector(c, old, -1);
+      if (v) this.addVector(c, v, 1);
+    }
+    this.vectors[j] = v;
+  }
+
+  private addVector(c: number, v: Float32Array, sign: 1 | -1): void {
+    let s = this.sums[c];
+    if (!s) this.sums[c] = s = new Float64Array(v.length);
+    if (s.length !== v.length) return;
+    for (let d = 0; d < v.length; d++) s[d] += sign * v[d];
+    this.withVector[c] += sign;
   }
 
   /** Number of results cited by at least one citing statement. */
@@ -68,17 +94,21 @@ export class CiterProfiles {
 
   /**
    * BM25 of the query's terms against every profile (0 for results nobody cites). `without`:
-   * citing statements left out of every profile (the query itself, when it is one).
+   * citing statements left out of every profile (the query itself, when it is one). `results`:
+   * results left out as if they were no candidates (their scores are 0), so that one set of
+   * profiles over a workspace's results serves a query that is itself one of them.
    */
-  bm25(query: readonly number[], without: readonly number[] = []): Float32Array {
+  bm25(query: readonly number[], without: readonly number[] = [], results: readonly number[] = []): Float32Array {
     const out = new Float32Array(this.candidates);
     if (this.profiles === 0) return out;
     const skip = new Set(without);
+    const gone = new Set(results.filter((c) => c >= 0 && c < this.candidates));
     // without the left-out citers: their profiles are shorter (or gone), and so is the total
     let lengths = this.lengths, profiles = this.profiles, total = this.total;
+    let left = this.counts;
     if (skip.size) {
       lengths = this.lengths.slice();
-      const left = this.counts.slice();
+      left = this.counts.slice();
       for (const j of skip) {
         for (const c of this.lists[j] ?? []) {
           lengths[c] -= this.source.length(j);
@@ -87,12 +117,19 @@ export class CiterProfiles {
         }
       }
     }
+    for (const c of gone) {
+      if (left[c] <= 0) continue;
+      total -= lengths[c];
+      profiles--;
+    }
+    if (profiles <= 0) return out;
     const avg = total / (profiles || 1);
     const tf = this.scratch, touched: number[] = [];
     for (const term of new Set(query)) {
       this.source.postings(term, (j, n) => {
         if (skip.has(j)) return;
         for (const c of this.lists[j]) {
+          if (gone.has(c)) continue;
           if (tf[c] === 0) touched.push(c);
           tf[c] += n;
         }
@@ -115,20 +152,22 @@ export class CiterProfiles {
    */
   centroid(q: Float32Array, without: readonly number[] = []): Float32Array {
     const out = new Float32Array(this.candidates);
-    const minus = new Map<number, { n: number; v: Float64Array }>();
+    const minus = new Map<number, { n: number; nv: number; v: Float64Array }>();
     for (const j of without) {
-      const v = this.source.vector?.(j);
+      const v = this.vectors[j];
       for (const c of this.lists[j] ?? []) {
         let m = minus.get(c);
-        if (!m) minus.set(c, m = { n: 0, v: new Float64Array(q.length) });
+        if (!m) minus.set(c, m = { n: 0, nv: 0, v: new Float64Array(q.length) });
         m.n++;
-        if (v) for (let d = 0; d < v.length; d++) m.v[d] += v[d];
+        if (v && v.length === q.length) { m.nv++; for (let d = 0; d < v.length; d++) m.v[d] += v[d]; }
       }
     }
     this.sums.forEach((s, c) => {
       if (!s || s.length !== q.length) return;
       const m = minus.get(c);
+      // no citer left, or none with a vector (a sum of none is rounding, not a direction)
       if (m && this.counts[c] - m.n <= 0) return;
+      if (this.withVector[c] - (m?.nv ?? 0) <= 0) return;
       let qs = 0, ss = 0;
       for (let d = 0; d < s.length; d++) { const v = m ? s[d] - m.v[d] : s[d]; qs += q[d] * v; ss += v * v; }
       out[c] = ss > 1e-12 ? qs / Math.sqrt(ss) : 0;

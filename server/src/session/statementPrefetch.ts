@@ -6,7 +6,8 @@
 import type { Doc, Workspace } from '../project/workspace.js';
 import { statements } from '../analysis/structure.js';
 import type { ServerIndex } from '../index/serverIndex.js';
-import { bodyText, warmRefRanking } from '../features/indexFeatures.js';
+import { warmRefRanking } from '../features/indexFeatures.js';
+import { bodyText } from '../index/workspaceResults.js';
 import type { Guard } from '../util/guard.js';
 
 const PREFETCH_DELAY_MS = 500;
