@@ -102,6 +102,8 @@ export interface ServerStatus {
   blocks: number;
   cache: { hits: number; misses: number };
   rssBytes: number;
+  /** The main thread's JavaScript heap and the memory outside it that its objects hold. */
+  memory?: { heapUsedBytes: number; externalBytes: number; arrayBuffersBytes: number };
   embeddings: EmbeddingStatus & { accelerator: string };
   index: IndexStatus;
   equations: EquationsStatus;

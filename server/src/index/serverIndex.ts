@@ -176,7 +176,18 @@ export class ServerIndex {
     return this.idle();
   }
 
+  /**
+   * Background work on the index (its preparation after loading, the warm-ups) waits for this
+   * too: the session passes the project read, which it would otherwise slow down on the same
+   * thread, for work that no request needs before the project is read.
+   */
+  waitFor(gate: () => Promise<void>): void {
+    this.gate = gate;
+  }
+  private gate: () => Promise<void> = async () => {};
+
   private async idle(requests = true): Promise<void> {
+    await this.gate();
     const wait = () => Math.max(requests ? (this.running ? IDLE_MS : IDLE_MS - (performance.now() - this.lastUse)) : 0, TYPING_IDLE_MS - (performance.now() - this.lastEdit));
     do await new Promise((r) => setTimeout(r, Math.max(10, wait())));
     while (wait() > 0);

@@ -123,6 +123,8 @@ export class Session implements FeatureContext {
       loaded: () => { this.diagnostics.revalidateAll(); this.numbersChanged(); },
       settled: () => this.diagnostics.projectLoaded(),
     });
+    // the index's preparation runs after the project is read, not interleaved with it
+    this.index.waitFor(() => this.loader.idle());
     this.prefetch = new StatementPrefetch(this.ws, this.index, this.guard, (m) => client.log(m));
     this.slicedOpens = new SlicedOpens({
       open: (uri, languageId, version, text, prepared) => this.guard('open', undefined, () => this.openNow(uri, languageId, version, text, prepared)),
@@ -415,12 +417,15 @@ export class Session implements FeatureContext {
   async status(): Promise<ServerStatus> {
     await this.loader.idle();
     const docs = this.ws.all();
+    const mem = process.memoryUsage();
     return {
       version: VERSION,
       documents: docs.length,
       blocks: docs.reduce((n, d) => n + d.blocks().length, 0),
       cache: { hits: sharedBlockCache.hits, misses: sharedBlockCache.misses },
-      rssBytes: process.memoryUsage().rss,
+      rssBytes: mem.rss,
+      // the main thread's share (the workers' isolates and onnxruntime's sessions are the rest)
+      memory: { heapUsedBytes: mem.heapUsed, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers },
       embeddings: await this.services.embeddings.status(),
       index: this.index.status(),
       equations: await this.equationStatus(),

@@ -12,7 +12,7 @@
 // client wait to be written (`messageOut`).
 
 /** Main-thread time one background slice may take. */
-export const SLICE_MS = 20;
+export const SLICE_MS = 8;
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
