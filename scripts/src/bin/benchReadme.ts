@@ -47,7 +47,8 @@ if (b) {
     rows.push([`keystroke → diagnostics p50 / p95 (${label})`, `${ms(s.keystrokes.p50)} / ${ms(s.keystrokes.p95)}`, vsParse(s.keystrokes.p95), src]);
     rows.push([`didOpen → first diagnostics (${label})`, ms(s.openMs), vsParse(s.openMs), src]);
   }
-  if (b.refCompletion) rows.push([`\`\\ref{\` completion, first / repeated (${b.refCompletion.items} labels)`, `${ms(b.refCompletion.firstMs)} / ${ms(b.refCompletion.nextMs)}`, '—', src]);
+  const rc = b.refCompletion, rb = b.refCompletionBaseline;
+  if (rc) rows.push([`\`\\ref{\` completion p50 / p95 over ${rc.places} proofs, first after a pause; repeated (${rc.items} labels)`, `${ms(rc.firstMs)} / ${ms(rc.firstP95Ms)}; ${ms(rc.nextMs)} / ${ms(rc.nextP95Ms)}`, rb ? `${rb.label ?? BASELINE_LABEL}: ${ms(rb.firstMs)} / ${ms(rb.firstP95Ms)}; ${ms(rb.nextMs)} / ${ms(rb.nextP95Ms)}` : '—', src]);
   if (b.workspace) {
     rows.push([`spawn → Stacks project read (${b.workspace.status.documents} files)`, ms(b.workspace.coldOpenMs), '—', src]);
     rows.push(['server RSS after reading Stacks / peak', `${mb(b.workspace.rssAfterScan.vmRssBytes)} / ${mb(b.workspace.rssAfterScan.vmHwmBytes)}`, '—', src]);
