@@ -530,7 +530,7 @@ function sameCites(a: ReadonlyArray<readonly number[] | undefined>, b: ReadonlyA
  * Builds, in the background, what the first `\ref{` ranking in `doc` would build on the spot
  * (most of its time on a big chapter): the labelled results visible from it with their token
  * ids, the proofs' citations, the times each label is referenced, and BM25 and citer profiles
- * over the results. All are kept per document version (index/workspaceResults.ts) or while the
+ * over the results, and runs one ranking. All are kept per document version (index/workspaceResults.ts) or while the
  * results stay the same (`ServerIndex#memo`), so after an edit only the edited document is
  * redone. It runs in pauses between requests and keystrokes (`ServerIndex#whenIdle`).
  */
@@ -553,6 +553,11 @@ export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): 
   }
   await si.whenIdle();
   rankingMemos(refCandidates(ws, doc), ws, si);
+  // and one ranking compiles its scoring loops, so that the user's first is not the one that
+  // waits for the JIT (as the index's first search does at load)
+  await si.whenIdle();
+  const st = statements(ws, doc).find((s) => s.labels.length);
+  if (st) scoreTexts(refCandidates(ws, doc), { doc, st, env: st.env, text: bodyText(doc, st.env) }, ws, si);
 }
 
 /**
