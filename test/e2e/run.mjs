@@ -479,6 +479,28 @@ try {
     return rows.slice(0, 4).map((r) => r.replace(/\s+/g, ' ').slice(0, 80)).join(' | ');
   });
 
+  await step('\\ref{ typed in a proof offers the project\'s results ranked by relevance, not the theorem being proved', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    await revealInResults('the cubes tile a square');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' See \\ref{', { delay: 30 });
+    const widget = page.locator('.suggest-widget.visible');
+    if (!(await widget.waitFor({ state: 'visible', timeout: T(15_000) }).then(() => true, () => false))) await page.keyboard.press('Control+Space');
+    await widget.waitFor({ state: 'visible', timeout: T(30_000) });
+    const rows = widget.locator('.monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: T(30_000) });
+    const texts = (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    await shot('10-ref-completion-ranked.png');
+    const first = texts[0] ?? '';
+    if (!/relevance/.test(first)) throw new Error(`the first item is not ranked by relevance: ${texts.slice(0, 4).join(' | ')}`);
+    if (/^(eq:|thm:nicomachus)/.test(first)) throw new Error(`an equation or the theorem being proved comes first: ${texts.slice(0, 4).join(' | ')}`);
+    if (!texts.slice(0, 4).some((t) => /^(lem:gauss|lem:odd|def:triangular)/.test(t))) throw new Error(`none of the lemmas on triangular numbers and odd sums in the first four: ${texts.slice(0, 4).join(' | ')}`);
+    await page.keyboard.press('Escape');
+    return texts.slice(0, 4).join(' | ');
+  });
+
   await step('no request left 127.0.0.1', async () => {
     if (offHost.length) throw new Error(`blocked requests to other hosts: ${[...new Set(offHost)].slice(0, 5).join(', ')}`);
   });
