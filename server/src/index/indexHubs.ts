@@ -53,7 +53,8 @@ export function rankIndexProofs(index: LoadedIndex, bm25: Float32Array, cosine: 
   if (!cosine || 'problem' in r || r.bm.length !== bm25.length) return undefined;
   const s = rankWithHubs(r.model.weights, bm25, cosine, r);
   const [m, sd] = meanSd(s), [fm, fsd] = meanSd(fused);
-  return s.map((v) => ((v - m) / sd) * fsd + fm);
+  for (let i = 0; i < s.length; i++) s[i] = ((s[i] - m) / sd) * fsd + fm;
+  return s;
 }
 
 /**

@@ -38,7 +38,11 @@ export function usableProofRanker(m: ProofRankerModel | undefined): ProofRankerM
 
 /** The four feature columns of one query, each z-scored over the pool. */
 export function proofFeatureColumns(bm25: ArrayLike<number>, cosine: ArrayLike<number>, hubBm25: ArrayLike<number>, hubCosine: ArrayLike<number>): Float32Array[] {
-  const over = (x: ArrayLike<number>, h: ArrayLike<number>) => Float32Array.from(x, (v, j) => v - h[j]);
+  const over = (x: ArrayLike<number>, h: ArrayLike<number>) => {
+    const out = new Float32Array(x.length);
+    for (let j = 0; j < x.length; j++) out[j] = x[j] - h[j];
+    return out;
+  };
   return [bm25, cosine, over(bm25, hubBm25), over(cosine, hubCosine)].map((c) => zScores(c));
 }
 
