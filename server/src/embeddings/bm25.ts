@@ -1,5 +1,7 @@
 // BM25 over the math-aware tokenizer's ids (the LaTeX-aware lexical baseline, and half of the
 // fused score). Special tokens (unknowns, padding) are not terms.
+import { lowerBound } from '../util/lowerBound.js';
+
 const FIRST_TERM_ID = 8;
 
 export class Bm25Index {
@@ -46,7 +48,8 @@ export class Bm25Index {
       const p = this.postings.get(term);
       if (!p) continue;
       let df = p.docs.length;
-      if (skip.size) for (const d of skip) if (has(p.docs, d)) df--;
+      // a posting list is in document order: binary search for each left-out document
+      if (skip.size) for (const d of skip) { const k = lowerBound(p.docs.length, (j) => p.docs[j] < d); if (p.docs[k] === d) df--; }
       if (df === 0) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (let i = 0; i < p.docs.length; i++) {
@@ -60,12 +63,3 @@ export class Bm25Index {
   }
 }
 
-/** Whether the ascending list holds `x`. */
-function has(sorted: readonly number[], x: number): boolean {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1; else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === x;
-}

@@ -413,9 +413,10 @@ function scoreTexts<T extends Candidate>(all: T[], f: Found, ws: Workspace, si: 
   const got = si.get();
   const own: number[] = [];
   all.forEach((c, i) => { if (c.doc === f.doc && c.start === f.env.start) own.push(i); });
-  const cands = own.length ? all.filter((_, i) => !own.includes(i)) : all;
+  const cands = dropAt(all, own);
   if (!got || cands.length === 0) return cands;
-  const keep = own.length ? (xs: ArrayLike<number>) => Float32Array.from(dropAt(Array.from(xs), own)) : (xs: ArrayLike<number>) => Float32Array.from(xs);
+  // a score over all the candidates, as one over those without f's own
+  const keep = (xs: Float32Array) => (own.length ? Float32Array.from(dropAt(Array.from(xs), own)) : xs);
   const { texts, vecs, cites: allCites, profiles } = rankingMemos(all, ws, si);
   const q = si.query(f.text)!;
   const s = keep(texts.bm.scores(q.ids, own));
@@ -478,15 +479,12 @@ function rankingMemos(all: readonly Candidate[], ws: Workspace, si: ServerIndex)
   const vecs = all.map((c) => si.vector(c.text));
   const cites = citesIn(all, proofCitations(ws));
   const citers = si.memo<CandidateCiters>('ref-citers', (p) => p.texts === texts && sameCites(p.cites, cites), () => ({
-    texts, cites, vecs: vecs.slice(),
+    texts, cites,
     profiles: new CiterProfiles(all.length, citerSourceOf(all.map((_, i) => ({ ids: tokens[i], cites: cites[i] ?? [], vec: vecs[i] })))),
   }));
-  // vectors arrive from the encoder after the profiles are built: each is added, not rebuilt for
-  for (let j = 0; j < vecs.length; j++) {
-    if (citers.vecs[j] === vecs[j]) continue;
-    citers.profiles.setVector(j, vecs[j]);
-    citers.vecs[j] = vecs[j];
-  }
+  // vectors arrive from the encoder after the profiles are built: each is added (a vector the
+  // profiles already hold is no change), not rebuilt for
+  for (let j = 0; j < vecs.length; j++) citers.profiles.setVector(j, vecs[j]);
   return { texts, vecs, cites: citers.cites, profiles: citers.profiles };
 }
 
@@ -516,7 +514,7 @@ function dropAt<T>(xs: readonly T[], at: readonly number[]): T[] {
 /** BM25 over the \ref candidates' texts and over their names. */
 interface CandidateTexts { tokens: readonly number[][]; nameIds: readonly number[][]; bm: Bm25Index; names: Bm25Index }
 /** The candidates as citers of each other, by their proofs' \ref's. */
-interface CandidateCiters { texts: CandidateTexts; cites: ReadonlyArray<readonly number[] | undefined>; vecs: Array<Float32Array | undefined>; profiles: CiterProfiles }
+interface CandidateCiters { texts: CandidateTexts; cites: ReadonlyArray<readonly number[] | undefined>; profiles: CiterProfiles }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -551,6 +549,7 @@ export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): 
     si.tokens(c.text);
     si.tokens(c.name);
   }
+  // the candidates read again after each pause: the document may have been edited meanwhile
   await si.whenIdle();
   rankingMemos(refCandidates(ws, doc), ws, si);
   // and one ranking compiles its scoring loops, so that the user's first is not the one that
@@ -567,20 +566,23 @@ export async function warmRefRanking(ws: Workspace, doc: Doc, si: ServerIndex): 
 export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, items: CompletionItem[], si: ServerIndex): void {
   const f = enclosingStatement(ws, doc, ctx.start);
   if (!f || !si.get()) return;
-  // the items in the shared order of refCandidates (what the memos are built over) when they
-  // are those results; otherwise (labels of external documents, `\lemref`) just the items'
-  const byKey = new Map<string, CompletionItem>();
+  // the items in the shared order of refCandidates (what the memos are built over), then those
+  // it does not list: labels of xr external documents, offered once their prefix is typed
+  const byKey = new Map<string, { item: CompletionItem; target: NonNullable<ReturnType<typeof labelItemTarget>> }>();
+  const key = (d: Doc, start: number) => `${ws.idOf(d)}:${start}`;
   for (const item of items.slice(0, 3000)) {
-    const t = labelItemTarget(ws, item);
-    if (t) byKey.set(`${ws.idOf(t.doc)}:${t.start}`, item);
+    const target = labelItemTarget(ws, item);
+    if (target) byKey.set(key(target.doc, target.start), { item, target });
   }
-  const all = refCandidates(ws, doc);
   const ranked: Array<Candidate & { item: CompletionItem }> = [];
-  for (const c of all) {
-    const item = byKey.get(`${ws.idOf(c.doc)}:${c.label.start}`);
-    if (item) ranked.push({ ...c, item });
+  for (const c of refCandidates(ws, doc)) {
+    const k = key(c.doc, c.label.start);
+    const hit = byKey.get(k);
+    if (!hit) continue;
+    ranked.push({ ...c, item: hit.item });
+    byKey.delete(k);
   }
-  if (ranked.length < byKey.size) addOthers(ws, byKey, ranked);
+  addExternal(ws, byKey.values(), ranked);
   const scored = scoreTexts(ranked, f, ws, si).sort((a, b) => b.score - a.score);
   scored.forEach((r, i) => {
     r.item.sortText = `0${String(i).padStart(5, '0')}${r.item.label}`;
@@ -590,14 +592,11 @@ export function rankRefCompletions(ws: Workspace, doc: Doc, ctx: RefContext, ite
   for (const item of items) if (!done.has(item)) item.sortText = `1${item.sortText ?? item.label}`;
 }
 
-/** Items for labelled results outside refCandidates' list (external documents), after it. */
-function addOthers(ws: Workspace, byKey: ReadonlyMap<string, CompletionItem>, ranked: Array<Candidate & { item: CompletionItem }>): void {
-  const have = new Set(ranked.map((r) => r.item));
+/** The theorem labels of xr external documents among `rest` (items refCandidates does not list), after the others. */
+function addExternal(ws: Workspace, rest: Iterable<{ item: CompletionItem; target: NonNullable<ReturnType<typeof labelItemTarget>> }>, ranked: Array<Candidate & { item: CompletionItem }>): void {
   const perDoc = new Map<Doc, { results: ReturnType<typeof labelledResults>; at: Map<number, DocLabel> }>();
-  for (const item of byKey.values()) {
-    if (have.has(item)) continue;
-    const t = labelItemTarget(ws, item);
-    if (!t) continue;
+  for (const { item, target: t } of rest) {
+    if (!t.prefix) continue; // this project's equations, sections, items: no results
     let d = perDoc.get(t.doc);
     if (!d) perDoc.set(t.doc, (d = { results: labelledResults(ws, t.doc), at: new Map(t.doc.labels().map((l) => [l.start, l])) }));
     const label = d.at.get(t.start);
@@ -605,4 +604,3 @@ function addOthers(ws: Workspace, byKey: ReadonlyMap<string, CompletionItem>, ra
     if (label && r) ranked.push({ doc: t.doc, label, ref: t.prefix + label.name, env: r.env, start: r.env.start, name: r.name, text: r.text, key: r.key, score: 0, item });
   }
 }
-
