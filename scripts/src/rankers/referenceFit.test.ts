@@ -1,14 +1,9 @@
-// Fitting the results-to-cite rankers: on synthetic groups (weights, determinism, mAP) and on a
-// slice of the real train splits.
+// Fitting the results-to-cite rankers on synthetic groups: weights, determinism, mAP (the fit on
+// the real train splits: referenceFit.corpus.test.ts).
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
-import { referenceRow, referenceScore, usableRankers } from 'mathsense-server/api/index';
 import { seededRandom } from 'mathsense-server/api/util';
 import { fitReferenceModel, groupMap, type ReferenceGroup } from './referenceFit.js';
-import { createContext } from '../eval/scorer.js';
-import { trainReferenceRankers } from '../eval/referenceTraining.js';
-import { hasSharedData, repoRoot, sharedData } from '../testing/paths.js';
 
 describe('reference ranker fit', () => {
   /** Groups where gold candidates have a higher feature 0 and, when voted, feature 1 spikes. */
@@ -43,20 +38,5 @@ describe('reference ranker fit', () => {
     const r = groupMap([g], (row) => row[0]);
     assert.equal(r.map, 0.5 / 2);
     assert.equal(r.r10, 0.5);
-  });
-});
-
-describe('reference ranker on real data', { skip: !hasSharedData && 'no ../shared/data' }, () => {
-  it('fitted on a slice of the train splits, it is finite and reports dev figures for both sources', async () => {
-    const ctx = await createContext({ modelsDir: path.join(repoRoot, 'models') });
-    try {
-      const r = await trainReferenceRankers(ctx, sharedData, 60);
-      assert.ok(usableRankers(r), JSON.stringify(r));
-      for (const k of ['PS-ProofWiki dev, text ranker mAP', 'Stacks dev, position ranker mAP']) assert.ok(Number.isFinite(r.dev[k]), k);
-      const text = { direct: 1, votes: 0, cited: 1 };
-      assert.ok(referenceScore(r.position, referenceRow(text, [1, 1, 0])) > referenceScore(r.position, referenceRow(text, [0, 0, 0])), 'the result just before, in the same file, is more likely cited');
-    } finally {
-      await ctx.enc.release();
-    }
   });
 });

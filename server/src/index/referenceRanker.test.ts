@@ -1,5 +1,5 @@
 // The results-to-cite rankers: position features, scoring by the shared network plus name
-// weights and the shipped file (fitting: scripts/src/rankers/referenceFit.test.ts).
+// weights and the shipped file (fitting: scripts/src/rankers/referenceFit.test.ts and referenceFit.corpus.test.ts).
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

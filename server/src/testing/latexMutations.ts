@@ -1,5 +1,5 @@
-// Seeded random mutations of LaTeX text, for the fuzz suites (syntax/fuzz.test.ts on the
-// document model, protocol/fuzz.test.ts on the server over stdio): snippets of LaTeX structure
+// Seeded random mutations of LaTeX text, for the fuzz suites (syntax/fuzz.corpus.test.ts on the
+// document model, protocol/fuzz.corpus.test.ts on the server over stdio): snippets of LaTeX structure
 // and garbage, deletions, moves, truncations, CRLF runs, paired openers and closers.
 import { seededRandom } from '../util/random.js';
 

@@ -1,4 +1,4 @@
-// The real-world gate (`npm run test:real-world`, part of `npm test`): every project of
+// The real-world gate (`npm run test:real-world`, part of `npm run test:corpus`): every project of
 // ../shared/data/latex-wild (real LaTeX nobody here wrote), plus the Stacks project and the
 // HoTT book, is checked the way `mathsense check <folder>` checks it (the bundled CLI: root
 // detection, includes, packages, derivation steps), and every error and warning must be in
