@@ -1,101 +1,34 @@
-// All known documents (open in the editor or found on disk), the include graph between them,
-// project roots and scopes, and a workspace-wide label index. Everything derived from the
-// include graph is cached per "graph generation", which only advances when some document's
-// includes, magic comments or `\documentclass` change, so ordinary typing stays cheap.
+// The workspace: every known document (open in the editor or read from disk), stored under its
+// normalized URI, and the façade over what is derived from them, each kept by its own module:
+// the include graph, roots and scopes (includeGraph.ts), the label index (labelIndex.ts), each
+// project's bibliography files (bibliographyIncludes.ts) and theorem environments
+// (projectTheorems.ts). Storing or editing a document tells each of them.
 import * as path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { LatexDocument } from '../model/latexDocument.js';
 import { MarkdownDocument } from '../model/markdownDocument.js';
-import type { DocInclude, DocLabel } from '../model/documentView.js';
-import {
-  isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath,
-} from './files.js';
+import type { DocInclude } from '../model/documentView.js';
+import { isFile, isMarkdownPath, normalizeUri, pathToUri, readTextFile, uriToPath } from './files.js';
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
-import { TheoremRegistry } from './theorems.js';
+import type { TheoremRegistry } from './theorems.js';
 import { BibStore } from './bibliography.js';
-import { within } from '../util/paths.js';
-import { effectMacros, inheritedState, macroLabelMap, macroUses, makesLabels, projectMacros, type MacroUse, type UserMacro } from './userMacros.js';
+import { IncludeGraph, type External, type IncludeIssue } from './includeGraph.js';
+import { LabelIndex, type LabelLocation } from './labelIndex.js';
+import { ProjectBibliographies, type BibInclude } from './bibliographyIncludes.js';
+import { ProjectTheorems } from './projectTheorems.js';
+import { ReadPolicy } from './readPolicy.js';
 
 export type { Doc } from '../model/doc.js';
 import type { Doc } from '../model/doc.js';
-
-/** A definition body that includes a file. */
-const INCLUDE_IN_BODY = /\\(?:input|include|subfile|import|subimport|subfileinclude)(?![A-Za-z@])/;
-
-export interface LabelLocation {
-  doc: Doc;
-  label: DocLabel;
-  /** Prefix under which the label is seen (xr `\externaldocument[prefix]`), '' otherwise. */
-  prefix: string;
-}
-
-interface External { prefix: string; scope: Set<Doc> }
-
-/** An include (index into `includesOf(doc)`) and the document it resolves to. */
-interface IncludeEdge { index: number; target: Doc }
-
-/** Folders of the files compiled with a shared preamble that its includes are looked up from. */
-const MAX_COMPILE_FOLDERS = 8;
-
-const docHashes = new WeakMap<Doc, number>();
-
-/** A random 32-bit number per document, summed (modulo 2^32) into a scope's content hash. */
-function docHash(d: Doc): number {
-  let h = docHashes.get(d);
-  if (h === undefined) { h = (Math.random() * 2 ** 32) >>> 0; docHashes.set(d, h); }
-  return h;
-}
-
-/** Whether a file name is the written one (with `.tex` added or not) but for letter case. */
-function sameFolding(name: string, written: string): boolean {
-  const n = name.toLowerCase();
-  const w = written.toLowerCase();
-  return n === w || n === `${w}.tex`;
-}
-
-/**
- * An include that closes a cycle (`a.tex` inputs `b.tex`, which inputs `a.tex`) or reads a file a
- * second time in the same project. `index` is into `includesOf(doc)` (stable while the graph
- * generation is: offsets are taken from the current version).
- */
-export interface IncludeIssue {
-  index: number;
-  kind: 'cycle' | 'twice';
-  /** cycle: the documents along it, the included one first and last. */
-  cycle?: Doc[];
-  /** twice: the file, and where it was included first. */
-  target?: Doc;
-  first?: { doc: Doc; index: number };
-}
-
-/** A `\bibliography{x}` / `\addbibresource{x}` of a project, with the file it names (if found). */
-export interface BibInclude { doc: Doc; inc: DocInclude; path?: string }
+export { isMacroSource, type IncludeIssue } from './includeGraph.js';
+export type { LabelLocation } from './labelIndex.js';
+export type { BibInclude } from './bibliographyIncludes.js';
 
 const TEX_LANGS = new Set(['latex', 'tex', 'plaintex', 'context', 'latex-expl3', 'doctex']);
 
 /** Whether a document the editor opens is read as Markdown (else as LaTeX). */
 export function isMarkdownLanguage(uri: string, languageId: string): boolean {
   return languageId === 'markdown' || (!TEX_LANGS.has(languageId) && isMarkdownPath(uri));
-}
-
-const EMPTY_DOCS: ReadonlySet<never> = new Set();
-/**
- * Label names from which a document is asked for its labels instead of having them copied into
- * the workspace's index: registering a document of tens of megabytes would otherwise copy every
- * one of its names in a single turn.
- */
-const BULK_LABELS = 20_000;
-/** How long an include lookup's answer from the disk is used (Workspace#fileThere). */
-const FILE_LOOKUP_MS = 2000;
-
-/** A file of the subfiles package (`\\documentclass[../main]{subfiles}`): compiled alone and as part of the file that includes it. */
-function isSubfile(doc: Doc): boolean {
-  return doc.hasDocumentClass() && doc.includes().some((i) => i.cmd === 'documentclass' && i.path === 'subfiles.cls');
-}
-
-/** A package or class file (`.sty`, `.cls`): read for its macros and theorem definitions, never checked as a document. */
-export function isMacroSource(doc: Doc): boolean {
-  return /\.(sty|cls)$/i.test(doc.uri);
 }
 
 export interface WorkspaceOptions {
@@ -106,49 +39,34 @@ export interface WorkspaceOptions {
 export class Workspace {
   /** Every read of the workspace (documents, includes, .bib files, what auxNumbers reads) goes through it. */
   readonly fs: FileSystem;
-
-  constructor(options: WorkspaceOptions = {}) {
-    this.fs = options.fs ?? nodeFileSystem;
-    this.bibs = new BibStore(this.fs);
-  }
+  /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
+  readonly bibs: BibStore;
 
   private readonly docs = new Map<string, Doc>();
   private readonly openUris = new Set<string>();
   private readonly failed = new Map<string, string>();
-  private generation = 0;
-  private defsGeneration = 0;
-  private readonly graphSig = new Map<string, string>();
-  private readonly defsSig = new Map<string, string>();
-  /** Label name -> the documents defining it: one document itself (most names), or a set of them. */
-  private readonly labelIndex = new Map<string, Doc | Set<Doc>>();
-  /** Advances whenever any document's set of label names (or the include graph) changes. */
-  private labelGeneration = 0;
-  private readonly resolved = new Map<Doc, { gen: number; graph: number; defined: Map<string, number> }>();
-  /** Per document: label name -> number of definitions in it (what labelIndex was built from). */
-  private readonly labelCounts = new Map<string, Map<string, number>>();
-  /** Documents with BULK_LABELS label names or more: not in labelIndex, labelHolders asks each. */
-  private readonly bulkHolders = new Set<Doc>();
-  private cache: {
-    gen: number;
-    children: Map<Doc, Doc[]>;
-    parents: Map<Doc, Doc[]>;
-    scopes: Map<Doc, Set<Doc>>;
-    sharedScopes: Map<number, Set<Doc>[]>;
-    externals: Map<Doc, External[]>;
-    registries: Map<string, TheoremRegistry>;
-    defsGen: number;
-    bibs: Map<Doc, BibInclude[]>;
-    edges: Map<Doc, IncludeEdge[]>;
-    roots: Map<Doc, Doc[]>;
-    issues?: Map<Doc, IncludeIssue[]>;
-    /** Indices into includesOf(doc) (offsets move with edits; the graph generation does not). */
-    missing: Map<Doc, number[]>;
-    closures: Map<Doc, Set<Doc>>;
-  } = { gen: -1, children: new Map(), parents: new Map(), scopes: new Map(), sharedScopes: new Map(), externals: new Map(), registries: new Map(), defsGen: -1, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map() };
+  private readonly policy = new ReadPolicy();
+  private readonly graph: IncludeGraph;
+  private readonly labels: LabelIndex;
+  private readonly bibliographies: ProjectBibliographies;
+  private readonly theoremDefs: ProjectTheorems;
 
-  /** Parsed .bib files (project/bibliography.ts), read like includes: synchronously or by the server. */
-  readonly bibs: BibStore;
-  private readonly pendingBibs = new Set<string>();
+  constructor(options: WorkspaceOptions = {}) {
+    this.fs = options.fs ?? nodeFileSystem;
+    this.bibs = new BibStore(this.fs);
+    const docs = this.docs;
+    this.graph = new IncludeGraph({
+      fs: this.fs,
+      stored: (uri) => docs.get(uri),
+      storedDocs: () => docs.values(),
+      storedCount: () => docs.size,
+      loadFile: (p) => this.loadFile(p),
+      readFailed: (uri) => this.failed.has(uri),
+    }, this.policy);
+    this.labels = new LabelIndex(this.graph);
+    this.bibliographies = new ProjectBibliographies(this.graph, this.bibs);
+    this.theoremDefs = new ProjectTheorems(this.graph);
+  }
 
   /** Called when a document could not be read (binary, too large, unreadable). */
   onReadError: (uri: string, reason: string) => void = () => {};
@@ -197,16 +115,24 @@ export class Workspace {
    * (undefined): the copy read from disk stays what the disk holds.
    */
   change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): Doc | undefined {
+    return this.edit(uri, changes, version)?.doc;
+  }
+
+  /**
+   * `change`, telling whether the edit touched what the project is made of (an include, a
+   * definition, the class): the one place an edit's effects are read.
+   */
+  edit(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): { doc: Doc; touchedProject: boolean } | undefined {
     const doc = this.get(uri);
     if (!doc || !this.isOpen(doc)) return undefined;
     doc.applyChanges(changes, version);
     const edit = doc.kind === 'latex' ? doc.lastEdit : undefined;
     if (edit && !edit.fullReplace) {
-      if (edit.touchedLabels) this.applyLabelDiff(doc, edit.removedLabels, edit.addedLabels);
+      if (edit.touchedLabels) this.labels.applyDiff(doc, edit.removedLabels, edit.addedLabels);
       // a use of an include-making macro is no include fact of its own: check on every edit when there are such macros
-      if (edit.touchedProject || this.includeMacros().length > 0) this.updateSignatures(doc);
+      if (edit.touchedProject || this.graph.hasIncludeMacros()) this.noteDefinitions(doc);
     } else this.updated(doc);
-    return doc;
+    return { doc, touchedProject: edit?.touchedProject ?? false };
   }
 
   /** Editor closed the document: fall back to the disk version, or forget it. */
@@ -233,12 +159,9 @@ export class Workspace {
     const doc = this.docs.get(key);
     if (!doc) return;
     this.docs.delete(key);
-    this.unindex(doc);
-    this.graphSig.delete(key);
-    this.defsSig.delete(key);
-    if (this.includeDefsSig.delete(key)) this.includeMacroList = undefined;
-    this.generation++;
-    this.defsGeneration++;
+    this.labels.forget(doc);
+    this.graph.forget(key);
+    this.theoremDefs.forget(key);
   }
 
   /**
@@ -249,7 +172,7 @@ export class Workspace {
   loadFile(p: string, force = false, read?: { text: string; prepared?: LatexDocument }): Doc | undefined {
     const uri = pathToUri(p);
     if (this.openUris.has(uri)) return this.docs.get(uri);
-    if (!this.mayRead(p)) { this.skippedOutside.add(path.resolve(p)); return undefined; }
+    if (!this.policy.mayRead(p)) { this.policy.skippedOutside.add(path.resolve(p)); return undefined; }
     if (!force && this.docs.has(uri)) return this.docs.get(uri);
     const r = read ?? readTextFile(p, this.fs);
     if ('error' in r) {
@@ -290,7 +213,7 @@ export class Workspace {
       else existing.setText(text, version);
       doc = existing;
     } else {
-      if (existing) this.unindex(existing);
+      if (existing) this.labels.forget(existing);
       if (markdown) doc = new MarkdownDocument(uri, text, version, languageId);
       else if (prepared) {
         // under this workspace's key for the URI, whatever spelling the prepared document has
@@ -303,365 +226,17 @@ export class Workspace {
     return doc;
   }
 
-  /** Refreshes indexes after `doc` changed. */
+
+  /** Refreshes indexes after `doc` was stored or replaced. */
   private updated(doc: Doc): void {
-    this.reindexLabels(doc);
-    this.updateSignatures(doc);
+    this.labels.reindex(doc);
+    this.noteDefinitions(doc);
   }
 
-  private reindexLabels(doc: Doc): void {
-    const map = doc.labelMap();
-    const old = this.labelCounts.get(doc.uri);
-    if (map.size >= BULK_LABELS) {
-      // a document with this many label names is asked for them (labelHolders) instead of copying them
-      if (old) for (const n of old.keys()) this.unholdLabel(n, doc);
-      this.labelCounts.delete(doc.uri);
-      this.bulkHolders.add(doc);
-      this.labelGeneration++;
-      return;
-    }
-    this.bulkHolders.delete(doc);
-    const counts = new Map<string, number>();
-    for (const [name, defs] of map) counts.set(name, defs.length);
-    if (old) for (const n of old.keys()) if (!counts.has(n)) this.unholdLabel(n, doc);
-    for (const n of counts.keys()) if (!old?.has(n)) this.holdLabel(n, doc);
-    this.labelCounts.set(doc.uri, counts);
-    this.labelGeneration++;
-  }
-
-  /** `doc` defines `name`: the index holds it for the name. */
-  private holdLabel(name: string, doc: Doc): void {
-    const h = this.labelIndex.get(name);
-    if (!h) this.labelIndex.set(name, doc);
-    else if (h instanceof Set) h.add(doc);
-    else if (h !== doc) this.labelIndex.set(name, new Set([h, doc]));
-  }
-
-  /** `doc` no longer defines `name`. */
-  private unholdLabel(name: string, doc: Doc): void {
-    const h = this.labelIndex.get(name);
-    if (h === doc) this.labelIndex.delete(name);
-    else if (h instanceof Set && h.delete(doc) && h.size === 1) this.labelIndex.set(name, h.values().next().value!);
-  }
-
-  /**
-   * Updates the index from the label names of the blocks an edit replaced and created.
-   * Retyping inside a labelled block (same names in, same names out) changes nothing, so
-   * cached resolutions stay valid.
-   */
-  private applyLabelDiff(doc: Doc, removed: readonly string[], added: readonly string[]): void {
-    const delta = new Map<string, number>();
-    for (const n of removed) delta.set(n, (delta.get(n) ?? 0) - 1);
-    for (const n of added) delta.set(n, (delta.get(n) ?? 0) + 1);
-    if (this.bulkHolders.has(doc)) {
-      // nothing is copied to update; what was resolved against its names is not valid any more
-      for (const d of delta.values()) if (d !== 0) { this.labelGeneration++; break; }
-      return;
-    }
-    const counts = this.labelCounts.get(doc.uri);
-    if (!counts) { this.reindexLabels(doc); return; }
-    for (const [n, d] of delta) {
-      if (d === 0) continue;
-      this.labelGeneration++;
-      const c = (counts.get(n) ?? 0) + d;
-      if (c <= 0) {
-        counts.delete(n);
-        this.unholdLabel(n, doc);
-      } else {
-        if (!counts.has(n)) this.holdLabel(n, doc);
-        counts.set(n, c);
-      }
-    }
-  }
-
-  private updateSignatures(doc: Doc): void {
-    const includeDefs = JSON.stringify(doc.macros().filter((m) => INCLUDE_IN_BODY.test(m.body)).map((m) => [m.name, m.nargs, m.optDefault, m.body]));
-    if ((this.includeDefsSig.get(doc.uri) ?? '[]') !== includeDefs) {
-      this.includeDefsSig.set(doc.uri, includeDefs);
-      this.includeMacroList = undefined;
-      this.generation++;
-    }
-    const sig = JSON.stringify([
-      this.includesOf(doc).map((i) => [i.kind, i.path, i.prefix, i.dir]),
-      doc.magic().filter((m) => m.key === 'root').map((m) => m.value),
-      doc.hasDocumentClass(),
-    ]);
-    if (this.graphSig.get(doc.uri) !== sig) { this.graphSig.set(doc.uri, sig); this.generation++; }
-    const defs = JSON.stringify([
-      doc.theoremDefs().map((d) => [d.cmd, d.env, d.title, d.shared, d.parent, d.style, d.starred]),
-      doc.macros().filter((m) => m.theoremWrapper).map((m) => [m.name, m.theoremWrapper]),
-    ]);
-    if (this.defsSig.get(doc.uri) !== defs) { this.defsSig.set(doc.uri, defs); this.defsGeneration++; }
-  }
-
-  private unindex(doc: Doc): void {
-    this.labelGeneration++;
-    this.resolved.delete(doc);
-    const old = this.labelCounts.get(doc.uri);
-    if (old) for (const n of old.keys()) this.unholdLabel(n, doc);
-    this.labelCounts.delete(doc.uri);
-    this.bulkHolders.delete(doc);
-  }
-
-  // ---- include graph ------------------------------------------------------------------
-
-  /** Per document: its definitions of macros whose body includes a file (what includeMacros is made of). */
-  private readonly includeDefsSig = new Map<string, string>();
-  private includeMacroList: UserMacro[] | undefined;
-
-  /** The workspace's macros that include files (`\includechapter{3}{x}` = `\include{x/TeX/x}`). */
-  private includeMacros(): UserMacro[] {
-    if (!this.includeMacroList) {
-      const withDefs = [...this.docs.values()].filter((d) => (this.includeDefsSig.get(d.uri) ?? '[]') !== '[]');
-      this.includeMacroList = withDefs.length === 0 ? [] : effectMacros(withDefs)
-        .map((m) => ({ ...m, effects: m.effects.filter((e) => e.kind === 'include') }))
-        .filter((m) => m.effects.length > 0);
-    }
-    return this.includeMacroList;
-  }
-
-  /**
-   * The document's includes: its own `\input`, `\include`, … and those made through the
-   * workspace's macros (a path built from something the text does not spell out keeps its
-   * `\`: such an include cannot be followed).
-   */
-  includesOf(doc: Doc): DocInclude[] {
-    const own = this.ownIncludes(doc);
-    const macros = this.includeMacros();
-    if (macros.length === 0) return own;
-    const uses = macroUses(doc, macros);
-    if (uses.length === 0) return own;
-    let cached = this.wrappedIncludes.get(doc);
-    if (!cached || cached.own !== own || cached.uses !== uses) {
-      const wrapped: DocInclude[] = uses.filter((u) => u.kind === 'include').map((u) => ({
-        cmd: u.macro, kind: u.includeKind === 'import' ? 'input' : (u.includeKind ?? 'input'), path: u.name, start: u.start, end: u.end,
-      }));
-      cached = { own, uses, all: [...own, ...wrapped].sort((a, b) => a.start - b.start) };
-      this.wrappedIncludes.set(doc, cached);
-    }
-    return cached.all;
-  }
-
-  private readonly wrappedIncludes = new WeakMap<Doc, { own: DocInclude[]; uses: MacroUse[]; all: DocInclude[] }>();
-
-  /**
-   * The document's includes, with paths built from its own argument-free macros written out
-   * (`\newcommand*{\olpath}{../..}` then `\input{\olpath/sty/x.sty}`; the definition in force
-   * at the include). A path still holding a macro stays as written: it cannot be looked up.
-   */
-  private ownIncludes(doc: Doc): DocInclude[] {
-    const own = doc.includes();
-    if (!own.some((i) => i.path.includes('\\'))) return own;
-    const hit = this.expandedIncludes.get(doc);
-    if (hit && hit.own === own) return hit.all;
-    const defs = doc.macros().filter((m) => m.nargs === 0 && !m.cmd.endsWith('DocumentCommand') && m.cmd !== 'let');
-    const all = own.map((inc) => {
-      if (!inc.path.includes('\\')) return inc;
-      let p = inc.path;
-      for (let round = 0; round < 4 && p.includes('\\'); round++) {
-        p = p.replace(/\\([A-Za-z@]+)\s*(?:\{\})?/g, (whole, name: string) => {
-          let body: string | undefined;
-          for (const m of defs) if (m.name === name && m.start < inc.start) body = m.body;
-          return body ?? whole;
-        });
-      }
-      return p.includes('\\') || p.includes('#') ? inc : { ...inc, path: p.trim() };
-    });
-    this.expandedIncludes.set(doc, { own, all });
-    return all;
-  }
-
-  private readonly expandedIncludes = new WeakMap<Doc, { own: DocInclude[]; all: DocInclude[] }>();
-
-  private graph() {
-    if (this.cache.gen !== this.generation) {
-      this.cache = {
-        gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(), sharedScopes: new Map(),
-        externals: new Map(), registries: new Map(), defsGen: this.defsGeneration, bibs: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map(),
-      };
-      // resolving may load files from disk (which advances the generation): repeat until
-      // no new document appears
-      let before: number;
-      do {
-        before = this.docs.size;
-        for (const doc of [...this.docs.values()]) this.childrenUncached(doc);
-      } while (this.docs.size !== before);
-      for (const [doc, kids] of this.cache.children) {
-        for (const k of kids) {
-          const ps = this.cache.parents.get(k);
-          if (ps) ps.push(doc); else this.cache.parents.set(k, [doc]);
-        }
-      }
-      this.cache.gen = this.generation;
-    }
-    if (this.cache.defsGen !== this.defsGeneration) {
-      this.cache.registries = new Map();
-      this.cache.defsGen = this.defsGeneration;
-    }
-    return this.cache;
-  }
-
-  private childrenUncached(doc: Doc): Doc[] {
-    let kids = this.cache.children.get(doc);
-    if (kids) return kids;
-    kids = [];
-    this.cache.children.set(doc, kids);
-    const edges: IncludeEdge[] = [];
-    this.cache.edges.set(doc, edges);
-    const missing: number[] = [];
-    this.cache.missing.set(doc, missing);
-    const incs = this.includesOf(doc);
-    incs.forEach((inc, index) => {
-      if (inc.kind === 'external' || inc.kind === 'bibliography') return;
-      const target = this.resolveInclude(doc, inc);
-      if (!target) {
-        // a system package is not the project's; a path built from macros cannot be looked up
-        if (inc.kind !== 'package' && !/[\\#]/.test(inc.path) && inc.path.trim() && !this.resolveIncludePath(doc, inc)) missing.push(index);
-        return;
-      }
-      // a package is loaded once however often it is asked for: no cycle or twice issue; one
-      // macro use reading one file through alternatives (`\\ifnew{\\subfile{x}}{\\subfile{\\base x}}`) reads it once
-      const sameUse = edges.some((e) => e.target === target && incs[e.index]?.start === inc.start && incs[e.index]?.cmd === inc.cmd);
-      if (inc.kind !== 'package' && !sameUse) edges.push({ index, target });
-      if (target !== doc && !kids.includes(target)) kids.push(target);
-    });
-    return kids;
-  }
-
-  /**
-   * Includes that close a cycle or read a file a second time (cached per graph generation).
-   * Each project is walked depth-first in source order from its top documents (those nobody
-   * includes; then, for cycles nobody enters from outside, the first document of the cycle
-   * by path): an include of a document on the current path closes a cycle, one of a document
-   * already read in this walk reads it twice.
-   */
-  includeIssues(doc: Doc): IncludeIssue[] {
-    const g = this.graph();
-    if (!g.issues) {
-      const issues = new Map<Doc, IncludeIssue[]>();
-      const reported = new Set<string>();
-      const add = (d: Doc, issue: IncludeIssue): void => {
-        const key = `${d.uri}\u0000${issue.index}`;
-        if (reported.has(key)) return;
-        reported.add(key);
-        const list = issues.get(d);
-        if (list) list.push(issue); else issues.set(d, [issue]);
-      };
-      const docs = [...g.edges.keys()].sort((a, b) => a.uri.localeCompare(b.uri));
-      const walked = new Set<Doc>();
-      const walk = (top: Doc): void => {
-        const firstAt = new Map<Doc, { doc: Doc; index: number }>([[top, { doc: top, index: -1 }]]);
-        const path: Doc[] = [top];
-        const onPath = new Set<Doc>([top]);
-        // iterative: include chains may be long
-        const frames: Array<{ doc: Doc; next: number }> = [{ doc: top, next: 0 }];
-        walked.add(top);
-        while (frames.length) {
-          const f = frames[frames.length - 1];
-          const edges = g.edges.get(f.doc) ?? [];
-          if (f.next >= edges.length) { frames.pop(); onPath.delete(path.pop()!); continue; }
-          const e = edges[f.next++];
-          if (onPath.has(e.target)) {
-            add(f.doc, { index: e.index, kind: 'cycle', cycle: [...path.slice(path.indexOf(e.target)), e.target] });
-            continue;
-          }
-          const first = firstAt.get(e.target);
-          if (first) {
-            if (first.index >= 0) add(f.doc, { index: e.index, kind: 'twice', target: e.target, first });
-            continue;
-          }
-          firstAt.set(e.target, { doc: f.doc, index: e.index });
-          walked.add(e.target);
-          path.push(e.target);
-          onPath.add(e.target);
-          frames.push({ doc: e.target, next: 0 });
-        }
-      };
-      for (const d of docs) if (!g.parents.get(d)?.length) walk(d);
-      for (const d of docs) if (!walked.has(d)) walk(d);
-      g.issues = issues;
-    }
-    return g.issues.get(doc) ?? [];
-  }
-
-  /**
-   * When false, resolving an include never reads the disk: files not yet loaded are only
-   * recorded (see pendingIncludes) so a server can load them asynchronously instead of
-   * blocking a request. The CLI keeps the default (read synchronously).
-   */
-  loadIncludesSynchronously = true;
-  private readonly pending = new Set<string>();
-
-  /** Resolves an include to a document, loading it from disk if allowed. */
-  resolveInclude(doc: Doc, inc: DocInclude): Doc | undefined {
-    const p = this.resolveIncludePath(doc, inc);
-    if (!p) return undefined;
-    const known = this.docs.get(pathToUri(p));
-    if (known) return known;
-    if (this.loadIncludesSynchronously) return this.loadFile(p);
-    if (!this.failed.has(pathToUri(p))) this.pending.add(p);
-    return undefined;
-  }
-
-  /** Included files found on disk but not loaded yet (cleared by the call). */
-  takePendingIncludes(): string[] {
-    const out = [...this.pending];
-    this.pending.clear();
-    return out;
-  }
-
-  /** Forces the include graph to be (re)built, which records pending includes (and .bib files). */
-  refreshGraph(): void {
-    this.graph();
-    for (const d of this.docs.values()) {
-      this.externals(d);
-      if (d.includes().some((i) => i.kind === 'bibliography')) this.bibliographyIncludes(d);
-    }
-  }
-
-  // ---- bibliographies -----------------------------------------------------------------
-
-  /**
-   * The bibliography files of `doc`'s project (every `\bibliography`/`\addbibresource` in its
-   * scope), resolved like includes (cached per graph generation). A file found on disk and not
-   * read yet is read now (CLI) or recorded for the server (takePendingBibliographies).
-   */
-  bibliographyIncludes(doc: Doc): BibInclude[] {
-    const g = this.graph();
-    let list = g.bibs.get(doc);
-    if (!list) {
-      list = [];
-      for (const d of this.scope(doc)) {
-        for (const inc of d.includes()) {
-          // a path built from macros (\bibliography{\jobname}) cannot be resolved here
-          if (inc.kind !== 'bibliography' || /[\\#]/.test(inc.path) || !inc.path.trim()) continue;
-          let p = this.resolveIncludePath(d, inc);
-          // `\bibliography{refs}` names refs.bib, never refs.tex
-          if (p && !/\.bib$/i.test(p) && !/\.[A-Za-z]+$/.test(inc.path)) p = undefined;
-          list.push({ doc: d, inc, path: p });
-        }
-      }
-      g.bibs.set(doc, list);
-    }
-    for (const b of list) {
-      if (!b.path || this.bibs.has(b.path)) continue;
-      if (this.loadIncludesSynchronously) this.bibs.loadSync(b.path);
-      else this.pendingBibs.add(b.path);
-    }
-    return list;
-  }
-
-  /** .bib files found on disk but not read yet (cleared by the call). */
-  takePendingBibliographies(): string[] {
-    const out = [...this.pendingBibs].filter((p) => !this.bibs.has(p));
-    this.pendingBibs.clear();
-    return out;
-  }
-
-  /** A .bib file appeared, changed or vanished on disk: resolve bibliographies again. */
-  bibliographyChanged(p: string): void {
-    this.bibs.remove(p);
-    this.generation++;
+  /** What `doc` declares of the project (includes, root, class, theorem environments) may have changed. */
+  private noteDefinitions(doc: Doc): void {
+    this.graph.noteDocument(doc);
+    this.theoremDefs.noteDocument(doc);
   }
 
   /** Adds a document whose text was read elsewhere (asynchronously). */
@@ -679,488 +254,88 @@ export class Workspace {
     this.onReadError(uri, reason);
   }
 
-  /**
-   * The file an include points at, if it exists (relative to the file, then its ancestors).
-   * Like TeX Live's kpathsea (since 2018), a name not found as written is looked up again
-   * ignoring letter case in the same folder (`\subfile{Preface}` reads `preface.tex`), except
-   * for packages, which are looked up as written.
-   */
-  resolveIncludePath(doc: Doc, inc: DocInclude): string | undefined {
-    return this.lookUpInclude(doc, inc, false) ?? (inc.kind === 'package' ? undefined : this.lookUpInclude(doc, inc, true));
-  }
+  // ---- what the include graph knows (project/includeGraph.ts) --------------------------
 
   /**
-   * Includes of `doc` that read their file only through the case-insensitive lookup, with the
-   * file found (relative to `doc`); from the include graph, so no file is looked at.
+   * When false, resolving an include never reads the disk: files not yet loaded are only
+   * recorded (takePendingIncludes) so a server can load them asynchronously instead of
+   * blocking a request. The CLI keeps the default (read synchronously).
    */
-  foundByLetterCase(doc: Doc): Array<{ inc: DocInclude; found: string }> {
-    const edges = (this.graph(), this.cache.edges.get(doc));
-    const from = uriToPath(doc.uri);
-    if (!edges?.length || !from) return [];
-    const incs = this.includesOf(doc);
-    const out: Array<{ inc: DocInclude; found: string }> = [];
-    for (const e of edges) {
-      const inc = incs[e.index];
-      const target = uriToPath(e.target.uri);
-      if (!inc || !target) continue;
-      const written = path.basename(inc.path);
-      const name = path.basename(target);
-      if (name === written || name === `${written}.tex` || !sameFolding(name, written)) continue;
-      out.push({ inc, found: path.relative(path.dirname(from), target) });
-    }
-    return out;
-  }
-
+  get loadIncludesSynchronously(): boolean { return this.graph.loadIncludesSynchronously; }
+  set loadIncludesSynchronously(v: boolean) { this.graph.loadIncludesSynchronously = v; }
   /**
    * In a workspace that is not trusted, the folders files may be read from (an include elsewhere,
    * `\\input{../outside/secret}` or an absolute path, is not looked at); undefined: any.
    */
-  readableRoots: readonly string[] | undefined;
+  get readableRoots(): readonly string[] | undefined { return this.policy.readableRoots; }
+  set readableRoots(roots: readonly string[] | undefined) { this.policy.readableRoots = roots; }
   /** Files includes named outside readableRoots, not looked at (for the status and the include's diagnostic). */
-  readonly skippedOutside = new Set<string>();
+  get skippedOutside(): ReadonlySet<string> { return this.policy.skippedOutside; }
+  skippedInclude(doc: Doc, inc: DocInclude): string | undefined { return this.policy.skippedInclude(doc, inc); }
+  mayRead(p: string): boolean { return this.policy.mayRead(p); }
 
-  private readonly skippedFor = new Map<string, string>();
-
-  /** The file an include of `doc` names outside readableRoots, which was not read (the include is then unresolved). */
-  skippedInclude(doc: Doc, inc: DocInclude): string | undefined {
-    return this.readableRoots ? this.skippedFor.get(`${doc.uri}\u0000${inc.start}`) : undefined;
-  }
-
-  /** Whether a file at `p` may be read (always, in a trusted workspace). */
-  mayRead(p: string): boolean {
-    return !this.readableRoots || this.readableRoots.some((r) => within(r, p));
-  }
-
-  /**
-   * Whether a file is at `p`, as the disk said at most FILE_LOOKUP_MS ago: while a project is
-   * read, the include graph is rebuilt for each request (documents keep coming), and looked every
-   * include up on disk again each time. A file event (`filesChanged`) forgets what was seen.
-   */
-  private fileThere(p: string): boolean {
-    const now = performance.now();
-    const seen = this.fileLookups.get(p);
-    if (seen && now - seen.at < FILE_LOOKUP_MS) return seen.there;
-    const there = isFile(p, this.fs);
-    if (this.fileLookups.size >= 50_000) this.fileLookups.clear();
-    this.fileLookups.set(p, { at: now, there });
-    return there;
-  }
-
-  private readonly fileLookups = new Map<string, { at: number; there: boolean }>();
+  includesOf(doc: Doc): DocInclude[] { return this.graph.includesOf(doc); }
+  includeIssues(doc: Doc): IncludeIssue[] { return this.graph.includeIssues(doc); }
+  resolveInclude(doc: Doc, inc: DocInclude): Doc | undefined { return this.graph.resolveInclude(doc, inc); }
+  resolveIncludePath(doc: Doc, inc: DocInclude): string | undefined { return this.graph.resolveIncludePath(doc, inc); }
+  takePendingIncludes(): string[] { return this.graph.takePendingIncludes(); }
+  foundByLetterCase(doc: Doc): Array<{ inc: DocInclude; found: string }> { return this.graph.foundByLetterCase(doc); }
+  includeSite(doc: Doc): { doc: Doc; offset: number } | undefined { return this.graph.includeSite(doc); }
+  includedBefore(doc: Doc, offset: number): Doc[] { return this.graph.includedBefore(doc, offset); }
+  children(doc: Doc): Doc[] { return this.graph.children(doc); }
+  parents(doc: Doc): Doc[] { return this.graph.parents(doc); }
+  missingIncludes(doc: Doc): DocInclude[] { return this.graph.missingIncludes(doc); }
+  /** Advances whenever the include graph may have changed (what per-project caches key on). */
+  graphGeneration(): number { return this.graph.graphGeneration(); }
+  isCompiled(doc: Doc): boolean { return this.graph.isCompiled(doc); }
+  /** Root documents `doc` is compiled from (callers must not change the list). */
+  roots(doc: Doc): readonly Doc[] { return this.graph.roots(doc); }
+  /** Every document compiled together with `doc` (itself included). */
+  scope(doc: Doc): Set<Doc> { return this.graph.scope(doc); }
+  compilations(doc: Doc): Set<Doc>[] { return this.graph.compilations(doc); }
+  /** Documents visible through xr `\\externaldocument[prefix]{file}` from `doc`'s project. */
+  externals(doc: Doc): External[] { return this.graph.externals(doc); }
+  /** Label prefixes of external documents visible from `from`. */
+  externalPrefixes(from: Doc): External[] { return this.graph.externals(from); }
+  includeOrder(roots: readonly Doc[]): Doc[] { return this.graph.includeOrder(roots); }
 
   /** Files appeared or went on disk: include lookups ask the disk again, and the include graph is made anew. */
-  filesChanged(): void {
-    this.fileLookups.clear();
-    this.generation++;
-  }
+  filesChanged(): void { this.graph.filesChanged(); }
 
-  private lookUpInclude(doc: Doc, inc: DocInclude, ignoreCase: boolean): string | undefined {
-    const from = uriToPath(doc.uri);
-    if (!from) return undefined;
-    let rel = inc.dir ? path.join(inc.dir, inc.path) : inc.path;
-    if (rel.includes('\\')) {
-      // `\olpath/sty/x.sty` with the folder macro set by another file: the rest of the path,
-      // looked up from this file's folder and its ancestors, names the file
-      // (`\\filebase intro`: a folder macro before a bare name, found only where that file is)
-      const rest = /^(?:\\[A-Za-z@]+(?:\s*\{\}\/|\/|\s+))+([^\\#\s][^\\#]*)$/.exec(rel)?.[1];
-      if (!rest) return undefined;
-      rel = rest;
+  /** Forces the include graph to be (re)built, which records pending includes (and .bib files). */
+  refreshGraph(): void {
+    this.graphGeneration();
+    for (const d of this.docs.values()) {
+      this.graph.externals(d);
+      if (d.includes().some((i) => i.kind === 'bibliography')) this.bibliographies.of(d);
     }
-    const candidates = inc.kind === 'package' ? [rel] : path.extname(rel) && inc.kind !== 'external' ? [rel, rel + '.tex'] : [rel + '.tex', rel];
-    if (inc.kind === 'bibliography') candidates.unshift(rel.endsWith('.bib') ? rel : rel + '.bib');
-    const look = (dir: string): string | undefined => {
-      for (const c of candidates) {
-        const full = path.resolve(dir, c);
-        if (!this.mayRead(full)) {
-          // not read; only its being there is looked at, to say why the include is not followed
-          if (inc.kind !== 'package' && !ignoreCase && this.fileThere(full)) {
-            this.skippedOutside.add(full);
-            this.skippedFor.set(`${doc.uri}\u0000${inc.start}`, full);
-          }
-          continue;
-        }
-        if (!ignoreCase) {
-          if (this.docs.has(pathToUri(full)) || this.fileThere(full)) return full;
-          continue;
-        }
-        const name = this.folderNames(path.dirname(full)).get(path.basename(full).toLowerCase());
-        if (name) return path.join(path.dirname(full), name);
-      }
-      return undefined;
-    };
-    let dir = path.dirname(from);
-    for (let up = 0; up < 4; up++) {
-      const hit = look(dir);
-      if (hit) return hit;
-      const parent = path.dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
-    }
-    // TeX reads relative to where it runs: a shared preamble's \input is relative to the file compiled with it
-    for (const d of this.compileFolders(from)) {
-      const hit = look(d);
-      if (hit) return hit;
-    }
-    return undefined;
   }
 
-  /**
-   * Folders LaTeX runs in when it reads `file` as a preamble: those of the files naming it as
-   * their main file (`\documentclass[../main]{subfiles}`), a few at most (per graph generation).
-   */
-  private compileFolders(file: string): string[] {
-    if (this.preambleUsers.gen !== this.generation) {
-      const byFile = new Map<string, string[]>();
-      for (const d of this.docs.values()) {
-        const from = uriToPath(d.uri);
-        if (!from) continue;
-        for (const inc of d.includes()) {
-          if (inc.cmd !== 'documentclass' || inc.kind !== 'package' || !inc.path.endsWith('.tex')) continue;
-          const target = path.resolve(path.dirname(from), inc.path);
-          const dirs = byFile.get(target) ?? [];
-          if (dirs.length < MAX_COMPILE_FOLDERS && !dirs.includes(path.dirname(from))) dirs.push(path.dirname(from));
-          byFile.set(target, dirs);
-        }
-      }
-      this.preambleUsers = { gen: this.generation, byFile };
-    }
-    return this.preambleUsers.byFile.get(file) ?? [];
+  // ---- bibliographies (project/bibliographyIncludes.ts) ----------------------------------
+
+  bibliographyIncludes(doc: Doc): BibInclude[] { return this.bibliographies.of(doc); }
+  /** .bib files found on disk but not read yet (cleared by the call). */
+  takePendingBibliographies(): string[] { return this.bibliographies.takePending(); }
+
+  /** A .bib file appeared, changed or vanished on disk: resolve bibliographies again. */
+  bibliographyChanged(p: string): void {
+    this.bibs.remove(p);
+    this.graph.invalidate();
   }
 
-  private preambleUsers = { gen: -1, byFile: new Map<string, string[]>() };
-
-  /** A folder's file names by their lower-case form (read once per graph generation). */
-  private folderNames(dir: string): Map<string, string> {
-    if (this.caseListings.gen !== this.generation) this.caseListings = { gen: this.generation, dirs: new Map() };
-    let names = this.caseListings.dirs.get(dir);
-    if (!names) {
-      names = new Map();
-      try {
-        for (const e of this.fs.readDir(dir)) if (e.isFile && !names.has(e.name.toLowerCase())) names.set(e.name.toLowerCase(), e.name);
-      } catch { /* no such folder */ }
-      this.caseListings.dirs.set(dir, names);
-    }
-    return names;
-  }
-
-  private caseListings = { gen: -1, dirs: new Map<string, Map<string, string>>() };
-
-  /** Where the one file including `doc` reads it, if exactly one place of the project does. */
-  includeSite(doc: Doc): { doc: Doc; offset: number } | undefined {
-    let found: { doc: Doc; offset: number } | undefined;
-    for (const p of this.parents(doc)) {
-      const incs = this.includesOf(p);
-      // the graph's edges (no file is looked at); packages make none
-      for (const e of this.cache.edges.get(p) ?? []) {
-        if (e.target !== doc || !incs[e.index]) continue;
-        if (found) return undefined;
-        found = { doc: p, offset: incs[e.index].start };
-      }
-    }
-    return found;
-  }
-
-  includedBefore(doc: Doc, offset: number): Doc[] {
-    const incs = this.includesOf(doc);
-    const out: Doc[] = [];
-    for (const e of (this.graph(), this.cache.edges.get(doc)) ?? []) if ((incs[e.index]?.start ?? Infinity) < offset) out.push(e.target);
-    return out;
-  }
-
-  children(doc: Doc): Doc[] {
-    return this.graph().children.get(doc) ?? [];
-  }
-
-  /**
-   * Includes of `doc` (not packages, bibliographies or xr documents) whose file is not on disk
-   * (cached per graph generation). A file found but not read yet is not missing.
-   */
-  missingIncludes(doc: Doc): DocInclude[] {
-    const missing = this.graph().missing.get(doc);
-    if (!missing?.length) return [];
-    const incs = this.includesOf(doc);
-    return missing.map((i) => incs[i]).filter((x) => x !== undefined);
-  }
-
-  /** Advances whenever the include graph may have changed (what per-project caches key on). */
-  graphGeneration(): number {
-    return this.graph().gen;
-  }
-
-  parents(doc: Doc): Doc[] {
-    return this.graph().parents.get(doc) ?? [];
-  }
-
-  /** The document a `%!TEX root` comment of `doc` names, if it resolves. */
-  private magicRoot(doc: Doc): Doc | undefined {
-    const magic = doc.magic().find((m) => m.key === 'root');
-    return magic ? this.resolveInclude(doc, { cmd: 'root', kind: 'input', path: magic.value, start: 0, end: 0 }) : undefined;
-  }
-
-  /**
-   * Whether LaTeX compiles `doc` as a document: a note (Markdown), or a file one of whose roots
-   * has `\documentclass` (or `\begin{document}`, with the class in an input preamble). A draft no
-   * root includes, an old chapter, a snippet on its own are not compiled: what they reference
-   * is not knowable. A package or class file is a macro source, never compiled as a document.
-   */
-  isCompiled(doc: Doc): boolean {
-    if (doc.kind === 'markdown') return true;
-    if (isMacroSource(doc)) return false;
-    // the class may come from an input preamble (`\input{preamble}` holding `\documentclass`, maybe a level down)
-    return this.compilations(doc).some((c) => [...c].some((d) => d.hasDocumentClass() || d.hasBeginDocument()));
-  }
-
-  /** Root documents `doc` is compiled from (cached per graph generation: callers must not change the list). */
-  roots(doc: Doc): readonly Doc[] {
-    const g = this.graph();
-    let r = g.roots.get(doc);
-    if (!r) {
-      r = this.rootsUncached(doc);
-      // resolving a root comment may have loaded a file (a new graph generation): cache only in the current one
-      if (this.cache === g && g.gen === this.generation) g.roots.set(doc, r);
-    }
-    return r;
-  }
-
-  private rootsUncached(doc: Doc): Doc[] {
-    const own = this.magicRoot(doc);
-    if (own) return [own];
-    const roots = new Set<Doc>();
-    if (doc.hasDocumentClass()) roots.add(doc);
-    const seen = new Set<Doc>([doc]);
-    const queue = [...this.parents(doc)];
-    const tops: Doc[] = [];
-    while (queue.length) {
-      const d = queue.shift()!;
-      if (seen.has(d)) continue;
-      seen.add(d);
-      // an ancestor that names its root (a chapter's `%!TEX root = ../main.tex`) is compiled from
-      // there, even when that root has not been read yet (the CLI checking one file)
-      const named = this.magicRoot(d);
-      if (named) { roots.add(named); continue; }
-      if (d.hasDocumentClass()) roots.add(d);
-      const ps = this.parents(d);
-      if (ps.length === 0) tops.push(d);
-      // a subfile (`\\documentclass[main]{subfiles}`) compiles alone and inside its parent alike
-      else if (!d.hasDocumentClass() || isSubfile(d)) queue.push(...ps);
-    }
-    if (roots.size === 0) for (const t of tops) roots.add(t);
-    if (roots.size === 0) roots.add(doc);
-    return [...roots];
-  }
-
-  /** Every document compiled together with `doc` (itself included). */
-  scope(doc: Doc): Set<Doc> {
-    const g = this.graph();
-    let s = g.scopes.get(doc);
-    if (s) return s;
-    s = new Set<Doc>([doc]);
-    const stack = [...this.roots(doc)];
-    while (stack.length) {
-      const d = stack.pop()!;
-      if (s.has(d) && d !== doc) continue;
-      s.add(d);
-      for (const k of this.children(d)) if (!s.has(k)) stack.push(k);
-    }
-    // the descendants of doc itself are in scope even when roots are not known
-    const own = [...this.children(doc)];
-    while (own.length) {
-      const d = own.pop()!;
-      if (s.has(d)) continue;
-      s.add(d);
-      own.push(...this.children(d));
-    }
-    // documents compiled together share one scope object, so what is cached per scope (the
-    // project's macros, its label universe) is built once for all of them (a book of subfiles)
-    // exact integer sums in any order: the same set gets the same hash however it was collected
-    let h = s.size;
-    for (const d of s) h = (h + docHash(d)) >>> 0;
-    const same = g.sharedScopes.get(h)?.find((o) => o.size === s!.size && [...s!].every((d) => o.has(d)));
-    if (same) s = same;
-    else g.sharedScopes.set(h, [...(g.sharedScopes.get(h) ?? []), s]);
-    g.scopes.set(doc, s);
-    return s;
-  }
-
-  /**
-   * The compilations `doc` is part of: for each of its roots, every document that root reads
-   * (cached per graph generation). Two volumes of a book over shared chapters are two
-   * compilations: a label in each is no duplicate.
-   */
-  compilations(doc: Doc): Set<Doc>[] {
-    const g = this.graph();
-    return this.roots(doc).map((r) => {
-      let c = g.closures.get(r);
-      if (!c) {
-        c = new Set<Doc>();
-        const stack = [r];
-        while (stack.length) {
-          const d = stack.pop()!;
-          if (c.has(d)) continue;
-          c.add(d);
-          for (const k of this.children(d)) if (!c.has(k)) stack.push(k);
-        }
-        g.closures.set(r, c);
-      }
-      return c;
-    });
-  }
-
-  /** Documents visible through xr `\externaldocument[prefix]{file}` from `doc`'s project. */
-  externals(doc: Doc): External[] {
-    const g = this.graph();
-    let ext = g.externals.get(doc);
-    if (ext) return ext;
-    ext = [];
-    for (const d of this.scope(doc)) {
-      for (const inc of d.includes()) {
-        if (inc.kind !== 'external') continue;
-        const target = this.resolveInclude(d, inc);
-        if (target) ext.push({ prefix: inc.prefix ?? '', scope: this.scope(target) });
-      }
-    }
-    g.externals.set(doc, ext);
-    return ext;
-  }
-
-  private externalsByPrefix = new WeakMap<External[], { lengths: number[]; map: Map<string, External[]> }>();
-
-  private prefixIndex(ext: External[]) {
-    let idx = this.externalsByPrefix.get(ext);
-    if (!idx) {
-      const map = new Map<string, External[]>();
-      for (const e of ext) { const l = map.get(e.prefix); if (l) l.push(e); else map.set(e.prefix, [e]); }
-      idx = { lengths: [...new Set(ext.map((e) => e.prefix.length))].sort((a, b) => a - b), map };
-      this.externalsByPrefix.set(ext, idx);
-    }
-    return idx;
-  }
-
-  // ---- labels -------------------------------------------------------------------------
+  // ---- labels (project/labelIndex.ts) ---------------------------------------------------
 
   /** Where `name` (as written in a reference in `from`) is defined, by `\\label` or through the project's macros. */
-  findLabel(from: Doc, name: string): LabelLocation[] {
-    const out: LabelLocation[] = [];
-    const scope = this.scope(from);
-    this.collectLabel(name, scope, '', out);
-    const macros = projectMacros(this, from);
-    if (makesLabels(macros)) out.push(...(this.macroLabelIndex(scope, macros).get(name) ?? []));
-    const ext = this.externals(from);
-    if (ext.length) {
-      const idx = this.prefixIndex(ext);
-      for (const len of idx.lengths) {
-        if (len > name.length) break;
-        const list = idx.map.get(name.slice(0, len));
-        if (list) for (const e of list) this.collectLabel(name.slice(len), e.scope, name.slice(0, len), out);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * The labels a scope's documents make through the project's macros, by name (each with the
-   * state in force where its document is read); rebuilt when a document's version or the graph changes.
-   */
-  private macroLabelIndex(scope: Set<Doc>, macros: readonly UserMacro[]): Map<string, LabelLocation[]> {
-    let key = `${this.graph().gen}`;
-    for (const d of scope) key += `,${d.version}`;
-    const hit = this.macroLabels.get(scope);
-    if (hit && hit.key === key && hit.macros === macros) return hit.index;
-    const index = new Map<string, LabelLocation[]>();
-    for (const d of scope) {
-      for (const [name, labels] of macroLabelMap(d, macros, inheritedState(this, d))) {
-        const list = index.get(name) ?? [];
-        for (const label of labels) list.push({ doc: d, label, prefix: '' });
-        index.set(name, list);
-      }
-    }
-    this.macroLabels.set(scope, { key, macros, index });
-    return index;
-  }
-
-  private readonly macroLabels = new WeakMap<Set<Doc>, { key: string; macros: readonly UserMacro[]; index: Map<string, LabelLocation[]> }>();
-
-  private collectLabel(name: string, scope: Set<Doc>, prefix: string, out: LabelLocation[]): void {
-    for (const d of this.labelHolders(name)) {
-      if (!scope.has(d)) continue;
-      for (const label of d.labelMap().get(name) ?? []) out.push({ doc: d, label, prefix });
-    }
-  }
-
-  /**
-   * Number of definitions `name` has as seen from `from`. Cached per document until a label
-   * set or the include graph changes, so typing ordinary text re-resolves nothing.
-   */
-  countLabel(from: Doc, name: string): number {
-    const graph = this.graph().gen;
-    let c = this.resolved.get(from);
-    if (!c || c.gen !== this.labelGeneration || c.graph !== graph) {
-      c = { gen: this.labelGeneration, graph, defined: new Map() };
-      this.resolved.set(from, c);
-    }
-    let n = c.defined.get(name);
-    if (n === undefined) {
-      n = this.findLabel(from, name).length;
-      c.defined.set(name, n);
-    }
-    return n;
-  }
-
+  findLabel(from: Doc, name: string): LabelLocation[] { return this.labels.findLabel(from, name); }
+  /** Number of definitions `name` has as seen from `from` (cached until a label set or the graph changes). */
+  countLabel(from: Doc, name: string): number { return this.labels.countLabel(from, name); }
   /** Documents that define a label of this name, anywhere in the workspace. */
-  labelHolders(name: string): Iterable<Doc> {
-    const h = this.labelIndex.get(name);
-    const indexed: Iterable<Doc> = h === undefined ? EMPTY_DOCS : h instanceof Set ? h : [h];
-    if (this.bulkHolders.size === 0) return indexed;
-    const out = [...indexed];
-    for (const d of this.bulkHolders) if (d.labelMap().has(name)) out.push(d);
-    return out;
-  }
-
+  labelHolders(name: string): Iterable<Doc> { return this.labels.labelHolders(name); }
   /** All labels visible from `from` without a prefix (its own project). */
-  visibleLabels(from: Doc): LabelLocation[] {
-    const out: LabelLocation[] = [];
-    for (const d of this.scope(from)) for (const label of d.labels()) out.push({ doc: d, label, prefix: '' });
-    return out;
-  }
+  visibleLabels(from: Doc): LabelLocation[] { return this.labels.visibleLabels(from); }
 
-  /** Label prefixes of external documents visible from `from`. */
-  externalPrefixes(from: Doc): External[] {
-    return this.externals(from);
-  }
-
-  // ---- theorem environments -----------------------------------------------------------
+  // ---- theorem environments (project/projectTheorems.ts) --------------------------------
 
   /** Theorem-like environments known in `doc`'s project. */
-  theorems(doc: Doc): TheoremRegistry {
-    const g = this.graph();
-    const roots = this.roots(doc);
-    const key = roots.map((r) => r.uri).sort().join('\n');
-    let reg = g.registries.get(key);
-    if (reg) return reg;
-    reg = new TheoremRegistry();
-    const ordered = this.includeOrder(roots);
-    const wrappers = new Map<string, { envArg: number; titleArg?: number; sharedArg?: number }>();
-    for (const d of ordered) for (const m of d.macros()) if (m.theoremWrapper) wrappers.set(m.name, m.theoremWrapper);
-    let style = 'plain';
-    for (const d of ordered) {
-      style = reg.addDefinitions(d.theoremDefs(), style);
-      reg.addWrapperInvocations(d, wrappers);
-    }
-    g.registries.set(key, reg);
-    return reg;
-  }
-
-  /** Documents of the given roots in include (depth-first, source) order. */
-  includeOrder(roots: readonly Doc[]): Doc[] {
-    const out: Doc[] = [];
-    const seen = new Set<Doc>();
-    const visit = (d: Doc): void => {
-      if (seen.has(d)) return;
-      seen.add(d);
-      out.push(d);
-      for (const k of this.children(d)) visit(k);
-    };
-    for (const r of roots) visit(r);
-    return out;
-  }
+  theorems(doc: Doc): TheoremRegistry { return this.theoremDefs.of(doc); }
 }

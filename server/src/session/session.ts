@@ -223,14 +223,14 @@ export class Session implements FeatureContext {
       this.diagnostics.revalidateSoon();
       return;
     }
-    const doc = this.ws.change(uri, changes, version);
-    if (!doc) {
+    const edited = this.ws.edit(uri, changes, version);
+    if (!edited) {
       // LSP sends changes only for open documents; one for another would replace what the disk holds
       this.client.log(`ignored a change to ${uri}: the editor has not opened it`);
       return;
     }
     this.index.noteEdit();
-    const touchedProject = doc.kind === 'latex' && doc.lastEdit.touchedProject;
+    const { doc, touchedProject } = edited;
     if (touchedProject) this.loader.collectPending();
     this.diagnostics.changed(doc);
     if (touchedProject) void this.loader.loadPending();
