@@ -15,7 +15,7 @@ import {
 } from '../testing/featureChecks.js';
 import { repoRoot, sharedData } from '../testing/paths.js';
 import { citeCompletion, citeContextAt, citeDefinition, citeHover, citeReferences, citationSources } from './citations.js';
-import { computeDiagnostics } from './diagnostics.js';
+import { computeDiagnostics } from './diagnostics/documentDiagnostics.js';
 import { analyseBlock } from '../syntax/blockAnalyser.js';
 import { Workspace } from '../project/workspace.js';
 

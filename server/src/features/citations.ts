@@ -4,7 +4,7 @@
 // The keys come from the project's .bib files (`\bibliography`, `\addbibresource`, resolved
 // like includes, project/bibliography.ts) and the `\bibitem`s of its documents.
 import {
-  CompletionItemKind, DiagnosticSeverity, DocumentHighlightKind, MarkupKind,
+  CompletionItemKind, DocumentHighlightKind, MarkupKind,
   type CompletionItem, type DocumentHighlight, type CompletionList, type Diagnostic, type Hover, type Location, type Position, type Range,
 } from 'vscode-languageserver';
 import * as path from 'node:path';
@@ -15,7 +15,8 @@ import type { DocCite } from '../model/documentView.js';
 import { latexToMarkdown, latexToPlain } from '../analysis/render.js';
 import { NOT_CITE } from '../syntax/blockAnalyser.js';
 import { keySpan } from './completion.js';
-import { missingInclude } from './missingInclude.js';
+import { missingInclude } from './diagnostics/missingInclude.js';
+import { diagnostic } from './diagnostics/codes.js';
 
 export type CiteDefinition =
   | { kind: 'bib'; path: string; entry: BibEntry }
@@ -373,7 +374,7 @@ export function citeOccurrences(ws: Workspace, key: string, defs: CiteDefinition
  * (missing-include) or unreadable, and citations no bibliography of the project defines
  * (undefined-citation, only when every bibliography was found and read; never `\nocite{*}`).
  */
-export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, structure: boolean): Diagnostic[] {
+export function citationDiagnostics(ws: Workspace, doc: Doc, structure: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
   const hasCites = doc.cites().length > 0;
   const ownBib = doc.includes().some((i) => i.kind === 'bibliography');
@@ -390,15 +391,12 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
       const b = { path: resolved.get(key) };
       const shown = `${inc.path}${/\.[A-Za-z]+$/.test(inc.path) ? '' : '.bib'}`;
       if (!b.path) {
-        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', source, ws.skippedInclude(doc, inc)));
+        out.push(missingInclude(doc, inc, shown, 'its entries are unknown, so citations are not checked', ws.skippedInclude(doc, inc)));
         continue;
       }
       const st = ws.bibs.get(b.path);
       if (st?.error !== undefined) {
-        out.push({
-          range: doc.range(inc.start, inc.end), severity: DiagnosticSeverity.Warning, source, code: 'unreadable',
-          message: `Could not read ${shown}: ${st.error}; its entries are unknown, so citations are not checked`,
-        });
+        out.push(diagnostic('unreadable', doc.range(inc.start, inc.end), `Could not read ${shown}: ${st.error}; its entries are unknown, so citations are not checked`));
       }
     }
   }
@@ -415,12 +413,9 @@ export function citationDiagnostics(ws: Workspace, doc: Doc, source: string, str
     if (itemKeys.has(c.key) || src.files.some((f) => f.file.byKey.has(c.key))) continue;
     const folded = src.files.map((f) => lowerKeys(f.file).get(c.key.toLowerCase())).find((k) => k !== undefined);
     if (folded && bibtex) continue;
-    out.push({
-      range: doc.range(c.start, c.end), severity: DiagnosticSeverity.Warning, source, code: 'undefined-citation',
-      message: folded
-        ? `Undefined citation: no entry '${c.key}'; '${folded}' differs only in letter case, which biber does not ignore (${where})`
-        : `Undefined citation: no entry '${c.key}' in this project's bibliography (${where})`,
-    });
+    out.push(diagnostic('undefined-citation', doc.range(c.start, c.end), folded
+      ? `Undefined citation: no entry '${c.key}'; '${folded}' differs only in letter case, which biber does not ignore (${where})`
+      : `Undefined citation: no entry '${c.key}' in this project's bibliography (${where})`));
   }
   return out;
 }

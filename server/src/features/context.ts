@@ -6,7 +6,7 @@ import type { AuxNumbers } from '../project/auxNumbers.js';
 import type { DocStep } from '../math/service.js';
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { Guard, GuardAsync } from '../util/guard.js';
-import type { DiagnosticSettings } from './diagnostics.js';
+import type { DiagnosticSettings } from './diagnostics/documentDiagnostics.js';
 import type { DerivationSettings } from './derivation.js';
 import type { LensMode, MatchCache } from './equationLenses.js';
 import type { HoverMath } from './hoverMath.js';

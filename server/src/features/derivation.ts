@@ -2,15 +2,15 @@
 // side), information on unknown steps when asked for, a hover with both sides evaluated at
 // the counterexample, and the "Ignore this step" code action (the only edit it makes is the
 // `% mathsense-ignore-step` comment, and only on request).
-import { CodeActionKind, DiagnosticSeverity, MarkupKind, type CodeAction, type Diagnostic, type Hover, type Range } from 'vscode-languageserver';
+import { CodeActionKind, MarkupKind, type CodeAction, type Diagnostic, type Hover, type Range } from 'vscode-languageserver';
 import type { Doc } from '../project/workspace.js';
 import type { DocStep } from '../math/service.js';
 import { IGNORE_MARK } from '../math/steps.js';
 import { displayVar, formatNumber, verdictMessage } from '../math/verdict.js';
-import { SOURCE } from './diagnostics.js';
+import { diagnostic, type DiagnosticCode } from './diagnostics/codes.js';
 
-export const DERIVATION_CODE = 'derivation-step';
-export const DERIVATION_UNKNOWN_CODE = 'derivation-unknown';
+export const DERIVATION_CODE = 'derivation-step' satisfies DiagnosticCode;
+export const DERIVATION_UNKNOWN_CODE = 'derivation-unknown' satisfies DiagnosticCode;
 
 export interface DerivationSettings { enabled: boolean; showUnknown: boolean }
 export const defaultDerivationSettings: DerivationSettings = { enabled: true, showUnknown: false };
@@ -24,25 +24,19 @@ export function derivationDiagnostics(doc: Doc, steps: readonly DocStep[], setti
   const out: Diagnostic[] = [];
   for (const s of steps) {
     if (flagged(s)) {
-      out.push({
-        range: doc.range(s.rhsStart, s.rhsEnd), severity: DiagnosticSeverity.Warning, source: SOURCE,
-        code: DERIVATION_CODE, message: verdictMessage(s.verdict, s.rel),
-      });
+      out.push(diagnostic(DERIVATION_CODE, doc.range(s.rhsStart, s.rhsEnd), verdictMessage(s.verdict, s.rel)));
     } else if (settings.showUnknown && s.verdict.kind === 'unknown' && !s.ignored) {
-      out.push({
-        range: doc.range(s.rhsStart, s.rhsEnd), severity: DiagnosticSeverity.Information, source: SOURCE,
-        code: DERIVATION_UNKNOWN_CODE, message: `step not checked: ${s.verdict.reason}`,
-      });
+      out.push(diagnostic(DERIVATION_UNKNOWN_CODE, doc.range(s.rhsStart, s.rhsEnd), `step not checked: ${s.verdict.reason}`));
     }
   }
   return out;
 }
 
-export const DERIVATIONS_SKIPPED_CODE = 'derivations-skipped';
+export const DERIVATIONS_SKIPPED_CODE = 'derivations-skipped' satisfies DiagnosticCode;
 
 /** Information at the top of a document whose derivation steps were not checked, saying why. */
 export function derivationsSkipped(doc: Doc, why: string): Diagnostic {
-  return { range: doc.range(0, 0), severity: DiagnosticSeverity.Information, source: SOURCE, code: DERIVATIONS_SKIPPED_CODE, message: why };
+  return diagnostic(DERIVATIONS_SKIPPED_CODE, doc.range(0, 0), why);
 }
 
 /** The flagged step whose left side, relation or right side contains `offset`. */

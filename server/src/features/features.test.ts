@@ -11,7 +11,7 @@ import { hover } from './hover.js';
 import { definition, prepareRename, rename } from './navigation.js';
 import { completion, resolveCompletion } from './completion.js';
 import { workspaceSymbols } from './symbols.js';
-import { computeDiagnostics } from './diagnostics.js';
+import { computeDiagnostics } from './diagnostics/documentDiagnostics.js';
 
 const PROJECT = String.raw`
 %! main.tex

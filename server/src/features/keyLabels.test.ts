@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
-import { computeDiagnostics } from './diagnostics.js';
+import { computeDiagnostics } from './diagnostics/documentDiagnostics.js';
 import { statements, labelTarget } from '../analysis/structure.js';
 
 const PROJECT = String.raw`

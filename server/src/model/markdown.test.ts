@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver';
 import { MarkdownDocument } from './markdownDocument.js';
 import { fixture } from '../testing/fixture.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition } from '../features/navigation.js';
 import { documentSymbols } from '../features/symbols.js';

@@ -15,7 +15,7 @@ import { splitAll } from '../syntax/blockSplitter.js';
 import { BlockCache, sharedBlockCache as sharedCache } from '../syntax/blockCache.js';
 import { Workspace } from '../project/workspace.js';
 import { pathToUri } from '../project/files.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { runCheck } from '../cli/check.js';
 

@@ -7,7 +7,7 @@ import { MemoryFileSystem } from './memoryFileSystem.js';
 import { findDocumentFiles, isFile, pathToUri, readTextFile, readTextFileAsync } from './files.js';
 import { Workspace } from './workspace.js';
 import { AuxStore } from './auxNumbers.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 
 test('files and implied folders: stat, read, list, delete; errors like the disk', async () => {
   const fs = new MemoryFileSystem({ '/p/main.tex': 'main', '/p/ch/one.tex': 'one' });

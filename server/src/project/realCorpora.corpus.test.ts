@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Workspace, type Doc } from './workspace.js';
 import { pathToUri, uriToPath } from './files.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { sharedData } from '../testing/paths.js';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
 import type { MarkupContent } from 'vscode-languageserver';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { hover } from '../features/hover.js';
 import { definition, findReferences } from '../features/navigation.js';
 import { completion } from '../features/completion.js';

@@ -5,7 +5,7 @@ import { fixture } from '../testing/fixture.js';
 import { Workspace } from './workspace.js';
 import { MemoryFileSystem } from './memoryFileSystem.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { check, expect, rangeText } from '../testing/snapshot.js';
 
 const base = (uri: string): string => path.basename(decodeURIComponent(uri));

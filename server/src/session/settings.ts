@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Doc } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
-import { defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics.js';
+import { defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
 import { defaultDerivationSettings, type DerivationSettings } from '../features/derivation.js';
 import { LENS_MODES, type LensMode } from '../features/equationLenses.js';
 import type { FeatureSettings } from '../features/context.js';

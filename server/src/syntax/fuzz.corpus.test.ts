@@ -23,7 +23,7 @@ import { BlockCache } from './blockCache.js';
 import type { BlockFacts } from './facts.js';
 import { LatexDocument } from '../model/latexDocument.js';
 import { Workspace } from '../project/workspace.js';
-import { computeDiagnostics } from '../features/diagnostics.js';
+import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { labelTarget, proofTarget, statements } from '../analysis/structure.js';
 import { applyEdit, mutation, Rng, snippet, type Edit } from '../testing/latexMutations.js';
 import { sharedData } from '../testing/paths.js';

@@ -19,7 +19,7 @@ import { testContext } from './featureContext.js';
 import { documentSymbols } from '../features/symbols.js';
 import { foldingRanges } from '../features/folding.js';
 import { documentLinks } from '../features/documentLinks.js';
-import { computeDiagnostics, type DiagnosticSettings } from '../features/diagnostics.js';
+import { computeDiagnostics, type DiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
 import { typoFixes } from '../features/typoFixes.js';
 
 export type Spec = string | Fixture;

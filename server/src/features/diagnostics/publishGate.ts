@@ -1,6 +1,7 @@
 // The one place that decides which diagnostics are published, shared by the server and
-// `mathsense check`. Every check proposes candidates and says what their truth rests on; the
-// gate publishes a candidate only when those facts are known in full:
+// `mathsense check`. Every check proposes candidates; what each code's truth rests on is in the
+// table of codes (codes.ts), and the gate publishes a candidate only when those facts are known
+// in full:
 // * a package or class file is a macro source, never a document: nothing about it is published
 //   but that it could not be read;
 // * a file no root compiles (a draft, an old chapter, a snippet) has no knowable references or
@@ -12,18 +13,15 @@
 // * while the server is still reading the project, what needs all of it is held back and
 //   published once it is complete.
 import type { Diagnostic } from 'vscode-languageserver';
-import { mayBeDefined, type LabelUniverse } from '../project/labelUniverse.js';
-import type { Workspace } from '../project/workspace.js';
+import { mayBeDefined, type LabelUniverse } from '../../project/labelUniverse.js';
+import type { Workspace } from '../../project/workspace.js';
+import { ruleOf } from './codes.js';
 
-/**
- * What a candidate's truth rests on: `compiled`, that LaTeX compiles the file as part of a
- * document; `whole-project`, that every file of the project has been read.
- */
-export type Need = 'compiled' | 'whole-project';
+export type { Need } from './codes.js';
 
+/** A diagnostic proposed by a check; what it rests on is its code's (codes.ts). */
 export interface Candidate {
   diagnostic: Diagnostic;
-  needs: readonly Need[];
   /** undefined-ref: the key, judged against the label universe. */
   key?: string;
 }
@@ -47,17 +45,17 @@ export interface Published {
   heldBack: boolean;
 }
 
-const ALWAYS = new Set(['unreadable']);
-
 export function publishable(candidates: readonly Candidate[], facts: PublishFacts): Published {
   const diagnostics: Diagnostic[] = [];
   let heldBack = false;
   for (const c of candidates) {
-    const code = String(c.diagnostic.code ?? '');
-    if (facts.macroSource && !ALWAYS.has(code)) continue;
-    if (c.needs.includes('compiled') && !facts.compiled) continue;
+    const rule = ruleOf(c.diagnostic.code);
+    // every producer's codes are in the table (the type of codes.ts's `diagnostic` says so)
+    const needs = rule?.needs ?? [];
+    if (facts.macroSource && !rule?.inMacroSources) continue;
+    if (needs.includes('compiled') && !facts.compiled) continue;
     if (c.key !== undefined && (!facts.labels || mayBeDefined(facts.labels, c.key, facts.workspace))) continue;
-    if (c.needs.includes('whole-project') && facts.projectLoading) { heldBack = true; continue; }
+    if (needs.includes('whole-project') && facts.projectLoading) { heldBack = true; continue; }
     diagnostics.push(c.diagnostic);
   }
   return { diagnostics, heldBack };

@@ -2,10 +2,10 @@
 // (../shared/data/latex-wild) as a small fixture. A false alarm of a class is silent; the real
 // problem next to it is still reported.
 import { test } from 'node:test';
-import { fixture } from '../testing/fixture.js';
-import { computeDiagnostics } from './diagnostics.js';
-import { check, expect } from '../testing/snapshot.js';
-import type { Fixture } from '../testing/fixture.js';
+import { fixture } from '../../testing/fixture.js';
+import { computeDiagnostics } from './documentDiagnostics.js';
+import { check, expect } from '../../testing/snapshot.js';
+import type { Fixture } from '../../testing/fixture.js';
 
 /** Every published diagnostic of the named files, `file:line code: message`. */
 function published(fx: Fixture, ...names: string[]): string {

@@ -9,8 +9,8 @@ import { Workspace, type Doc } from '../project/workspace.js';
 import { DerivationChecker } from '../math/checker.js';
 import { DerivationService, inProcessRunner } from '../math/service.js';
 import { guards } from '../util/guard.js';
-import { defaultDiagnosticSettings } from './diagnostics.js';
-import { defaultDerivationSettings } from './derivation.js';
+import { defaultDiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
+import { defaultDerivationSettings } from '../features/derivation.js';
 import { DiagnosticsManager } from './diagnosticsManager.js';
 import { BackgroundDerivations, ImmediateDerivations } from './derivationSources.js';
 

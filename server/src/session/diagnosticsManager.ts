@@ -1,6 +1,6 @@
 // The one place that decides what a document's diagnostics are: the label, reference and
-// structure candidates (diagnostics.ts) merged with the derivation steps found so far, through
-// the publishability gate (publishGate.ts); which documents were published with something held
+// structure candidates (features/diagnostics/) merged with the derivation steps found so far, through
+// the publishability gate (features/diagnostics/publishGate.ts); which documents were published with something held
 // back while the project loads; and when a document is published again (its derivation check
 // ended, the project finished loading, another document changed). The server publishes what it
 // answers; `mathsense check` asks it once per file with the derivations checked at once.
@@ -8,11 +8,11 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
 import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';
-import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from './diagnostics.js';
-import type { Candidate } from './publishGate.js';
+import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
+import type { Candidate } from '../features/diagnostics/publishGate.js';
 import { labelUniverse } from '../project/labelUniverse.js';
 import { runInTurns } from '../util/turns.js';
-import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from './derivation.js';
+import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from '../features/derivation.js';
 
 /** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
 export interface DerivationSource {
