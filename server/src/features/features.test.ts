@@ -7,7 +7,7 @@ import {
   checkCompletion, checkDefinition, checkDiagnostics, checkHover, checkReferences, checkRename, checkSymbols, cursorOf, rangeText, renderDiagnostics, renderEdit,
   renderLocations,
 } from '../testing/featureChecks.js';
-import { hover } from './hover.js';
+import { hoverAnswer as hover } from './hover/providers.js';
 import { definition, prepareRename, rename } from './navigation.js';
 import { completion, resolveCompletion } from './completion.js';
 import { workspaceSymbols } from './symbols.js';

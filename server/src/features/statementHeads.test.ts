@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
-import { statementHeadAt } from './hover.js';
+import { statementHeadAt } from './hover/providers.js';
 
 test('candidate-proof heads: theorems under any style, by name or shared counter; never definitions, examples, exercises or remarks', () => {
   const fx = fixture(String.raw`

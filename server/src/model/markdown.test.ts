@@ -6,7 +6,7 @@ import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver';
 import { MarkdownDocument } from './markdownDocument.js';
 import { fixture } from '../testing/fixture.js';
 import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
-import { hover } from '../features/hover.js';
+import { hoverAnswer as hover } from '../features/hover/providers.js';
 import { definition } from '../features/navigation.js';
 import { documentSymbols } from '../features/symbols.js';
 import { documentEquations } from '../features/equationSites.js';

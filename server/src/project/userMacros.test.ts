@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
 import type { MarkupContent } from 'vscode-languageserver';
 import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
-import { hover } from '../features/hover.js';
+import { hoverAnswer as hover } from '../features/hover/providers.js';
 import { definition, findReferences } from '../features/navigation.js';
 import { completion } from '../features/completion.js';
 

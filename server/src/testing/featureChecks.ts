@@ -12,7 +12,7 @@ import { fixture, type Fixture } from './fixture.js';
 import { check, rangeText, type Expect } from './snapshot.js';
 import { uriToPath } from '../project/files.js';
 import type { Doc, Workspace } from '../project/workspace.js';
-import { hover } from '../features/hover.js';
+import { hoverAnswer } from '../features/hover/providers.js';
 import { definitionAt, referencesAt, renameAt } from '../features/navigate.js';
 import { completeAt } from '../features/complete.js';
 import { testContext } from './featureContext.js';
@@ -118,9 +118,9 @@ export function renderActions(fx: Fixture, actions: readonly CodeAction[]): stri
 
 // ---- the checks -------------------------------------------------------------------------
 // Requests default to the feature's entry point, as the server calls it (testing/featureContext.ts):
-// what is checked is the answer an editor gets, precedence included. Hover defaults to the
-// document's own answer with its math as features write it (`$…$`); `hoverAt` adds the services'
-// parts and the client's math presentation.
+// what is checked is the answer an editor gets, precedence included. Hover defaults to the real
+// list of hover kinds (features/hover/providers.ts) over the document's own facts, its math as
+// features write it (`$…$`); `hoverAt` adds the services' parts and the client's math presentation.
 
 const definition = (ws: Workspace, doc: Doc, offset: number) => definitionAt(testContext(ws), doc.uri, doc.positionAt(offset));
 const findReferences = (ws: Workspace, doc: Doc, offset: number, includeDeclaration: boolean) => referencesAt(testContext(ws), doc.uri, doc.positionAt(offset), includeDeclaration);
@@ -128,7 +128,7 @@ const rename = (ws: Workspace, doc: Doc, offset: number, newName: string) => ren
 const completion = (ws: Workspace, doc: Doc, offset: number) => completeAt(testContext(ws), doc, offset);
 
 /** Hover at the cursor. */
-export function checkHover(spec: Spec, snapshot: Expect, request: (ws: Workspace, doc: Doc, offset: number) => Hover | null = hover): Fixture {
+export function checkHover(spec: Spec, snapshot: Expect, request: (ws: Workspace, doc: Doc, offset: number) => Hover | null = hoverAnswer): Fixture {
   const fx = fixtureOf(spec);
   const { doc, offset } = cursorOf(fx);
   check(renderHover(fx, doc.uri, request(fx.ws, doc, offset)), snapshot);
