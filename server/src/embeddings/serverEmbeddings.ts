@@ -4,15 +4,15 @@
 // undefined (with the reason logged once) when the model is missing or corrupt.
 import { EmbeddingService } from './embeddingService.js';
 import type { EmbeddingStatus } from '../ext/protocol.js';
-import { parseAccelerator, type Accelerator } from './providers.js';
+import type { Accelerator } from './providers.js';
+import { readSetting } from '../ext/settings.js';
 
 export interface EmbeddingSettings { accelerator: Accelerator; modelsPath?: string }
 
 /** From the `mathsense` settings object: `accelerator`, `models.path`. */
 export function embeddingSettings(raw: unknown): EmbeddingSettings {
-  const r = (raw ?? {}) as { accelerator?: unknown; models?: { path?: unknown } };
-  const p = r.models?.path;
-  return { accelerator: parseAccelerator(r.accelerator), modelsPath: typeof p === 'string' && p.trim() ? p.trim() : undefined };
+  const p = readSetting(raw, 'models.path').trim();
+  return { accelerator: readSetting(raw, 'accelerator'), modelsPath: p || undefined };
 }
 
 export class ServerEmbeddings {

@@ -8,12 +8,18 @@ import type { DocStep } from '../math/service.js';
 import { IGNORE_MARK } from '../math/steps.js';
 import { displayVar, formatNumber, verdictMessage } from '../math/verdict.js';
 import { diagnostic, type DiagnosticCode } from './diagnostics/codes.js';
+import { readSetting } from '../ext/settings.js';
 
 export const DERIVATION_CODE = 'derivation-step' satisfies DiagnosticCode;
 export const DERIVATION_UNKNOWN_CODE = 'derivation-unknown' satisfies DiagnosticCode;
 
 export interface DerivationSettings { enabled: boolean; showUnknown: boolean }
-export const defaultDerivationSettings: DerivationSettings = { enabled: true, showUnknown: false };
+export const defaultDerivationSettings: DerivationSettings = derivationSettings(undefined);
+
+/** From the `mathsense` settings section (ext/settings.ts declares each). */
+export function derivationSettings(raw: unknown): DerivationSettings {
+  return { enabled: readSetting(raw, 'derivations.enabled'), showUnknown: readSetting(raw, 'derivations.showUnknown') };
+}
 
 function flagged(s: DocStep): boolean {
   return s.verdict.kind === 'refuted' && !s.ignored;

@@ -4,6 +4,7 @@
 // the server thread: a query's vector is taken from a small cache filled by the embedding worker
 // (statements of open documents are prefetched); a hover that finds no vector yet is answered
 // with BM25 alone and asks the worker for the vector, so the next hover is hybrid.
+import { readSetting } from '../ext/settings.js';
 import { preparePhrases } from './termPhrases.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { findModelsDir, loadEncoderFiles } from '../embeddings/modelFiles.js';
@@ -35,13 +36,9 @@ const TYPING_IDLE_MS = 400;
 
 /** From the `mathsense` settings object: `index.path`, `index.sources`. */
 export function indexSettings(raw: unknown): IndexSettings {
-  const r = (raw ?? {}) as { index?: { path?: unknown; sources?: unknown } };
-  const p = r.index?.path;
-  const s = r.index?.sources;
-  return {
-    path: typeof p === 'string' && p.trim() ? p.trim() : undefined,
-    sources: Array.isArray(s) && s.every((x) => typeof x === 'string') && s.length ? s : undefined,
-  };
+  const p = readSetting(raw, 'index.path').trim();
+  const s = readSetting(raw, 'index.sources');
+  return { path: p || undefined, sources: s.length ? [...s] : undefined };
 }
 
 

@@ -4,32 +4,29 @@
 import * as path from 'node:path';
 import type { Doc } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
-import { defaultDiagnosticSettings, type DiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
-import { defaultDerivationSettings, type DerivationSettings } from '../features/derivation.js';
-import { LENS_MODES, type LensMode } from '../features/equationLenses.js';
+import { diagnosticSettings } from '../features/diagnostics/checkContext.js';
+import { derivationSettings } from '../features/derivation.js';
+import { readSetting } from '../ext/settings.js';
 import type { FeatureSettings } from '../features/context.js';
 import { embeddingSettings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';
 import { indexSettings, type IndexSettings } from '../index/serverIndex.js';
 
 export interface ServerSettings extends FeatureSettings { embeddings: EmbeddingSettings; index: IndexSettings }
 
+/** The settings section as the server uses it; each value as ext/settings.ts declares it (a malformed one takes its default). */
 export function parseSettings(raw: unknown): ServerSettings {
-  const r = (raw ?? {}) as {
-    diagnostics?: Partial<DiagnosticSettings>; derivations?: Partial<DerivationSettings>; relatedEquations?: { codeLens?: unknown; lens?: unknown };
-    hover?: { references?: unknown; citations?: unknown; candidateProofs?: unknown; terms?: unknown }; completion?: { labels?: unknown; citations?: unknown }; outline?: { enabled?: unknown };
-  };
-  const lens = r.relatedEquations?.lens;
   return {
-    diagnostics: { ...defaultDiagnosticSettings, ...(r.diagnostics ?? {}) },
-    derivations: { ...defaultDerivationSettings, ...(r.derivations ?? {}) },
+    diagnostics: diagnosticSettings(raw),
+    derivations: derivationSettings(raw),
     embeddings: embeddingSettings(raw),
     index: indexSettings(raw),
     // `codeLens: false` (the older switch) still turns lenses off
-    equations: { lens: r.relatedEquations?.codeLens === false ? 'off' : LENS_MODES.includes(lens as LensMode) ? (lens as LensMode) : 'matches' },
+    equations: { lens: readSetting(raw, 'relatedEquations.codeLens') ? readSetting(raw, 'relatedEquations.lens') : 'off' },
     providers: {
-      referenceHover: r.hover?.references !== false, citationHover: r.hover?.citations !== false,
-      candidateProofHover: r.hover?.candidateProofs !== false, termHover: r.hover?.terms !== false,
-      labelCompletion: r.completion?.labels !== false, citationCompletion: r.completion?.citations !== false, outline: r.outline?.enabled !== false,
+      referenceHover: readSetting(raw, 'hover.references'), citationHover: readSetting(raw, 'hover.citations'),
+      candidateProofHover: readSetting(raw, 'hover.candidateProofs'), termHover: readSetting(raw, 'hover.terms'),
+      labelCompletion: readSetting(raw, 'completion.labels'), citationCompletion: readSetting(raw, 'completion.citations'),
+      outline: readSetting(raw, 'outline.enabled'),
     },
   };
 }

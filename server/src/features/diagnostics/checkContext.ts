@@ -4,6 +4,7 @@
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { verbatimEnvironments } from '../../project/userMacros.js';
 import type { Candidate } from './publishGate.js';
+import { readSetting } from '../../ext/settings.js';
 
 export interface DiagnosticSettings {
   unusedLabels: boolean;
@@ -12,7 +13,16 @@ export interface DiagnosticSettings {
   duplicateLabels?: boolean;
 }
 
-export const defaultDiagnosticSettings: DiagnosticSettings = { unusedLabels: false, structure: true, duplicateLabels: true };
+export const defaultDiagnosticSettings: DiagnosticSettings = diagnosticSettings(undefined);
+
+/** From the `mathsense` settings section (ext/settings.ts declares each). */
+export function diagnosticSettings(raw: unknown): DiagnosticSettings {
+  return {
+    unusedLabels: readSetting(raw, 'diagnostics.unusedLabels'),
+    structure: readSetting(raw, 'diagnostics.structure'),
+    duplicateLabels: readSetting(raw, 'diagnostics.duplicateLabels'),
+  };
+}
 
 export class CheckContext {
   /** The project's verbatim-like environment names. */
