@@ -153,3 +153,36 @@ test('one macro expander: only syntax/macroExpander.ts writes out macro paramete
   assert.deepEqual(found.map(rel), []);
   assert.ok(bySubstitution.test(fs.readFileSync(expander, 'utf8')), 'the expander itself is seen by the rule');
 });
+
+/** The layers at and below features/ (the rows from features/ down). */
+function featuresAndBelow() {
+  const rows = layerTable();
+  const at = rows.findIndex((r) => r.includes('features'));
+  return new Set(rows.slice(at).flat());
+}
+
+test('no LSP connection or protocol types below the protocol layer: features and what they build on use only LSP data types', () => {
+  const below = featuresAndBelow();
+  const violations = [];
+  for (const file of modules(SERVER)) {
+    if (!below.has(folderOf(file))) continue;
+    for (const spec of importsOf(file)) {
+      if (/^vscode-languageserver(-protocol)?(\/|$)/.test(spec)) violations.push(`${rel(file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(violations, [], violations.join('\n'));
+});
+
+test('no stateful services in features/: nothing outside it constructs a class features/ declares', () => {
+  const classes = new Map();
+  for (const file of modules(path.join(SERVER, 'features'))) {
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/^export class (\w+)/gm)) classes.set(m[1], rel(file));
+  }
+  const violations = [];
+  for (const file of modules(SERVER)) {
+    if (folderOf(file) === 'features' || folderOf(file) === 'testing') continue;
+    const text = fs.readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\bnew (\w+)\s*[(<]/g)) if (classes.has(m[1])) violations.push(`${rel(file)} constructs ${m[1]} (${classes.get(m[1])}): a long-lived service belongs to session/ or its domain's layer`);
+  }
+  assert.deepEqual(violations, [], violations.join('\n'));
+});

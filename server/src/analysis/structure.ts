@@ -239,3 +239,33 @@ export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofL
   }
   return { proof, via: 'none' };
 }
+
+/** A statement's text as the index reads it: its body without `\label`s. */
+export function bodyText(doc: Doc, env: DocEnv): string {
+  return doc.latexText.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+}
+
+/** A theorem-like statement and the text it says (body without labels). */
+export interface FoundStatement { doc: Doc; st?: Statement; env: DocEnv; text: string }
+
+/** The innermost theorem-like environment containing `offset` (its `\begin` line included). */
+export function statementAt(ws: Workspace, doc: Doc, offset: number): FoundStatement | undefined {
+  // the innermost
+  const best = statementsAt(ws, doc, offset).at(-1);
+  return best ? { doc, st: best, env: best.env, text: bodyText(doc, best.env) } : undefined;
+}
+
+/** Inside a proof: the statement it proves (or, inside a statement, that statement). */
+export function enclosingStatement(ws: Workspace, doc: Doc, offset: number): FoundStatement | undefined {
+  const envs = doc.envs();
+  for (let i = envs.length - 1; i >= 0; i--) {
+    const e = envs[i];
+    if (e.name !== 'proof' || e.start > offset || offset > e.end) continue;
+    const link = proofTarget(ws, doc, i);
+    if (link.statement) return { doc: link.statement.doc, env: link.statement.env, text: bodyText(link.statement.doc, link.statement.env) };
+  }
+  return statementAt(ws, doc, offset);
+}
+
+/** The statement `f` is (found through a proof, it carries none of its own). */
+export const statementOf = (ws: Workspace, f: FoundStatement): Statement | undefined => f.st ?? statements(ws, f.doc).find((st) => st.env.start === f.env.start);

@@ -15,10 +15,10 @@ import { EmbeddingCache, embedThroughCache } from '../embeddings/embeddingCache.
 import { userCacheDir } from '../util/cacheDir.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { findModelsDir, FORMULA_ENCODER_DIR } from '../embeddings/modelFiles.js';
-import { EquationAnalyses } from '../features/equationAnalyses.js';
-import { findRelatedEquations, type RelatedContext } from '../features/relatedEquations.js';
+import { EquationAnalyses } from '../index/equationAnalyses.js';
+import { findRelatedEquations, type RelatedContext } from '../features/equations/relatedEquations.js';
 import type { RelatedEquation } from '../ext/protocol.js';
-import { WorkspaceEquations } from '../features/workspaceEquations.js';
+import { WorkspaceEquations } from '../index/workspaceEquations.js';
 import { IndexEquations } from '../index/equationStore.js';
 import { formulaEncoderInput } from '../index/equationFeatures.js';
 import { defaultIndexDir } from '../index/paths.js';

@@ -2,12 +2,12 @@
 // every display, only those with something to say, or none) and what a lens says once
 // resolved. A list answered before every display was searched, or while the workspace's
 // equations are still being analysed, asks to be refreshed; the caller sends the refresh.
-import type { CodeLens } from 'vscode-languageserver';
+import type { CodeLens } from 'vscode-languageserver-types';
 import type { Doc } from '../project/workspace.js';
 import { SHOW_RELATED_COMMAND } from '../ext/protocol.js';
 import type { FeatureContext } from './context.js';
-import { equationLenses, lensData, lensSite, lensTitle, matchLenses } from './equationLenses.js';
-import { findRelatedEquations } from './relatedEquations.js';
+import { equationLenses, lensData, lensSite, lensTitle, matchLenses } from './equations/equationLenses.js';
+import { findRelatedEquations } from './equations/relatedEquations.js';
 
 /** A lens resolution waits this long for workspace equations still being analysed. */
 export const LENS_WAIT_MS = 1500;

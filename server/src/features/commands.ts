@@ -8,11 +8,12 @@ import {
 } from '../ext/protocol.js';
 import type { FeatureContext } from './context.js';
 import { LENS_WAIT_MS } from './codeLenses.js';
-import { equationAt } from './equationSites.js';
-import { withCounted } from './equationLenses.js';
-import { citeResults, proofResults } from './indexFeatures.js';
-import { emptyResponse, findRelatedEquations, parseFindArgs } from './relatedEquations.js';
-import { parseSearchArgs, searchEquations, searchStatements } from './search.js';
+import { equationAt } from '../analysis/equationSites.js';
+import { withCounted } from './equations/equationLenses.js';
+import { citeResults } from './index/resultsToCite.js';
+import { proofResults } from './index/candidateProofs.js';
+import { emptyResponse, findRelatedEquations, parseFindArgs } from './equations/relatedEquations.js';
+import { parseSearchArgs, searchEquations, searchStatements } from './index/search.js';
 
 export class CommandError extends Error {}
 

@@ -1,13 +1,13 @@
 // The completion request: which completion a place gets. Inside `\cite{`-like commands the
 // bibliography's keys, inside `\ref{`-like ones the project's labels (each can be left to a
 // neighbour extension), after `\begin{` / `\end{` environment names, else the project's macros.
-import type { CompletionList } from 'vscode-languageserver';
+import type { CompletionList } from 'vscode-languageserver-types';
 import type { Doc } from '../project/workspace.js';
 import type { FeatureContext } from './context.js';
-import { citeCompletion, citeContextAt } from './citations.js';
-import { completion, refContextAt } from './completion.js';
-import { environmentCompletion, macroCompletion } from './environmentCompletion.js';
-import { rankRefCompletions } from './indexFeatures.js';
+import { citeCompletion, citeContextAt } from './citations/citations.js';
+import { completion, refContextAt } from './labels/labelCompletion.js';
+import { environmentCompletion, macroCompletion } from './structure/environmentCompletion.js';
+import { rankRefCompletions } from './index/refRanking.js';
 
 export function completeAt(ctx: FeatureContext, doc: Doc, offset: number): CompletionList | null {
   const { ws } = ctx;

@@ -7,10 +7,11 @@ import type { DocStep } from '../math/service.js';
 import type { ServerIndex } from '../index/serverIndex.js';
 import type { Guard, GuardAsync } from '../util/guard.js';
 import type { DiagnosticSettings } from './diagnostics/documentDiagnostics.js';
-import type { DerivationSettings } from './derivation.js';
-import type { LensMode, MatchCache } from './equationLenses.js';
-import type { HoverMath } from './hoverMath.js';
-import type { RelatedContext } from './relatedEquations.js';
+import type { DerivationSettings } from './equations/derivation.js';
+import type { LensMode } from './equations/equationLenses.js';
+import type { MatchCache } from '../index/matchCache.js';
+import type { HoverMath } from './presentation/hoverMath.js';
+import type { RelatedContext } from './equations/relatedEquations.js';
 
 /**
  * Providers that overlap LaTeX Workshop's or texlab's, each of which can be switched off so two

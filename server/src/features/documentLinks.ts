@@ -2,7 +2,7 @@
 // `\externaldocument` and `\bibliography`/`\addbibresource` open the file they resolve to
 // (the same resolution the project graph uses: beside the file, then up to three folders up).
 // Names that resolve to nothing get no link (the missing-include diagnostic says so).
-import type { DocumentLink } from 'vscode-languageserver';
+import type { DocumentLink } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { pathToUri } from '../project/files.js';
 

@@ -2,14 +2,14 @@
 // ranges, 1-based like editors show them).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { DocumentHighlightKind, type DocumentHighlight, type DocumentSymbol } from 'vscode-languageserver';
+import { DocumentHighlightKind, type DocumentHighlight, type DocumentSymbol } from 'vscode-languageserver-types';
 import { fixture } from '../testing/fixture.js';
 import { check, expect } from '../testing/snapshot.js';
 import { checkFolding, checkLinks, cursorOf, rangeText, renderFolding } from '../testing/featureChecks.js';
 import { foldingRanges } from './folding.js';
 import { documentSymbols } from './symbols.js';
-import { labelHighlights } from './navigation.js';
-import { citeHighlights } from './citations.js';
+import { labelHighlights } from './labels/labelNavigation.js';
+import { citeHighlights } from './citations/citations.js';
 
 const PAPER = String.raw`
 %! main.tex

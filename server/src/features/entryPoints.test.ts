@@ -3,7 +3,7 @@
 // relies on: a switched-off provider answers nothing, and no other provider answers in its place.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { MarkupContent } from 'vscode-languageserver';
+import type { MarkupContent } from 'vscode-languageserver-types';
 import { fixture } from '../testing/fixture.js';
 import { expect } from '../testing/snapshot.js';
 import { checkCompletion, checkDefinition, cursorOf } from '../testing/featureChecks.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { MarkupContent, TextEdit } from 'vscode-languageserver';
+import type { MarkupContent, TextEdit } from 'vscode-languageserver-types';
 import { fixture } from '../testing/fixture.js';
 import { check, expect } from '../testing/snapshot.js';
 import {
@@ -8,8 +8,8 @@ import {
   renderLocations,
 } from '../testing/featureChecks.js';
 import { hoverAnswer as hover } from './hover/providers.js';
-import { definition, prepareRename, rename } from './navigation.js';
-import { completion, resolveCompletion } from './completion.js';
+import { definition, prepareRename, rename } from './labels/labelNavigation.js';
+import { completion, resolveCompletion } from './labels/labelCompletion.js';
 import { workspaceSymbols } from './symbols.js';
 import { computeDiagnostics } from './diagnostics/documentDiagnostics.js';
 

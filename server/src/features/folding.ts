@@ -3,7 +3,7 @@
 // visible), and runs of two or more comment lines. Linear in the document. A client that keeps
 // only so many ranges (`rangeLimit`; VS Code's default keeps thousands) gets the outermost ones:
 // a huge document then sends what the editor will use, not megabytes it drops.
-import { FoldingRangeKind, type FoldingRange } from 'vscode-languageserver';
+import { FoldingRangeKind, type FoldingRange } from 'vscode-languageserver-types';
 import type { Doc } from '../project/workspace.js';
 
 export function foldingRanges(doc: Doc, limit?: number): FoldingRange[] {

@@ -1,14 +1,15 @@
 // The hover request. The kinds of hover and their order are in hover/providers.ts (one answer per
 // place; the index's contributions only where they were asked for); here the running services are
 // handed to them, and the answer's math is presented as the client shows it (hoverMath.ts).
-import { MarkupKind, type Hover } from 'vscode-languageserver';
+import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { scopeMacros } from '../math/blocks.js';
 import type { MacroDef } from '../math/macros.js';
-import { formulaHover } from './formulaHover.js';
-import { presentMath, SOURCE_MATH } from './hoverMath.js';
-import { citeHover } from './citations.js';
-import { candidateProofsMarkdown, disambiguationMarkdown } from './indexFeatures.js';
+import { formulaHover } from './presentation/formulaHover.js';
+import { presentMath, SOURCE_MATH } from './presentation/hoverMath.js';
+import { citeHover } from './citations/citations.js';
+import { candidateProofsMarkdown } from './index/candidateProofs.js';
+import { disambiguationMarkdown } from './index/termSenses.js';
 import { hoverAnswer, type HoverSources } from './hover/providers.js';
 import type { FeatureContext } from './context.js';
 

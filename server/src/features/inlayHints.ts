@@ -2,7 +2,7 @@
 // as the PDF shows it: `\eqref` in parentheses, `\cref`/`\Cref`/`\autoref` with the kind,
 // `\pageref` the page; one hint after the closing brace of a list (`\cref{a,b}`). Nothing
 // without an `.aux`; a label the last run did not know gets no hint.
-import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
+import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import type { AuxNumbers } from '../project/auxNumbers.js';
 import { numberedName, printedNumber } from '../project/auxNumbers.js';

@@ -1,13 +1,13 @@
 // The navigation requests (definition, references, highlights, rename) decide between the two
 // kinds of names a place can hold: a citation key (its bibliography entries and citations; in an
 // open .bib file, the entry under the cursor) first, else a label and its references.
-import type { DocumentHighlight, Location, Position, Range, WorkspaceEdit } from 'vscode-languageserver';
+import type { DocumentHighlight, Location, Position, Range, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Doc } from '../project/workspace.js';
 import { uriBaseName, uriToPath } from '../project/files.js';
 import type { FeatureContext } from './context.js';
-import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations.js';
-import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citationRename.js';
-import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from './navigation.js';
+import { bibReferences, citeDefinition, citeHighlights, citeReferences } from './citations/citations.js';
+import { bibRename, citeRename, prepareBibRename, prepareCiteRename } from './citations/citationRename.js';
+import { definition, findReferences, labelHighlights, prepareRename, rename, RenameError } from './labels/labelNavigation.js';
 import { versioned } from './versionedEdits.js';
 
 export { RenameError };

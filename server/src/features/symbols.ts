@@ -1,5 +1,5 @@
 // Document symbols (sections nesting theorem-like environments) and workspace symbols.
-import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver';
+import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { printedNumberOf, type AuxNumbers } from '../project/auxNumbers.js';
 import { sectionName, statements } from '../analysis/structure.js';

@@ -1,7 +1,7 @@
 // Edits name the version they were made for: a client that takes versioned `documentChanges`
 // refuses an edit made for a version of an open document it no longer holds, instead of applying
 // it at offsets that moved. Rename and every code action that edits go through here.
-import type { CodeAction, WorkspaceEdit } from 'vscode-languageserver';
+import type { CodeAction, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { FeatureContext } from './context.js';
 
 /** `changes` as versioned `documentChanges` when the client takes them (versions of open files, null for the rest). */

@@ -11,7 +11,7 @@ import { candidateProofs, QUERY_TOKENS, search } from './retrieval.js';
 import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { loadEncoderFiles } from '../embeddings/modelFiles.js';
 import { EncoderSession } from '../embeddings/encoderSession.js';
-import { byResult } from '../features/indexFeatures.js';
+import { byResult } from '../features/index/candidateProofs.js';
 import { modelsDir, repoRoot } from '../testing/modelPaths.js';
 
 describe('result names', () => {

@@ -1,5 +1,5 @@
 // The signals of results to cite (referenceRanker.ts#TextSignals) for a pool of candidates,
-// assembled here once for the index (retrieval.ts), the workspace (features/indexFeatures.ts) and
+// assembled here once for the index (retrieval.ts), the workspace (features/index/refRanking.ts) and
 // the offline fit and evaluation (scripts/src/eval/referenceTasks.ts), so that the rankers are
 // fitted on the signals they are applied to.
 import { unitVotes, votesFromSimilarity } from './citationVotes.js';

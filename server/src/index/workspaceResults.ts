@@ -6,14 +6,9 @@
 // edited document, not the project.
 import type { DocEnv, DocLabel, DocRef } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
-import { labelTarget, proofTarget } from '../analysis/structure.js';
+import { bodyText, labelTarget, proofTarget } from '../analysis/structure.js';
 import { lowerBound } from '../util/lowerBound.js';
 import { resultName } from './resultNames.js';
-
-/** A statement's text as the index reads it: its body without `\label`s. */
-export function bodyText(doc: Doc, env: DocEnv): string {
-  return doc.latexText.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
-}
 
 /** The result a label names: its statement's environment, text and name, and its statementKey. */
 export interface LabelledResult { readonly env: DocEnv; readonly text: string; readonly name: string; readonly key: string }

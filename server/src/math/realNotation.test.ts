@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
 import { DerivationChecker } from './checker.js';
 import { checkWorkspaceDocumentSync } from './service.js';
-import { derivationDiagnostics } from '../features/derivation.js';
+import { derivationDiagnostics } from '../features/equations/derivation.js';
 
 /** The right sides of the flagged steps of a one-file document. */
 function flagged(src: string): string[] {

@@ -2,7 +2,7 @@
 // document version. LaTeX and Markdown documents both produce it, so every feature works on
 // either kind.
 import { TextBuffer } from './textBuffer.js';
-import type { Position, Range } from 'vscode-languageserver';
+import type { Position, Range } from 'vscode-languageserver-types';
 import type {
   BlockFacts, CiteFact, EnvFact, IncludeFact, LabelFact, MacroFact, MagicFact, ProblemFact, RefFact,
   SectionFact, Span, TheoremDefFact,

@@ -2,15 +2,15 @@
 // and references inside math entering the same model as LaTeX, diagnostics, robustness.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver';
+import type { DocumentSymbol, MarkupContent } from 'vscode-languageserver-types';
 import { MarkdownDocument } from './markdownDocument.js';
 import { fixture } from '../testing/fixture.js';
 import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { hoverAnswer as hover } from '../features/hover/providers.js';
-import { definition } from '../features/navigation.js';
+import { definition } from '../features/labels/labelNavigation.js';
 import { documentSymbols } from '../features/symbols.js';
-import { documentEquations } from '../features/equationSites.js';
-import { derivationDiagnostics } from '../features/derivation.js';
+import { documentEquations } from '../analysis/equationSites.js';
+import { derivationDiagnostics } from '../features/equations/derivation.js';
 import { checkWorkspaceDocumentSync } from '../math/service.js';
 import { DerivationChecker } from '../math/checker.js';
 import { check, expect } from '../testing/snapshot.js';

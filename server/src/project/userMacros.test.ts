@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { fixture } from '../testing/fixture.js';
-import type { MarkupContent } from 'vscode-languageserver';
+import type { MarkupContent } from 'vscode-languageserver-types';
 import { computeDiagnostics } from '../features/diagnostics/documentDiagnostics.js';
 import { hoverAnswer as hover } from '../features/hover/providers.js';
-import { definition, findReferences } from '../features/navigation.js';
-import { completion } from '../features/completion.js';
+import { definition, findReferences } from '../features/labels/labelNavigation.js';
+import { completion } from '../features/labels/labelCompletion.js';
 
 const SPEC = `
 %! main.tex

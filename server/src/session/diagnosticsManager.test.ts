@@ -10,7 +10,7 @@ import { DerivationChecker } from '../math/checker.js';
 import { DerivationService, inProcessRunner } from '../math/service.js';
 import { guards } from '../util/guard.js';
 import { defaultDiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
-import { defaultDerivationSettings } from '../features/derivation.js';
+import { defaultDerivationSettings } from '../features/equations/derivation.js';
 import { DiagnosticsManager } from './diagnosticsManager.js';
 import { BackgroundDerivations, ImmediateDerivations } from './derivationSources.js';
 

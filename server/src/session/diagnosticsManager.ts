@@ -12,7 +12,7 @@ import { candidateSteps, documentDiagnostics, type DiagnosticSettings } from '..
 import type { Candidate } from '../features/diagnostics/publishGate.js';
 import { labelUniverse } from '../project/labelUniverse.js';
 import { runInTurns } from '../util/turns.js';
-import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from '../features/derivation.js';
+import { derivationDiagnostics, derivationsSkipped, type DerivationSettings } from '../features/equations/derivation.js';
 
 /** Where derivation steps come from (derivationSources.ts): checked in the background (server) or at once (CLI). */
 export interface DerivationSource {

@@ -9,10 +9,10 @@ import { EmbeddingService } from '../embeddings/embeddingService.js';
 import { ServerEmbeddings } from '../embeddings/serverEmbeddings.js';
 import { ServerIndex } from '../index/serverIndex.js';
 import { workerAnalysis } from '../index/equationAnalysis.js';
-import { EquationAnalyses } from '../features/equationAnalyses.js';
-import { FormulaVectors } from '../features/formulaVectors.js';
-import { WorkspaceEquations } from '../features/workspaceEquations.js';
-import { MatchCache } from '../features/equationLenses.js';
+import { EquationAnalyses } from '../index/equationAnalyses.js';
+import { FormulaVectors } from '../index/formulaVectors.js';
+import { WorkspaceEquations } from '../index/workspaceEquations.js';
+import { MatchCache } from '../index/matchCache.js';
 import type { ServerSettings } from './settings.js';
 
 export interface ServiceHooks {

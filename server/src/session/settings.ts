@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Doc } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
 import { diagnosticSettings } from '../features/diagnostics/checkContext.js';
-import { derivationSettings } from '../features/derivation.js';
+import { derivationSettings } from '../features/equations/derivation.js';
 import { readSetting } from '../ext/settings.js';
 import type { FeatureSettings } from '../features/context.js';
 import { embeddingSettings, type EmbeddingSettings } from '../embeddings/serverEmbeddings.js';

@@ -4,10 +4,9 @@
 // with is opened before it has), as soon as it has. With them, what the first `\ref{` ranking
 // of their project reads is prepared.
 import type { Doc, Workspace } from '../project/workspace.js';
-import { statements } from '../analysis/structure.js';
+import { bodyText, statements } from '../analysis/structure.js';
 import type { ServerIndex } from '../index/serverIndex.js';
-import { warmRefRanking } from '../features/indexFeatures.js';
-import { bodyText } from '../index/workspaceResults.js';
+import { warmRefRanking } from '../features/index/refRanking.js';
 import type { Guard } from '../util/guard.js';
 
 const PREFETCH_DELAY_MS = 500;

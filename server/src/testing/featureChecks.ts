@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type {
   CodeAction, CompletionList, Diagnostic, DocumentLink, DocumentSymbol, FoldingRange, Hover, Location, MarkupContent, Range, WorkspaceEdit,
-} from 'vscode-languageserver';
+} from 'vscode-languageserver-types';
 import { fixture, type Fixture } from './fixture.js';
 import { check, rangeText, type Expect } from './snapshot.js';
 import { uriToPath } from '../project/files.js';
@@ -20,7 +20,7 @@ import { documentSymbols } from '../features/symbols.js';
 import { foldingRanges } from '../features/folding.js';
 import { documentLinks } from '../features/documentLinks.js';
 import { computeDiagnostics, type DiagnosticSettings } from '../features/diagnostics/documentDiagnostics.js';
-import { typoFixes } from '../features/typoFixes.js';
+import { typoFixes } from '../features/labels/typoFixes.js';
 
 export type Spec = string | Fixture;
 

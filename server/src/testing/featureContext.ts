@@ -8,9 +8,9 @@ import type { DocStep } from '../math/service.js';
 import { ServerIndex } from '../index/serverIndex.js';
 import type { FeatureContext, FeatureSettings } from '../features/context.js';
 import { parseSettings } from '../session/settings.js';
-import { MatchCache } from '../features/equationLenses.js';
-import { SOURCE_MATH, type HoverMath } from '../features/hoverMath.js';
-import type { RelatedContext } from '../features/relatedEquations.js';
+import { MatchCache } from '../index/matchCache.js';
+import { SOURCE_MATH, type HoverMath } from '../features/presentation/hoverMath.js';
+import type { RelatedContext } from '../features/equations/relatedEquations.js';
 import { guards } from '../util/guard.js';
 
 /** What a server with no settings from its client uses. */

@@ -23,7 +23,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Range } from 'vscode-languageserver';
+import type { Range } from 'vscode-languageserver-types';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { pathToUri } from '../project/files.js';

@@ -1,7 +1,7 @@
 // Every diagnostic code MathSense publishes, in one table: its usual severity, the setting that
 // switches it, what its truth rests on (the publish gate reads this, never the code's spelling),
 // and the check that proposes it. A new diagnostic is a row here and a producer that proposes it.
-import { DiagnosticSeverity, type Diagnostic, type DiagnosticTag, type Range } from 'vscode-languageserver';
+import { DiagnosticSeverity, type Diagnostic, type DiagnosticTag, type Range } from 'vscode-languageserver-types';
 
 /**
  * What a diagnostic's truth rests on: `compiled`, that LaTeX compiles the file as part of a

@@ -1,10 +1,10 @@
 // A document's diagnostics: the candidates every check proposes (labelChecks, citations,
 // includeChecks, structureChecks; the derivation steps come from the diagnostics manager),
 // through the publish gate (publishGate.ts), which reads what each code rests on from codes.ts.
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { isMacroSource, type Doc, type Workspace } from '../../project/workspace.js';
 import { labelUniverse } from '../../project/labelUniverse.js';
-import { citationDiagnostics } from '../citations.js';
+import { citationDiagnostics } from '../citations/citations.js';
 import { drain } from '../../util/turns.js';
 import { diagnostic } from './codes.js';
 import { publishable, type Candidate, type Published } from './publishGate.js';

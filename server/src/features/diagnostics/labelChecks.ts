@@ -2,7 +2,7 @@
 // the project's own macros and when the label is only in another branch of a conditional),
 // labels defined twice in one compilation (duplicate-label), labels never referenced
 // (unused-label).
-import { DiagnosticTag } from 'vscode-languageserver';
+import { DiagnosticTag } from 'vscode-languageserver-types';
 import type { Doc, LabelLocation, Workspace } from '../../project/workspace.js';
 import { inheritedState, isComputedName, macroUses, projectMacros } from '../../project/userMacros.js';
 import { definedElsewhere, labelUniverse } from '../../project/labelUniverse.js';

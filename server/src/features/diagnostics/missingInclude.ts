@@ -3,7 +3,7 @@
 // writes (a version stamp, a figure export, a build folder's output) is information: a source
 // checkout does not have it yet. (A name that differs only in letter case is found, as TeX
 // Live finds it: Workspace#resolveIncludePath.)
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import type { DocInclude } from '../../model/documentView.js';
 import type { Doc } from '../../project/workspace.js';
 import { buildOutput } from '../../project/buildOutputs.js';

@@ -12,7 +12,7 @@
 //   standalone chapter, another version of the course) defines it;
 // * while the server is still reading the project, what needs all of it is held back and
 //   published once it is complete.
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { mayBeDefined, type LabelUniverse } from '../../project/labelUniverse.js';
 import type { Workspace } from '../../project/workspace.js';
 import { ruleOf } from './codes.js';

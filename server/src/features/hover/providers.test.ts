@@ -3,7 +3,7 @@
 // behind them is tested in scripts/src/indexBuild/indexFeatures.test.ts over stdio.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Hover, MarkupContent } from 'vscode-languageserver';
+import type { Hover, MarkupContent } from 'vscode-languageserver-types';
 import { fixture } from '../../testing/fixture.js';
 import { hoverAnswer, type HoverSources } from './providers.js';
 

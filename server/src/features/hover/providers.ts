@@ -2,15 +2,15 @@
 // place. Each reads the place as `HoverPlace` gives it (what is under the cursor, found once per
 // request) and returns its answer, with math as features write it (`$…$`), or null. A new kind
 // is a function here (or in its domain's module) and a row in HOVER_PROVIDERS.
-import { MarkupKind, type Hover } from 'vscode-languageserver';
+import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
-import { targetAt, type CursorTarget } from '../cursor.js';
-import { labelHoverMarkdown } from '../labelPreview.js';
-import { findReferences } from '../navigation.js';
-import { derivationHover } from '../derivation.js';
+import { targetAt, type CursorTarget } from '../labels/cursor.js';
+import { labelHoverMarkdown } from '../labels/labelPreview.js';
+import { referenceCount } from '../labels/labelNavigation.js';
+import { derivationHover } from '../equations/derivation.js';
 import type { DocStep } from '../../math/service.js';
 import { statementsAt, type Statement } from '../../analysis/structure.js';
-import type { HoverMath } from '../hoverMath.js';
+import type { HoverMath } from '../presentation/hoverMath.js';
 import { numberedName, type AuxNumbers } from '../../project/auxNumbers.js';
 import { provable } from '../../project/theorems.js';
 
@@ -71,8 +71,8 @@ const referenceHover: HoverProvider = ({ ws, doc, target: t, src }) => {
 const labelHover: HoverProvider = (p) => {
   const { ws, doc, target: t } = p;
   if (t?.type !== 'label') return null;
-  const refs = findReferences(ws, doc, p.offset, false);
-  const count = `*Referenced ${refs.length} time${refs.length === 1 ? '' : 's'}*`;
+  const n = referenceCount(ws, doc, t.label);
+  const count = `*Referenced ${n} time${n === 1 ? '' : 's'}*`;
   const num = numberLine(ws, doc, p.src.numbers?.(), t.name);
   const value = `${num ? `${num}\n\n` : ''}${labelHoverMarkdown(ws, { doc, label: t.label, prefix: '' }, doc.uri)}\n\n${count}`;
   const proofs = p.src.proofs && p.head ? p.src.proofs() : undefined;

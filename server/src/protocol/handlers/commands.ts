@@ -1,6 +1,6 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { CommandError, executeCommand, type CommandResult } from '../../features/commands.js';
-import { emptyResponse } from '../../features/relatedEquations.js';
+import { emptyResponse } from '../../features/equations/relatedEquations.js';
 import type { Session } from '../../session/session.js';
 
 export function registerCommands(c: Connection, s: Session): void {

@@ -1,6 +1,6 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { completeAt } from '../../features/complete.js';
-import { resolveCompletion } from '../../features/completion.js';
+import { resolveCompletion } from '../../features/labels/labelCompletion.js';
 import type { Session } from '../../session/session.js';
 
 export function registerCompletion(c: Connection, s: Session): void {

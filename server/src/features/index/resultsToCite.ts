@@ -1,0 +1,60 @@
+// Results to cite for the statement at the cursor (inside it or its proof): the workspace's own
+// labelled results, ranked as the \ref{ completion ranks them, and indexed results; in the
+// results panel, or as code actions that insert a \ref.
+import { CodeActionKind, type CodeAction, type Range } from 'vscode-languageserver-types';
+import type { Doc, Workspace } from '../../project/workspace.js';
+import { enclosingStatement, labelTarget } from '../../analysis/structure.js';
+import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { latexToPlain } from '../../analysis/render.js';
+import { suggestCitations } from '../../index/retrieval.js';
+import type { ServerIndex } from '../../index/serverIndex.js';
+import { macroWriter } from '../../math/blocks.js';
+import { where } from './excerpts.js';
+import { rankWorkspaceStatements, statementName } from './refRanking.js';
+import { SHOW_RESULTS_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
+
+
+export const CITE_ACTION_TITLE = 'Suggest results to cite';
+
+/**
+ * Results to cite for the statement at `offset` (inside it or its proof): workspace results
+ * (position ranker) and indexed ones (text ranker, titles as names), or undefined outside a
+ * statement or without an index.
+ */
+export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex): ShowResultsArgs | undefined {
+  const f = enclosingStatement(ws, doc, offset);
+  const got = si.get();
+  if (!f || !got || f.text.length < 10) return undefined;
+  const q = si.query(f.text);
+  if (!q) return undefined;
+  const items: ShowResultsArgs['items'] = [];
+  const shown = macroWriter(ws);
+  for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
+    const t = labelTarget(ws, w.doc, w.label);
+    items.push({ title: shown(w.doc, `${t.displayName}${t.title ? ` (${t.title})` : ''}`), latex: shown(w.doc, w.text.slice(0, 600)), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.ref}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.ref, score: w.score });
+  }
+  // the statement's name (label words, title) against the indexed statements' titles
+  const names = { tok: got.tok, name: statementName(ws, f) || undefined };
+  for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources, names })) {
+    const src = got.index.sourceOf(r.entry);
+    items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
+  }
+  return items.length ? { heading: `Results to cite for: ${shown(doc, latexToPlain(f.text, 80))}`, items } : undefined;
+}
+
+/**
+ * "Suggest results to cite" inside a statement or its proof. With a results panel (the VS Code
+ * client says so at initialize) one action opens every result there; any other editor gets an
+ * action per workspace result that inserts its `\ref` at the cursor (indexed results have no
+ * label to insert: `mathsense.suggestCitations` returns them all).
+ */
+export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, panel: boolean): CodeAction[] {
+  const args = citeResults(ws, doc, doc.offsetAt(range.start), si);
+  if (!args) return [];
+  if (panel) return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_COMMAND, arguments: [args] } }];
+  return args.items.flatMap((i) => (i.label ? [{
+    title: `Cite \\ref{${i.label}}: ${latexToPlain(i.title, 60)}`,
+    kind: CodeActionKind.Refactor,
+    edit: { changes: { [doc.uri]: [{ range: { start: range.end, end: range.end }, newText: `\\ref{${i.label}}` }] } },
+  }] : []));
+}

@@ -1,0 +1,212 @@
+// The workspace equation index: every display equation and labelled row of every document
+// (equationSites.ts), its features by content (equationAnalyses.ts: a keystroke re-analyses
+// only the edited block's new texts; identical equations are analysed once), its formula-encoder
+// vector when the model is there, and a searchable snapshot (EquationCorpus) rebuilt only when a
+// document changed or new analyses or vectors arrived.
+import { macroSignature, scopeMacros } from '../math/blocks.js';
+import type { MacroDef } from '../math/macros.js';
+import type { Block } from '../model/documentView.js';
+import type { Doc, Workspace } from '../project/workspace.js';
+import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
+import { shapeOf, type EquationFeatures } from './equationFeatures.js';
+import { overlapAll, type TokenTable, type EquationCorpus } from './equationRanking.js';
+import { documentEquationSteps, type DocEquation, type EquationSite } from '../analysis/equationSites.js';
+import { DisplayReader } from './displayReader.js';
+import type { DisplayRelations } from '../math/equations/equation.js';
+import { drain } from '../util/turns.js';
+
+/** Macros visible from a document, with their signature; recomputed when a scope document changes. */
+export class DocMacros {
+  private readonly memo = new WeakMap<Doc, { blocks: Array<readonly Block[]>; defs: MacroDef[]; sig: string }>();
+
+  of(ws: Workspace, doc: Doc): { defs: MacroDef[]; sig: string } {
+    const scope = [...ws.scope(doc)];
+    const blocks = scope.map((d) => d.blocks());
+    const m = this.memo.get(doc);
+    if (m && m.blocks.length === blocks.length && m.blocks.every((b, i) => b === blocks[i])) return m;
+    const defs = scopeMacros(ws, doc);
+    const v = { blocks, defs, sig: macroSignature(defs) };
+    this.memo.set(doc, v);
+    return v;
+  }
+}
+
+/** Formula-encoder vectors by canonical text (the server's FormulaVectors, or a map in the CLI). */
+export interface VectorSource {
+  get(canonical: string): Float32Array | undefined;
+  /** Asks for vectors in the background. */
+  want?(canonicals: string[]): void;
+  /** Advances when vectors arrive. */
+  readonly generation: number;
+}
+
+export interface WorkspaceSnapshot {
+  sites: DocEquation[];
+  /** Features per site (undefined: not analysed yet). */
+  features: Array<EquationFeatures | undefined>;
+  corpus: EquationCorpus;
+  /** Sites still waiting for their analysis. */
+  pending: number;
+  /** The same object for every snapshot of the same documents' displays (what depends on the sites alone is kept by it). */
+  sitesKey: object;
+}
+
+class SnapshotCorpus implements EquationCorpus {
+  private static readonly NONE: Pick<EquationFeatures, 'sides' | 'identity'> = { sides: [], identity: false };
+  /** Lookups by difference and by side, and the shape codes: built on first use (a snapshot made to queue analyses never needs them). */
+  private built?: { byDiff: Map<string, number[]>; bySide: Map<string, number[]>; offsets: Uint32Array; hashes: Uint32Array };
+
+  constructor(private readonly feats: ReadonlyArray<EquationFeatures | undefined>, private readonly vecs: ReadonlyArray<Float32Array | undefined>, private readonly table: TokenTable, private readonly codesOf: (f: EquationFeatures) => Uint32Array) {}
+
+  private index(): NonNullable<SnapshotCorpus['built']> {
+    if (this.built) return this.built;
+    const byDiff = new Map<string, number[]>();
+    const bySide = new Map<string, number[]>();
+    const lists: Uint32Array[] = [];
+    const offsets = new Uint32Array(this.feats.length + 1);
+    this.feats.forEach((f, i) => {
+      const h = f ? this.codesOf(f) : new Uint32Array(0);
+      lists.push(h);
+      offsets[i + 1] = offsets[i] + h.length;
+      if (!f) return;
+      if (f.difference) push(byDiff, f.difference, i);
+      for (const s of f.sides) push(bySide, s.key, i);
+    });
+    const hashes = new Uint32Array(offsets[this.feats.length]);
+    lists.forEach((h, i) => hashes.set(h, offsets[i]));
+    this.built = { byDiff, bySide, offsets, hashes };
+    return this.built;
+  }
+
+  get size(): number { return this.feats.length; }
+  withDifference(key: string): readonly number[] { return this.index().byDiff.get(key) ?? []; }
+  withSide(key: string): readonly number[] { return this.index().bySide.get(key) ?? []; }
+  features(id: number) { return this.feats[id] ?? SnapshotCorpus.NONE; }
+  shape(id: number): string[] { const f = this.feats[id]; return f ? shapeOf(f) : []; }
+
+  shapeOverlap(tokens: readonly string[]): Float32Array {
+    const { hashes, offsets } = this.index();
+    return overlapAll(this.table.codes(tokens, false), hashes, offsets, this.feats.length);
+  }
+
+  cosines(q: Float32Array): Float32Array | undefined {
+    let any = false;
+    const out = new Float32Array(this.vecs.length).fill(-2);
+    this.vecs.forEach((v, i) => {
+      if (!v || v.length !== q.length) return;
+      any = true;
+      let s = 0;
+      for (let j = 0; j < v.length; j++) s += v[j] * q[j];
+      out[i] = s;
+    });
+    return any ? out : undefined;
+  }
+}
+
+function push(m: Map<string, number[]>, k: string, i: number): void {
+  const l = m.get(k);
+  if (l) l.push(i); else m.set(k, [i]);
+}
+
+/** Sites between pauses of `snapshotSteps` while their content keys are made. */
+const SITES_PER_PAUSE = 2048;
+
+export class WorkspaceEquations {
+  readonly macros = new DocMacros();
+  /** Displays read for confirming "same equation" claims. */
+  readonly displays = new DisplayReader();
+  private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
+  /** Each document's sites and their content keys, kept while its blocks and macros stay the same. */
+  private readonly parts = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; eqs: DocEquation[]; keys: string[] }>();
+  private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
+
+  constructor(readonly analyses: EquationAnalyses, private readonly vectors?: VectorSource) {}
+
+  /** Content key of a site under its document's macros (memoised per site object). */
+  keyOf(site: EquationSite, sig: string): string {
+    const k = this.keys.get(site);
+    if (k && k.sig === sig) return k.key;
+    const key = analysisKey(site.latex, sig);
+    this.keys.set(site, { sig, key });
+    return key;
+  }
+
+  /**
+   * All sites with the features known now; sites not analysed yet are queued for the background
+   * analysis (and vectors of analysed ones asked for). Cheap when nothing changed.
+   */
+  snapshot(ws: Workspace, opts: { queue?: boolean } = {}): WorkspaceSnapshot {
+    return drain(this.snapshotSteps(ws, opts));
+  }
+
+  /**
+   * `snapshot`, pausing (`yield`) between documents and within a large one: the warm-up after
+   * the first lens request makes it a slice at a time. What a document's part has read is kept,
+   * so a `snapshot` asked for meanwhile goes on from there.
+   */
+  *snapshotSteps(ws: Workspace, opts: { queue?: boolean } = {}): Generator<void, WorkspaceSnapshot> {
+    const docs = ws.all();
+    const blocks = docs.map((d) => d.blocks());
+    const gen = this.analyses.generation;
+    const vgen = this.vectors?.generation ?? 0;
+    const l = this.last;
+    const sameSites = !!l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
+    if (l && sameSites && l.gen === gen && l.vgen === vgen) {
+      if (opts.queue !== false && l.snap.pending) this.analyses.want(l.missing, l.defs);
+      return l.snap;
+    }
+    const sites: DocEquation[] = [];
+    const features: Array<EquationFeatures | undefined> = [];
+    const missing: Array<{ key: string; latex: string; macroKey: string }> = [];
+    const defs = new Map<string, readonly MacroDef[]>();
+    for (let d = 0; d < docs.length; d++) {
+      const doc = docs[d];
+      let part = this.parts.get(doc);
+      if (!part || part.blocks !== blocks[d]) {
+        const eqs = yield* documentEquationSteps(doc);
+        part = { blocks: blocks[d], sig: '', eqs, keys: [] };
+        this.parts.set(doc, part);
+      }
+      if (part.eqs.length === 0) continue;
+      const m = this.macros.of(ws, doc);
+      if (part.sig !== m.sig) {
+        const keys: string[] = [];
+        for (let i = 0; i < part.eqs.length; i++) {
+          keys.push(this.keyOf(part.eqs[i].rel, m.sig));
+          if (i % SITES_PER_PAUSE === SITES_PER_PAUSE - 1) yield;
+        }
+        // set together, once all are made: a part left at a pause keeps its old, whole, key list
+        part.sig = m.sig;
+        part.keys = keys;
+      }
+      defs.set(m.sig, m.defs);
+      const { eqs, keys } = part;
+      for (let i = 0; i < eqs.length; i++) {
+        const f = this.analyses.get(keys[i]);
+        sites.push(eqs[i]);
+        features.push(f);
+        if (!f) missing.push({ key: keys[i], latex: eqs[i].latex, macroKey: m.sig });
+      }
+      yield;
+    }
+    if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
+    const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
+    if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameSites ? l.snap.sitesKey : {} };
+    this.last = { blocks, gen, vgen, snap, missing, defs };
+    return snap;
+  }
+
+  /** The relations of a site's display, read under its document's macros (for confirming claims). */
+  displayOf(ws: Workspace, site: Pick<DocEquation, 'doc' | 'latex'>): DisplayRelations | undefined {
+    const m = this.macros.of(ws, site.doc);
+    return this.displays.read(site.latex, m.sig, this.analyses.table(m.sig, m.defs));
+  }
+
+  /** Features of one site now (analysed in this thread if needed: the query of a search). */
+  featuresNow(ws: Workspace, site: DocEquation): EquationFeatures {
+    const m = this.macros.of(ws, site.doc);
+    const key = this.keyOf(site.rel, m.sig);
+    return this.analyses.get(key) ?? this.analyses.now(site.latex, m.sig, m.defs);
+  }
+}
