@@ -5,14 +5,10 @@
 // when one of the three is forgotten.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, ShutdownRequest, ExitNotification,
-} from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 import { CAPABILITIES } from './capabilities.js';
 import { SERVER_COMMANDS, STATUS_REQUEST } from '../ext/protocol.js';
 
@@ -58,15 +54,13 @@ const NOT_REQUESTS = new Set(['textDocumentSync', 'workspace']);
 test('every announced provider answers over stdio', { timeout: 60_000 }, async () => {
   const announced = Object.keys(CAPABILITIES).filter((k) => !NOT_REQUESTS.has(k));
   assert.deepEqual(announced.filter((k) => !REQUESTS[k]), [], 'a new capability needs its request here');
-  const child = spawn(process.execPath, [path.join(repoRoot, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio']);
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  conn.listen();
+  const client = new LspClient({ bundle: path.join(repoRoot, 'server', 'dist', 'mathsense.cjs') });
+  const conn = client.conn;
   const uri = pathToFileURL(path.join(repoRoot, 'fixture-capabilities.tex')).href;
   try {
-    const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
+    const init = await client.initialize(undefined);
     assert.deepEqual(Object.keys(init.capabilities).sort(), Object.keys(CAPABILITIES).sort());
-    await conn.sendNotification(InitializedNotification.type, {});
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: '\\section{A}\\label{sec:a}\nSee \\ref{sec:a}.\n' } });
+    client.open(uri, '\\section{A}\\label{sec:a}\nSee \\ref{sec:a}.\n');
     for (const k of announced) {
       const [method, params] = REQUESTS[k](uri);
       // a missing handler rejects with MethodNotFound; an answer of any shape is a handler
@@ -74,10 +68,8 @@ test('every announced provider answers over stdio', { timeout: 60_000 }, async (
     }
     const status = await conn.sendRequest(STATUS_REQUEST) as { version?: string };
     assert.equal(typeof status.version, 'string');
-    await conn.sendRequest(ShutdownRequest.type);
-    await conn.sendNotification(ExitNotification.type);
+    await client.stop();
   } finally {
-    conn.dispose();
-    child.kill();
+    client.kill();
   }
 });

@@ -4,15 +4,12 @@
 // in code spans, exactly as written.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, HoverRequest, ShutdownRequest, ExitNotification, type ProtocolConnection, type Hover,
-} from 'vscode-languageserver-protocol/node';
+import { DidOpenTextDocumentNotification, HoverRequest, type Hover } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -31,13 +28,10 @@ By Lemma~\ref{lem:set} and $y^2 \geq 0$ we are done.
 \end{document}
 `;
 
-async function start(initializationOptions: unknown): Promise<{ conn: ProtocolConnection; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  conn.listen();
-  await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
-  await conn.sendNotification(InitializedNotification.type, {});
-  return { conn, child };
+async function start(initializationOptions: unknown): Promise<LspClient> {
+  const client = new LspClient({ bundle: serverBundle });
+  await client.initialize(undefined, {}, { initializationOptions });
+  return client;
 }
 
 const value = (h: Hover | null) => (h && typeof h.contents === 'object' && 'value' in h.contents ? h.contents.value : '');
@@ -46,7 +40,7 @@ const svgs = (md: string) => [...md.matchAll(/!\[[^\]]*\]\(data:image\/svg\+xml;
 describe('hover math over stdio', { timeout: 60_000 }, () => {
   let dir: string;
   let uri: string;
-  const servers: Array<{ conn: ProtocolConnection; child: ChildProcessWithoutNullStreams }> = [];
+  const servers: LspClient[] = [];
   before(() => {
     assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-hovermath-'));
@@ -55,7 +49,7 @@ describe('hover math over stdio', { timeout: 60_000 }, () => {
   });
   after(async () => {
     for (const s of servers) {
-      try { await s.conn.sendRequest(ShutdownRequest.type); await s.conn.sendNotification(ExitNotification.type); } finally { s.conn.dispose(); s.child.kill(); }
+      try { await s.stop(); } finally { s.kill(); }
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -5,16 +5,14 @@
 // with the folder as scopeUri) and applies them by the document's folder.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, DidChangeWorkspaceFoldersNotification, HoverRequest, CompletionRequest, DocumentSymbolRequest, PublishDiagnosticsNotification,
-  ConfigurationRequest, ShutdownRequest, ExitNotification, type ProtocolConnection, type PublishDiagnosticsParams,
+  DidChangeWorkspaceFoldersNotification, HoverRequest, CompletionRequest, DocumentSymbolRequest, type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -33,9 +31,8 @@ const OFF = { hover: { references: false, citations: false }, completion: { labe
 
 describe('overlapping providers, switched off per folder', { timeout: 60_000 }, () => {
   let dir: string;
-  let child: ChildProcessWithoutNullStreams;
+  let client: LspClient;
   let conn: ProtocolConnection;
-  const diags = new Map<string, PublishDiagnosticsParams>();
   const uriIn = (folder: string) => pathToFileURL(path.join(dir, folder, 'main.tex')).href;
 
   before(async () => {
@@ -46,21 +43,17 @@ describe('overlapping providers, switched off per folder', { timeout: 60_000 }, 
       fs.writeFileSync(path.join(dir, f, 'main.tex'), TEXT);
       fs.writeFileSync(path.join(dir, f, 'refs.bib'), BIB);
     }
-    child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.scopeUri?.endsWith('/notes') || i.scopeUri?.endsWith('/later') ? OFF : {})));
-    conn.onNotification(PublishDiagnosticsNotification.method, (p: PublishDiagnosticsParams) => { diags.set(p.uri, p); });
-    conn.listen();
+    client = new LspClient({ bundle: serverBundle, settings: (i) => (i.scopeUri?.endsWith('/notes') || i.scopeUri?.endsWith('/later') ? OFF : {}) });
+    conn = client.conn;
     const folders = ['paper', 'notes'].map((f) => ({ uri: pathToFileURL(path.join(dir, f)).href, name: f }));
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: folders, capabilities: { workspace: { configuration: true, workspaceFolders: true } } });
-    await conn.sendNotification(InitializedNotification.type, {});
+    await client.initialize(undefined, { workspace: { configuration: true, workspaceFolders: true } }, { workspaceFolders: folders });
     await conn.sendRequest('mathsense/status');
-    for (const f of ['paper', 'notes']) await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uriIn(f), languageId: 'latex', version: 1, text: TEXT } });
+    for (const f of ['paper', 'notes']) client.open(uriIn(f), TEXT);
   });
 
   after(async () => {
-    try { await conn.sendRequest(ShutdownRequest.type); await conn.sendNotification(ExitNotification.type); } finally {
-      conn.dispose(); child.kill(); fs.rmSync(dir, { recursive: true, force: true });
+    try { await client.stop(); } finally {
+      client.kill(); fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -88,15 +81,16 @@ describe('overlapping providers, switched off per folder', { timeout: 60_000 }, 
     await conn.sendNotification(DidChangeWorkspaceFoldersNotification.type, { event: { added: [later], removed: [] } });
     await conn.sendRequest('mathsense/status');
     const uri = uriIn('later');
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: TEXT } });
+    client.open(uri, TEXT);
     assert.equal(await conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: at('\\ref{sec:one}') }), null, 'later: \\ref hover left to the neighbour');
     const symbols = await conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
     assert.equal((symbols ?? []).length, 0, 'later: outline left to the neighbour');
   });
 
   it('duplicate-label diagnostics only where they are on', async () => {
-    for (let i = 0; i < 100 && !(diags.has(uriIn('paper')) && diags.has(uriIn('notes'))); i++) await new Promise((r) => setTimeout(r, 50));
-    const dup = (folder: string) => diags.get(uriIn(folder))!.diagnostics.filter((d) => d.code === 'duplicate-label').length;
+    await client.diagnostics(uriIn('paper'));
+    await client.diagnostics(uriIn('notes'));
+    const dup = (folder: string) => client.latest(uriIn(folder))!.diagnostics.filter((d) => d.code === 'duplicate-label').length;
     assert.equal(dup('paper'), 2);
     assert.equal(dup('notes'), 0);
   });

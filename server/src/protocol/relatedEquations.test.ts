@@ -6,17 +6,15 @@
 // empty result and a message for bad or huge input, without taking the server down.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, CodeLensRequest, CodeLensResolveRequest, ExecuteCommandRequest, ShutdownRequest, ExitNotification,
-  ConfigurationRequest, DidChangeConfigurationNotification, WorkDoneProgressCreateRequest, LogMessageNotification, MessageType,
+  CodeLensRequest, CodeLensResolveRequest, ExecuteCommandRequest, DidChangeConfigurationNotification,
   type ProtocolConnection, type CodeLens, type InitializeResult,
 } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -31,10 +29,9 @@ interface Related {
 }
 
 describe('related equations over stdio', { timeout: 120_000 }, () => {
-  let child: ChildProcessWithoutNullStreams;
+  let client: LspClient;
   let conn: ProtocolConnection;
   let init: InitializeResult;
-  const errors: string[] = [];
   const algebra = path.join(fixture, 'chapters', 'algebra.tex');
   const algebraUri = pathToFileURL(algebra).href;
   const algebraText = fs.readFileSync(algebra, 'utf8');
@@ -55,28 +52,18 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     assert.ok(fs.existsSync(serverBundle), `${serverBundle} missing: run node scripts/build.mjs`);
     // an empty index folder: the results come from the workspace alone, whatever build/ holds
     noIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-noindex-'));
-    child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    conn.onRequest(ConfigurationRequest.type, (p) => { configAnswers++; return p.items.map(() => ({ index: { path: noIndex }, relatedEquations: { lens: lensMode } })); });
-    conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
-    conn.onNotification(LogMessageNotification.type, (p) => { if (p.type === MessageType.Error) errors.push(p.message); });
-    conn.listen();
-    init = await conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: pathToFileURL(fixture).href, workspaceFolders: [{ uri: pathToFileURL(fixture).href, name: 'fixture' }],
-      capabilities: { workspace: { configuration: true }, window: { workDoneProgress: true } },
-    });
-    await conn.sendNotification(InitializedNotification.type, {});
+    client = new LspClient({ bundle: serverBundle, settings: () => { configAnswers++; return { index: { path: noIndex }, relatedEquations: { lens: lensMode } }; } });
+    conn = client.conn;
+    init = await client.initialize(fixture, { workspace: { configuration: true }, window: { workDoneProgress: true } });
     await conn.sendRequest('mathsense/status'); // the workspace scan has finished
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: algebraUri, languageId: 'latex', version: 1, text: algebraText } });
+    client.open(algebraUri, algebraText);
   });
 
   after(async () => {
     try {
-      await conn.sendRequest(ShutdownRequest.type);
-      await conn.sendNotification(ExitNotification.type);
+      await client.stop();
     } finally {
-      conn.dispose();
-      child.kill();
+      client.kill();
       fs.rmSync(noIndex, { recursive: true, force: true });
     }
   });
@@ -164,6 +151,6 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     }
     const status = await conn.sendRequest('mathsense/status') as { equations: { sites: number; pending: number } };
     assert.equal(status.equations.sites, 9); // 5 in algebra.tex, 3 in analysis.tex, 1 in notes.md
-    assert.deepEqual(errors, []);
+    assert.deepEqual(client.errors(), []);
   });
 });

@@ -10,17 +10,14 @@
 // The last two need the built index (build/index, `npm run setup`) and the encoder model.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, PublishDiagnosticsNotification, ConfigurationRequest,
-  WorkDoneProgressCreateRequest, LogMessageNotification, HoverRequest, ShutdownRequest, ExitNotification,
-  type ProtocolConnection, type PublishDiagnosticsParams, type MarkupContent, type Position,
+  DidChangeTextDocumentNotification, HoverRequest, type PublishDiagnosticsParams, type MarkupContent, type Position,
 } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const serverBundle = path.join(repoRoot, 'server', 'dist', 'mathsense.cjs');
@@ -63,60 +60,13 @@ function posOf(text: string, needle: string, delta = 0): Position {
  * server pulls settings before it scans the workspace or loads the index, so what the test
  * does before releasing them happens, deterministically, before both.
  */
-class Client {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly conn: ProtocolConnection;
-  readonly published: PublishDiagnosticsParams[] = [];
-  readonly logs: string[] = [];
-  stderr = '';
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private release!: () => void;
-  private readonly released = new Promise<void>((r) => { this.release = r; });
-
+class Client extends LspClient {
   constructor(settings: unknown, env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
-    this.child.stderr.on('data', (d: Buffer) => { this.stderr += d.toString(); });
-    this.child.on('exit', (code, signal) => { this.exit = { code, signal }; });
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.published.push(p); });
-    this.conn.onNotification(LogMessageNotification.type, (p) => { this.logs.push(p.message); });
-    this.conn.onRequest(ConfigurationRequest.type, async (p) => { await this.released; return p.items.map(() => settings); });
-    this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
-    this.conn.onError(() => { /* reported through the assertions */ });
-    this.conn.listen();
+    super({ bundle: serverBundle, env, settings: () => settings, holdSettings: true });
   }
 
-  releaseSettings(): void { this.release(); }
-
-  async start(folder: string | undefined): Promise<void> {
-    const u = folder ? pathToFileURL(folder).href : null;
-    await this.conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: u, workspaceFolders: folder ? [{ uri: u!, name: 'fixture' }] : null,
-      capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
-    });
-    await this.conn.sendNotification(InitializedNotification.type, {});
-  }
-
-  open(file: string, text: string, version = 1): string {
-    const uri = pathToFileURL(file).href;
-    void this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version, text } });
-    return uri;
-  }
-
-  forUri(uri: string): PublishDiagnosticsParams[] {
-    return this.published.filter((p) => p.uri === uri);
-  }
-
-  /** shutdown (when asked) then exit; resolves with how the process ended. */
-  async stop(shutdown = true): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (shutdown) assert.equal(await this.conn.sendRequest(ShutdownRequest.type), null);
-    await this.conn.sendNotification(ExitNotification.type);
-    return waitFor('the server to exit', () => this.exit, 20_000);
-  }
-
-  kill(): void {
-    try { this.conn.dispose(); } catch { /* closed */ }
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  start(folder: string | undefined): Promise<unknown> {
+    return this.initialize(folder, { window: { workDoneProgress: true }, workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } });
   }
 }
 
@@ -149,18 +99,18 @@ describe('startup: label diagnostics wait for the project to be loaded', { timeo
       await client.start(dir);
       // the scan has not started: it waits for the settings
       const uri = client.open(path.join(dir, 'sec2.tex'), SEC2);
-      const first = await waitFor('diagnostics for v1', () => client.forUri(uri).find((p) => p.version === 1));
+      const first = await client.until('diagnostics for v1', () => client.forUri(uri).find((p) => p.version === 1));
       assert.deepEqual(undefinedRefs(first), [], 'references into files the scan has not read are not reported');
       // every version is still published while the scan runs
       const text2 = SEC2.replace('wrong.', 'wrong. More.');
       void client.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: text2 }] });
-      const second = await waitFor('diagnostics for v2', () => client.forUri(uri).find((p) => p.version === 2));
+      const second = await client.until('diagnostics for v2', () => client.forUri(uri).find((p) => p.version === 2));
       assert.deepEqual(undefinedRefs(second), []);
       await new Promise((r) => setTimeout(r, 400)); // the re-validation 300 ms after a change
       client.releaseSettings();
       // the scan ends: the real undefined reference (and only it) is published
       await client.conn.sendRequest('mathsense/status');
-      const last = await waitFor('complete diagnostics', () => {
+      const last = await client.until('complete diagnostics', () => {
         const l = client.forUri(uri).at(-1);
         return l && undefinedRefs(l).length > 0 ? l : undefined;
       });
@@ -187,7 +137,7 @@ describe('startup: label diagnostics wait for the project to be loaded', { timeo
     try {
       await client.start(undefined);
       const uri = client.open(path.join(dir, 'main.tex'), main);
-      const done = await waitFor('diagnostics after the includes are read', () => {
+      const done = await client.until('diagnostics after the includes are read', () => {
         const l = client.forUri(uri).at(-1);
         return l && undefinedRefs(l).length > 0 ? l : undefined;
       });
@@ -268,8 +218,9 @@ describe('startup and shutdown with the index and the encoder', { skip: indexMis
       const ended = await client.stop();
       assert.deepEqual(ended, { code: 0, signal: null }, `stderr: ${client.stderr.slice(-2000)}`);
       assert.doesNotMatch(client.stderr, /terminate called|Napi::Error/);
-      assert.ok(client.logs.some((l) => /shutdown: encoder sessions released/.test(l)), client.logs.join('\n'));
-      assert.ok(!client.logs.some((l) => /did not close/.test(l)), client.logs.join('\n'));
+      const logs = client.logs.map((l) => l.message);
+      assert.ok(logs.some((l) => /shutdown: encoder sessions released/.test(l)), logs.join('\n'));
+      assert.ok(!logs.some((l) => /did not close/.test(l)), logs.join('\n'));
     } finally {
       client.kill();
       fs.rmSync(dir, { recursive: true, force: true });
