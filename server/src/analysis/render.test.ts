@@ -94,3 +94,14 @@ test('references: kind and title once, the label where there is no title, \\eqre
     By Lemma (*Key lemma*), *Lemma (Key lemma)*, Theorem \`thm:main\`, *Theorem* \`thm:main\`, *Lemma (Key lemma)*, Section (*Setup*), Lemmas (*Key lemma*), (\`eq:intro\`), \`nowhere\` and (\`nowhere\`).
   `);
 });
+
+test('a shortened excerpt never ends inside math: the cut moves before the formula it would split', () => {
+  const long = `Let $z_0$ be a point in $D$. ${'word '.repeat(40)}$\\displaystyle \\lim_{h \\to 0} \\frac {k(z_0 + h) - k(z_0)} h = \\lim_{h \\to 0} \\frac {f(z_0+h) g(z_0+h)} h$ and more.`;
+  for (const max of [60, 120, 200, 240, 260, 280, 300]) {
+    const md = latexToMarkdown(long, { maxLength: max });
+    const dollars = md.replaceAll('\\$', '').match(/\$/g)?.length ?? 0;
+    assert.equal(dollars % 2, 0, `${max}: ${md}`);
+  }
+  assert.equal(latexToMarkdown('a $$x^2 + y^2 = z^2 + w^2 + v^2$$ b', { maxLength: 20 }), 'a …');
+  assert.equal(latexToMarkdown('costs \\$5 and $x$ then $y+z+w+v+u$', { maxLength: 30 }), 'costs \\$5 and $x$ then …');
+});

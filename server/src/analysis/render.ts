@@ -79,14 +79,31 @@ export function latexToMarkdown(src: string, opts: RenderOptions = {}): string {
     // a dollar sign in the text, escaped: only unescaped dollars delimit math (features/hoverMath.ts)
     .replaceAll(TEXT_DOLLAR, '\\$');
   if (out.length > max) {
-    // never cut inside a $$ block
     let cut = out.lastIndexOf(' ', max);
     if (cut < max / 2) cut = max;
-    const opened = (out.slice(0, cut).match(/\$\$/g) ?? []).length;
-    if (opened % 2 === 1) cut = out.lastIndexOf('$$', cut);
+    // never cut inside math (`$…$` or `$$…$$`): a lone dollar would show the rest as raw TeX
+    const open = openMathAt(out, cut);
+    if (open >= 0) cut = open;
     out = out.slice(0, cut).trimEnd() + ' …';
   }
   return out;
+}
+
+/** Where the math that `at` falls inside opens (`$` or `$$`, unescaped), or -1 outside math. */
+function openMathAt(md: string, at: number): number {
+  let open = -1;
+  let display = false;
+  for (let i = 0; i < at; i++) {
+    const c = md.charCodeAt(i);
+    if (c === 92 /* \ */) { i++; continue; }
+    if (c !== 36 /* $ */) continue;
+    const double = md.charCodeAt(i + 1) === 36;
+    if (open < 0) { open = i; display = double; }
+    else if (double === display) open = -1;
+    else continue;
+    if (double) i++;
+  }
+  return open;
 }
 
 /** One-line plain text (for symbol names and completion details): no Markdown marks. */
