@@ -3,24 +3,23 @@
 // small multi-file LaTeX project in a temporary folder.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, ResponseError, ErrorCodes,
+  ResponseError, ErrorCodes,
   InitializeRequest, InitializedNotification, ShutdownRequest, ExitNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification,
-  PublishDiagnosticsNotification, ConfigurationRequest, WorkDoneProgressCreateRequest,
+  ConfigurationRequest, WorkDoneProgressCreateRequest,
   HoverRequest, DefinitionRequest, ReferencesRequest, CompletionRequest, CompletionResolveRequest,
   PrepareRenameRequest, RenameRequest, DocumentSymbolRequest, WorkspaceSymbolRequest,
   FoldingRangeRequest, DocumentLinkRequest, DocumentHighlightRequest,
-  LogMessageNotification, MessageType,
-  type ProtocolConnection, type PublishDiagnosticsParams, type Position, type Hover, type MarkupContent,
+  type PublishDiagnosticsParams, type Position, type Hover, type MarkupContent,
   type Location, type CompletionList, type CompletionItem, type WorkspaceEdit, type TextEdit,
   type DocumentSymbol, type SymbolInformation, type Range, type ConfigurationParams, type WorkDoneProgressCreateParams,
 } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './lspClient.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..', '..');
@@ -140,51 +139,28 @@ function markdown(h: Hover | null): string {
 
 interface ProgressEvent { token: string | number; value: { kind: string; title?: string; message?: string; percentage?: number } }
 
-class Client {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly conn: ProtocolConnection;
-  readonly diagnostics: PublishDiagnosticsParams[] = [];
+/** The shared stdio client, recording what this suite asserts on: progress and configuration requests. */
+class Client extends LspClient {
   readonly progress: ProgressEvent[] = [];
   readonly progressCreated: Array<string | number> = [];
   readonly configurationRequests: ConfigurationParams[] = [];
-  readonly logs: Array<{ type: number; message: string }> = [];
-  stderr = '';
-  exitCode: number | null | undefined = undefined;
 
   constructor() {
-    this.child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => { this.stderr += d.toString(); });
-    this.child.on('exit', (code) => { this.exitCode = code; });
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.diagnostics.push(p); });
-    this.conn.onNotification(LogMessageNotification.type, (p) => { this.logs.push(p); });
+    super({ bundle: serverBundle });
     this.conn.onNotification('$/progress', (p: ProgressEvent) => { this.progress.push(p); });
     this.conn.onRequest(ConfigurationRequest.type, (p) => {
       this.configurationRequests.push(p);
       return p.items.map(() => ({ diagnostics: { unusedLabels: false } }));
     });
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, (p: WorkDoneProgressCreateParams) => { this.progressCreated.push(p.token); return null; });
-    this.conn.onError(() => { /* reported through the test assertions */ });
-    this.conn.listen();
   }
 
   /** Diagnostics published for `uri` at `version` (the latest such publication). */
-  published(uri: string, version?: number): PublishDiagnosticsParams | undefined {
-    for (let i = this.diagnostics.length - 1; i >= 0; i--) {
-      const d = this.diagnostics[i];
-      if (d.uri === uri && (version === undefined || d.version === version)) return d;
-    }
-    return undefined;
-  }
+  publishedFor(uri: string, version?: number): PublishDiagnosticsParams | undefined { return this.latest(uri, version); }
 
-  errorLogs(): string[] {
-    return this.logs.filter((l) => l.type === MessageType.Error).map((l) => l.message);
-  }
+  errorLogs(): string[] { return this.errors(); }
 
-  kill(): void {
-    try { this.conn.dispose(); } catch { /* already closed */ }
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
-  }
+  get exitCode(): number | null | undefined { return this.exit?.code; }
 }
 
 // ---- the tests -------------------------------------------------------------------------
@@ -290,7 +266,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: sec2Uri, languageId: 'latex', version: sec2Version, text: sec2 },
     });
-    const pub = await waitFor('diagnostics for sec2 v1', () => client.published(sec2Uri, 1));
+    const pub = await waitFor('diagnostics for sec2 v1', () => client.publishedFor(sec2Uri, 1));
     const diags = [...pub.diagnostics].sort((a, b) => String(a.code).localeCompare(String(b.code)));
     assert.deepEqual(diags.map((d) => d.code), ['duplicate-label', 'undefined-ref'], JSON.stringify(pub.diagnostics));
     const [dup, undef] = diags;
@@ -308,7 +284,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     const start = posOf(sec2, 'nope');
     const v = change({ start, end: posOf(sec2, 'nope', 4) }, 'thm:main');
     assert.match(sec2, /Also \\ref\{thm:main\} is wrong/);
-    const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.published(sec2Uri, v));
+    const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.publishedFor(sec2Uri, v));
     assert.deepEqual(pub.diagnostics.map((d) => d.code), ['duplicate-label'], JSON.stringify(pub.diagnostics));
   });
 
@@ -325,13 +301,13 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     versions.push(change({ start: p, end: p }, 'More text.\n\n'));
     versions.push(change({ start: p, end: offsetToPos(sec2, posToOffset(sec2, p) + 'More text.\n\n'.length) }, ''));
     for (const v of versions) {
-      const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.published(sec2Uri, v));
+      const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.publishedFor(sec2Uri, v));
       assert.deepEqual(pub.diagnostics.map((d) => d.code), ['duplicate-label'], `version ${v}`);
     }
-    const seen = new Set(client.diagnostics.filter((d) => d.uri === sec2Uri).map((d) => d.version));
+    const seen = new Set(client.published.filter((d) => d.uri === sec2Uri).map((d) => d.version));
     for (const v of versions) assert.ok(seen.has(v), `version ${v} published`);
     // no stale version is published after a newer one
-    const order = client.diagnostics.filter((d) => d.uri === sec2Uri).map((d) => d.version ?? -1);
+    const order = client.published.filter((d) => d.uri === sec2Uri).map((d) => d.version ?? -1);
     for (let i = 1; i < order.length; i++) assert.ok(order[i] >= order[i - 1], `versions in order: ${order.join(',')}`);
     assert.match(sec2, /thm:main\}\.?abcde\n/);
   });
@@ -502,15 +478,15 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
 
   it('changing a label in another open document republishes the referencing document', { timeout: TIMEOUT }, async () => {
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: sec1Uri, languageId: 'latex', version: 1, text: SEC1 } });
-    await waitFor('diagnostics for sec1 v1', () => client.published(sec1Uri, 1));
+    await waitFor('diagnostics for sec1 v1', () => client.publishedFor(sec1Uri, 1));
     const start = posOf(SEC1, '{thm:main}', 1);
     const end = posOf(SEC1, '{thm:main}', 9);
-    let published = client.diagnostics.length;
+    let published = client.published.length;
     await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: sec1Uri, version: 2 }, contentChanges: [{ range: { start, end }, text: 'thm:gone' }],
     });
     const broken = await waitFor('sec2 republished with thm:main undefined', () => {
-      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published).filter((d) => d.uri === sec2Uri).pop();
       return last && last.diagnostics.some((d) => d.code === 'undefined-ref') ? last : undefined;
     });
     assert.equal(broken.version, sec2Version, 'republished for the current version of sec2');
@@ -518,16 +494,16 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       sortRanges(broken.diagnostics.filter((d) => d.code === 'undefined-ref').map((d) => d.range)),
       sortRanges(refRanges(sec2, 'thm:main')),
     );
-    published = client.diagnostics.length;
+    published = client.published.length;
     await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: sec1Uri, version: 3 }, contentChanges: [{ range: { start, end: { line: end.line, character: end.character } }, text: 'thm:main' }],
     });
     await waitFor('sec2 republished without undefined refs', () => {
-      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published).filter((d) => d.uri === sec2Uri).pop();
       return last && !last.diagnostics.some((d) => d.code === 'undefined-ref');
     });
     await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: sec1Uri } });
-    await waitFor('sec1 diagnostics cleared', () => client.published(sec1Uri)?.version === undefined && client.published(sec1Uri)?.diagnostics.length === 0);
+    await waitFor('sec1 diagnostics cleared', () => client.publishedFor(sec1Uri)?.version === undefined && client.publishedFor(sec1Uri)?.diagnostics.length === 0);
   });
 
   it('malformed and binary-looking content never crashes the server', { timeout: 60_000 }, async () => {
@@ -546,7 +522,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       uris.push(uri);
       await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: b.languageId, version: 1, text: b.text } });
     }
-    for (const uri of uris) await waitFor(`diagnostics for ${uri}`, () => client.published(uri, 1), 30_000);
+    for (const uri of uris) await waitFor(`diagnostics for ${uri}`, () => client.publishedFor(uri, 1), 30_000);
     // requests on the broken documents answer (with whatever result)
     for (const uri of uris) {
       await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } });
@@ -564,8 +540,8 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       textDocument: { uri: uris[1], version: 2 },
       contentChanges: [{ range: { start: { line: 50, character: 0 }, end: { line: 60, character: 0 } }, text: '\\end{theorem}' }],
     });
-    await waitFor('diagnostics for braces.tex v2', () => client.published(uris[2], 2), 30_000);
-    await waitFor('diagnostics for unclosed.tex v2', () => client.published(uris[1], 2), 30_000);
+    await waitFor('diagnostics for braces.tex v2', () => client.publishedFor(uris[2], 2), 30_000);
+    await waitFor('diagnostics for unclosed.tex v2', () => client.publishedFor(uris[1], 2), 30_000);
     // requests for a document the server never heard of
     assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: 'file:///nowhere/x.tex' }, position: { line: 0, character: 0 } }), null);
     assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: 'untitled:Untitled-1' }, position: { line: 0, character: 0 } }), null);
@@ -600,8 +576,8 @@ Text.
     });
     const final = applyEdit(start, { start: at, end: at }, '}');
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: fullUri, languageId: 'latex', version: 2, text: final } });
-    const incDiags = await waitFor('diagnostics for inc.tex v2', () => client.published(incUri, 2));
-    const fullDiags = await waitFor('diagnostics for full.tex v2', () => client.published(fullUri, 2));
+    const incDiags = await waitFor('diagnostics for inc.tex v2', () => client.publishedFor(incUri, 2));
+    const fullDiags = await waitFor('diagnostics for full.tex v2', () => client.publishedFor(fullUri, 2));
     assert.deepEqual(incDiags.diagnostics, fullDiags.diagnostics);
     const incSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: incUri } }) as DocumentSymbol[];
     const fullSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: fullUri } }) as DocumentSymbol[];
@@ -694,7 +670,7 @@ describe('language server: startup race, settings, watched files, close', { time
     await waitFor('$/progress end', () => client.progress.some((p) => p.value.kind === 'end'));
     await client.conn.sendRequest('mathsense/status');
     const pub = await waitFor('correct diagnostics for sec2 v1', () => {
-      const last = client.published(sec2Uri);
+      const last = client.publishedFor(sec2Uri);
       return last && last.version === 1 && last.diagnostics.length === 2 ? last : undefined;
     });
     assert.deepEqual(pub.diagnostics.map((d) => d.code).sort(), ['duplicate-label', 'undefined-ref']);
@@ -709,11 +685,11 @@ describe('language server: startup race, settings, watched files, close', { time
   it('a configuration change is pulled and applied to open documents', { timeout: TIMEOUT }, async () => {
     unusedLabels = true;
     const before = client.configurationRequests.length;
-    const published = client.diagnostics.length;
+    const published = client.published.length;
     await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
     await waitFor('configuration pulled again', () => client.configurationRequests.length > before);
     const pub = await waitFor('republished with unused-label hints', () => {
-      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published).filter((d) => d.uri === sec2Uri).pop();
       return last?.diagnostics.some((d) => d.code === 'unused-label') ? last : undefined;
     });
     const unused = pub.diagnostics.filter((d) => d.code === 'unused-label');
@@ -721,20 +697,20 @@ describe('language server: startup race, settings, watched files, close', { time
     assert.equal(unused[0].severity, 4);
     assert.deepEqual(unused[0].range.start, posOf(SEC2, '{dup}', 1));
     unusedLabels = false;
-    const published2 = client.diagnostics.length;
+    const published2 = client.published.length;
     await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
     await waitFor('republished without hints', () => {
-      const last = client.diagnostics.slice(published2).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published2).filter((d) => d.uri === sec2Uri).pop();
       return last && !last.diagnostics.some((d) => d.code === 'unused-label');
     });
   });
 
   it('a label renamed on disk (didChangeWatchedFiles) updates the open document', { timeout: TIMEOUT }, async () => {
     fs.writeFileSync(path.join(dir, 'sec1.tex'), SEC1.replace('\\label{thm:main}', '\\label{thm:other}'));
-    const published = client.diagnostics.length;
+    const published = client.published.length;
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: sec1Uri, type: 2 }] });
     const pub = await waitFor('sec2 republished with thm:main undefined', () => {
-      const last = client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published).filter((d) => d.uri === sec2Uri).pop();
       return last && last.diagnostics.filter((d) => d.code === 'undefined-ref').length === 3 ? last : undefined;
     });
     assert.equal(pub.version, 1);
@@ -744,10 +720,10 @@ describe('language server: startup race, settings, watched files, close', { time
     );
     // deleting the file makes its labels disappear as well
     fs.rmSync(path.join(dir, 'sec1.tex'));
-    const published2 = client.diagnostics.length;
+    const published2 = client.published.length;
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: sec1Uri, type: 3 }] });
     const pub2 = await waitFor('sec2 republished after deletion', () => {
-      const last = client.diagnostics.slice(published2).filter((d) => d.uri === sec2Uri).pop();
+      const last = client.published.slice(published2).filter((d) => d.uri === sec2Uri).pop();
       return last && !last.diagnostics.some((d) => d.code === 'duplicate-label') ? last : undefined;
     });
     // main.tex inputs a file that is gone: the project's labels are no longer known in full, so
@@ -756,13 +732,13 @@ describe('language server: startup race, settings, watched files, close', { time
   });
 
   it('closing a document clears its diagnostics', { timeout: TIMEOUT }, async () => {
-    const published = client.diagnostics.length;
+    const published = client.published.length;
     await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: sec2Uri } });
-    const pub = await waitFor('empty diagnostics for sec2', () => client.diagnostics.slice(published).find((d) => d.uri === sec2Uri));
+    const pub = await waitFor('empty diagnostics for sec2', () => client.published.slice(published).find((d) => d.uri === sec2Uri));
     assert.deepEqual(pub.diagnostics, []);
     // nothing is published for a closed document afterwards
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(client.diagnostics.slice(published).filter((d) => d.uri === sec2Uri).map((d) => d.diagnostics.length), [0]);
+    assert.deepEqual(client.published.slice(published).filter((d) => d.uri === sec2Uri).map((d) => d.diagnostics.length), [0]);
     assert.deepEqual(client.errorLogs().filter((m) => !/workspace folder change events/.test(m)), []);
   });
 });
@@ -801,7 +777,7 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: orphanUri, languageId: 'latex', version: 1, text: ORPHAN } });
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: goneUri, languageId: 'latex', version: 1, text: GONE } });
     await client.conn.sendRequest('mathsense/status');
-    const undefinedRefs = (uri: string) => client.published(uri)?.diagnostics.filter((d) => d.code === 'undefined-ref').length;
+    const undefinedRefs = (uri: string) => client.publishedFor(uri)?.diagnostics.filter((d) => d.code === 'undefined-ref').length;
     await waitFor('orphan published clean', () => undefinedRefs(orphanUri) === 0);
 
     fs.rmSync(gonePath);
@@ -815,7 +791,7 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: goneUri, version: 2 }, contentChanges: [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: 'See \\ref{nope}.\n' }],
     });
-    const v2 = await waitFor('gone.tex v2 published', () => client.published(goneUri, 2));
+    const v2 = await waitFor('gone.tex v2 published', () => client.publishedFor(goneUri, 2));
     assert.deepEqual(v2.diagnostics.map((d) => d.code), ['undefined-ref']);
     // its label stays defined for the project (orphan is re-validated after the change)
     await new Promise((r) => setTimeout(r, 600));
@@ -826,16 +802,16 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 1 }] });
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(undefinedRefs(orphanUri), 0);
-    assert.equal(client.published(goneUri)?.version, 2);
+    assert.equal(client.publishedFor(goneUri)?.version, 2);
 
     // deleted again, then closed: now it is gone for the project
     fs.rmSync(gonePath);
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 3 }] });
-    const published = client.diagnostics.length;
+    const published = client.published.length;
     await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: goneUri } });
     // main.tex now inputs a file that is not there: what it defined is unknown, so the orphan's
     // reference is not called undefined (the missing file is the problem, reported where it is read)
-    await waitFor('orphan republished after the close', () => client.diagnostics.slice(published).some((d) => d.uri === orphanUri));
+    await waitFor('orphan republished after the close', () => client.published.slice(published).some((d) => d.uri === orphanUri));
     assert.equal(undefinedRefs(orphanUri), 0);
     const defs = await client.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: orphanUri }, position: posOf(ORPHAN, 'sec:gone') }) as Location[] | null;
     assert.equal(defs?.length ?? 0, 0);

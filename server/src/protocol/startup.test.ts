@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   DidChangeTextDocumentNotification, HoverRequest, type PublishDiagnosticsParams, type MarkupContent, type Position,
 } from 'vscode-languageserver-protocol/node';
