@@ -6,17 +6,17 @@
 // gets none. The .aux reader also on its own.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, InlayHintRequest, DocumentSymbolRequest, CompletionRequest, ShutdownRequest, ExitNotification,
+  DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, InlayHintRequest, DocumentSymbolRequest, CompletionRequest,
   type ProtocolConnection, type Hover, type DocumentSymbol, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
 import { numberedName, parseAux } from '../project/auxNumbers.js';
+import { LspClient } from './lspClient.js';
 import { documentSymbols } from '../features/symbols.js';
 import { fixture } from '../testing/fixture.js';
 
@@ -50,7 +50,7 @@ const value = (h: Hover | null) => (h && typeof h.contents === 'object' && 'valu
 
 describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
   let dir: string;
-  let child: ChildProcessWithoutNullStreams;
+  let client: LspClient;
   let conn: ProtocolConnection;
   let refreshes = 0;
   const uri = () => pathToFileURL(path.join(dir, 'main.tex')).href;
@@ -69,20 +69,18 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
     // the sources are older than the run
     const past = new Date(Date.now() - 60_000);
     for (const f of ['main.tex', 'chap.tex']) fs.utimesSync(path.join(dir, f), past, past);
-    child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    client = new LspClient({ bundle: serverBundle });
+    conn = client.conn;
     conn.onRequest('workspace/inlayHint/refresh', () => { refreshes++; return null; });
-    conn.listen();
-    const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { inlayHint: { refreshSupport: true } } } });
+    const init = await client.initialize(undefined, { workspace: { inlayHint: { refreshSupport: true } } }, { rootUri: pathToFileURL(dir).href });
     assert.equal(init.capabilities.inlayHintProvider, true);
-    await conn.sendNotification(InitializedNotification.type, {});
     await conn.sendRequest('mathsense/status');
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri(), languageId: 'latex', version: 1, text: MAIN } });
+    client.open(uri(), MAIN);
   });
 
   after(async () => {
-    try { await conn.sendRequest(ShutdownRequest.type); await conn.sendNotification(ExitNotification.type); } finally {
-      conn.dispose(); child.kill(); fs.rmSync(dir, { recursive: true, force: true });
+    try { await client.stop(); } finally {
+      client.kill(); fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -135,7 +133,7 @@ describe('numbers from the last LaTeX run', { timeout: 120_000 }, () => {
     fs.mkdirSync(other);
     fs.writeFileSync(path.join(other, 'doc.tex'), MAIN.replace('\\include{chap}', ''));
     const u = pathToFileURL(path.join(other, 'doc.tex')).href;
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: u, languageId: 'latex', version: 1, text: MAIN.replace('\\include{chap}', '') } });
+    client.open(u, MAIN.replace('\\include{chap}', ''));
     assert.deepEqual(await conn.sendRequest(InlayHintRequest.type, { textDocument: { uri: u }, range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } } }), []);
     assert.doesNotMatch(value(await conn.sendRequest(HoverRequest.type, { textDocument: { uri: u }, position: { line, character: col('lem:key') + 2 } })), /Lemma 1\.1/);
   });

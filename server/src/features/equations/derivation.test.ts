@@ -4,21 +4,20 @@
 // done, hover with both sides at the counterexample, "Ignore this step" code action).
 import { after, before, describe, it, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, PublishDiagnosticsNotification, ConfigurationRequest,
-  InitializeRequest, InitializedNotification, DidOpenTextDocumentNotification, HoverRequest, CodeActionRequest,
-  type PublishDiagnosticsParams, type MarkupContent, type CodeAction,
+  HoverRequest, CodeActionRequest, type MarkupContent, type CodeAction,
 } from 'vscode-languageserver-protocol/node';
 import { fixture } from '../../testing/fixture.js';
 import { derivationCodeActions, derivationDiagnostics, derivationHover, DERIVATION_CODE } from './derivation.js';
 import { mathBlocks } from '../../math/blocks.js';
 import { DerivationChecker } from '../../math/checker.js';
 import { checkWorkspaceDocumentSync, DerivationService, inProcessRunner } from '../../math/service.js';
+import { LspClient } from '../../protocol/lspClient.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.resolve(here, '..', '..', '..', 'dist', 'mathsense.cjs');
@@ -139,34 +138,22 @@ describe('derivation steps over the language server protocol', { timeout: 60_000
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-deriv-lsp-'));
   const file = path.join(dir, 'main.tex');
   const uri = pathToFileURL(file).href;
-  const child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const published: PublishDiagnosticsParams[] = [];
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => { published.push(p); });
-  conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => ({})));
-  conn.listen();
+  const client = new LspClient({ bundle });
+  const conn = client.conn;
+  const published = client.published;
 
   before(async () => {
     fs.writeFileSync(file, DOC);
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {}, workspaceFolders: null });
-    await conn.sendNotification(InitializedNotification.type, {});
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text: DOC } });
+    await client.initialize(undefined, {}, { rootUri: pathToFileURL(dir).href });
+    client.open(uri, DOC);
   });
   after(() => {
-    try { conn.dispose(); } catch { /* closed */ }
-    child.kill('SIGKILL');
+    client.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('publishes derivation warnings for the same version once the worker is done', async () => {
-    const deadline = Date.now() + 30_000;
-    let got: PublishDiagnosticsParams | undefined;
-    while (Date.now() < deadline) {
-      got = published.find((p) => p.uri === uri && p.version === 1 && p.diagnostics.some((d) => d.code === DERIVATION_CODE));
-      if (got) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(got, 'no derivation diagnostics published');
+    const got = await client.diagnostics(uri, (p) => p.version === 1 && p.diagnostics.some((d) => d.code === DERIVATION_CODE));
     // the first publication for the version came at once (without waiting for the worker)
     assert.ok(published.findIndex((p) => p.uri === uri && p.version === 1) <= published.indexOf(got!));
     assert.deepEqual(got!.diagnostics.filter((d) => d.code === DERIVATION_CODE).map((d) => d.range.start.line), [6, 10]);
