@@ -4,7 +4,7 @@
 // index's equations are searched alongside. JSON shape (kept stable for checks), best first:
 //   workspace hits  {latex, score, file, line, label, source: "workspace", why, same}
 //   index hits      {latex, score, title, url, licence, source: "index", why, same}
-// `same` is true only where the two were confirmed to say the same (features/equationClaims.ts);
+// `same` is true only where the two were confirmed to say the same (features/equations/equationClaims.ts);
 // those come first, then the rest by score.
 // `label` is null when the equation or row has none; `line` is 1-based.
 // Exit codes as `mathsense search`: 0 results printed (possibly none), 1 the search cannot run

@@ -1,6 +1,6 @@
 // The hover request. The kinds of hover and their order are in hover/providers.ts (one answer per
 // place; the index's contributions only where they were asked for); here the running services are
-// handed to them, and the answer's math is presented as the client shows it (hoverMath.ts).
+// handed to them, and the answer's math is presented as the client shows it (presentation/hoverMath.ts).
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { scopeMacros } from '../math/blocks.js';

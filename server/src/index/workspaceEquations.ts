@@ -1,5 +1,5 @@
 // The workspace equation index: every display equation and labelled row of every document
-// (equationSites.ts), its features by content (equationAnalyses.ts: a keystroke re-analyses
+// (analysis/equationSites.ts), its features by content (equationAnalyses.ts: a keystroke re-analyses
 // only the edited block's new texts; identical equations are analysed once), its formula-encoder
 // vector when the model is there, and a searchable snapshot (EquationCorpus) rebuilt only when a
 // document changed or new analyses or vectors arrived.

@@ -47,9 +47,9 @@ export const CODES = {
   // environments (structureChecks.ts, from the analyser's facts)
   'unclosed-environment': { severity: 'warning', setting: 'mathsense.diagnostics.structure', needs: COMPILED, producer: 'structure' },
   'unmatched-end': { severity: 'warning', setting: 'mathsense.diagnostics.structure', needs: COMPILED, producer: 'structure' },
-  // citations (features/citations.ts)
+  // citations (features/citations/citations.ts)
   'undefined-citation': { severity: 'warning', needs: WHOLE, producer: 'citations' },
-  // derivation steps (features/derivation.ts), checked in the background
+  // derivation steps (features/equations/derivation.ts), checked in the background
   'derivation-step': { severity: 'warning', setting: 'mathsense.derivations.enabled', needs: NONE, producer: 'derivations' },
   'derivation-unknown': { severity: 'information', setting: 'mathsense.derivations.showUnknown', needs: NONE, producer: 'derivations' },
   'derivations-skipped': { severity: 'information', setting: 'mathsense.derivations.enabled', needs: NONE, producer: 'derivations' },

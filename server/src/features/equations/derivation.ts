@@ -58,7 +58,7 @@ export function derivationHover(doc: Doc, steps: readonly DocStep[], offset: num
   if (!s) return null;
   const v = s.verdict;
   const rows = (v.point ?? []).map(([k, x]) => `| \`${displayVar(k)}\` | ${formatNumber(x)} |`);
-  // the step typeset as the document writes it (hoverMath.ts presents `$$…$$` for the client)
+  // the step typeset as the document writes it (presentation/hoverMath.ts presents `$$…$$` for the client)
   const value = [
     `**Step does not follow**${REL_WORDS[s.rel] ? ` (${REL_WORDS[s.rel]})` : ''}`,
     '',

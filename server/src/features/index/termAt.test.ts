@@ -1,5 +1,5 @@
 // Which words a hover looks up as an ambiguous term (termAt.ts) and what kind of text a position
-// is in (textPlace.ts): only prose, the longest listed phrase under the cursor, plurals by
+// is in (structure/textPlace.ts): only prose, the longest listed phrase under the cursor, plurals by
 // their singular, a phrase the index knows around the word kept with it, never a lone everyday
 // word or an idiom, never math, comments, the preamble or a label.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The term under the cursor, for the term hover: only in prose (textPlace.ts), only a whole
+// The term under the cursor, for the term hover: only in prose (structure/textPlace.ts), only a whole
 // noun phrase. A term marked as one (`\emph{…}`, `\textbf{…}`, `\defn{…}`) is its argument. An
 // unmarked word is a term only where it is the whole phrase: "space" in "a measure space" is
 // the phrase "measure space", so only readings that name it are possible ("Measure Space"), or
