@@ -5,7 +5,8 @@ import {
   BACKSLASH, DOLLAR, LBRACE, PERCENT, RBRACE, commandNameEnd, lineEnd, readBraceGroup,
   readBracketGroup, readEnvName, skipTrivia,
 } from '../syntax/lexer.js';
-import { DISPLAY_MATH_ENVS, refCommandAlternation } from '../syntax/blockAnalyser.js';
+import { refCommandAlternation } from '../syntax/blockAnalyser.js';
+import { ALIGNED_ROW_ENVS, DISPLAY_MATH_ENVS, GATHERED_ROW_ENVS } from '../syntax/displayMath.js';
 import { TEXT_DOLLAR } from '../syntax/facts.js';
 
 // commands that vanish with their arguments (index entries and PlanetMath link metadata are
@@ -39,8 +40,6 @@ const PLAIN_ARG = new Set(['text', 'textrm', 'textsf', 'texttt', 'textnormal', '
 // the reference commands of syntax/blockAnalyser.ts#REF_COMMANDS that take one argument (a label or a list), and \hyperref
 const REFS = new RegExp(`^(?:${refCommandAlternation(['one', 'list'])}|hyperref)$`);
 const SWITCH: Record<string, string> = { it: '*', em: '*', sl: '*', bf: '**', bfseries: '**', itshape: '*' };
-const ROW_ENVS_ALIGNED = /^(align|flalign|alignat|eqnarray|xalignat|xxalignat)\*?$/;
-const ROW_ENVS_GATHERED = /^(gather|multline|dgroup)\*?$/;
 
 export interface RenderOptions {
   maxLength?: number;
@@ -125,8 +124,8 @@ export function cleanMath(src: string): string {
 /** A display-math environment as a Markdown `$$` block. */
 export function mathBlock(envName: string, body: string): string {
   let inner = cleanMath(body);
-  if (ROW_ENVS_ALIGNED.test(envName)) inner = `\\begin{aligned}\n${inner}\n\\end{aligned}`;
-  else if (ROW_ENVS_GATHERED.test(envName)) inner = `\\begin{gathered}\n${inner}\n\\end{gathered}`;
+  if (ALIGNED_ROW_ENVS.has(envName)) inner = `\\begin{aligned}\n${inner}\n\\end{aligned}`;
+  else if (GATHERED_ROW_ENVS.has(envName)) inner = `\\begin{gathered}\n${inner}\n\\end{gathered}`;
   return `$$\n${inner}\n$$`;
 }
 

@@ -3,7 +3,8 @@
 import type { DocEnv, DocLabel, DocSection } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { provable, type TheoremKind } from '../project/theorems.js';
-import { DISPLAY_MATH_ENVS, parseKeyValues } from '../syntax/blockAnalyser.js';
+import { parseKeyValues } from '../syntax/blockAnalyser.js';
+import { DISPLAY_MATH_ENVS } from '../syntax/displayMath.js';
 import { lowerBound } from '../util/lowerBound.js';
 
 export type TargetKind = 'theorem' | 'equation' | 'section' | 'item' | 'figure' | 'table' | 'proof' | 'other';

@@ -15,7 +15,7 @@ export { defaultIndexDir, sharedDataDir } from '../index/paths.js';
 export { packageRoot } from '../util/packageRoot.js';
 export { HUB_BACKGROUND, HUB_NEIGHBOURS, type Hubs, loadProofRanker, PROOF_FEATURES, proofFeatureColumns, type ProofRankerModel, proofScores, rankWithHubs } from '../index/proofRanker.js';
 export { proofWikiEquations } from '../index/proofwikiEquations.js';
-export { expandProofWikiMacros } from '../index/proofwikiMacros.js';
+export { expandProofWikiMacros } from '../syntax/proofwikiMacros.js';
 export { type LinearModel, loadReferenceRankers, NAME_FEATURES, POSITION_FEATURES, positionFeatures, type ReferenceRankers, referenceRow, referenceScore, type ResultPosition, SHARED_FEATURES, TEXT_FEATURES, type TextModel, usableRankers, withoutNames } from '../index/referenceRanker.js';
 export { nameSignals, textSignals } from '../index/referenceSignals.js';
 export { recoverReferences, titleTable } from '../index/references.js';

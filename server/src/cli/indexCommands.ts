@@ -13,7 +13,7 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { findDocumentFiles, uriToPath } from '../project/files.js';
 import { proofTarget, statements } from '../analysis/structure.js';
-import { expandProofWikiMacros } from '../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../syntax/proofwikiMacros.js';
 import { latexToPlain } from '../analysis/render.js';
 import { provable } from '../project/theorems.js';
 import { ENTRY_KINDS, IndexError, type EntryKind } from '../index/format.js';

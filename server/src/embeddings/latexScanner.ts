@@ -20,6 +20,7 @@ export interface RawToken {
 /** Return false to stop the scan (e.g. once enough tokens were produced). */
 export type RawSink = (t: RawToken) => boolean | void;
 
+// Not syntax/displayMath.ts DISPLAY_MATH_ENVS: the trained encoders read the tokens of this list.
 const MATH_ENVS = new Set([
   'equation', 'align', 'gather', 'multline', 'eqnarray', 'displaymath', 'math', 'flalign', 'alignat',
   'equation*', 'align*', 'gather*', 'multline*', 'eqnarray*', 'flalign*', 'alignat*',
@@ -40,11 +41,16 @@ const SILENT = new Set(['\\,', '\\;', '\\:', '\\!', '\\ ', '\\quad', '\\qquad', 
 
 const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isDigit = (c: number) => c >= 48 && c <= 57;
+// Not syntax/lexer.ts isSpace (nor its copies): the trained encoders read the tokens this scanner makes.
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 160;
 const LETTER_RE = /\p{L}/u;
 const isLetterChar = (ch: string) => LETTER_RE.test(ch);
 
-/** Index after the brace group starting at `i` (which must be `{`), or `i` if none; bounded. */
+/**
+ * Index after the brace group starting at `i` (which must be `{`), or `i` if none; bounded. Not
+ * syntax/lexer.ts readBraceGroup (which skips `%` comments and gives up on an unclosed group):
+ * the trained encoders read the tokens this scanner makes.
+ */
 export function skipGroup(s: string, i: number, limit = 100_000): number {
   if (s.charCodeAt(i) !== 123) return i;
   let depth = 0;

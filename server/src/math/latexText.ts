@@ -1,6 +1,7 @@
 // Offset-preserving LaTeX text helpers for display math. Everything that is dropped from an
 // expression is *blanked* (replaced by spaces of the same length), so offsets into the
 // cleaned text are offsets into the source: step ranges need no mapping back.
+import { commandNameEnd } from '../syntax/lexer.js';
 
 export function blank(s: string, start: number, end: number): string {
   return s.slice(0, start) + ' '.repeat(Math.max(0, end - start)) + s.slice(end);
@@ -24,14 +25,14 @@ export function blankComments(s: string): string {
 
 /** End of the command name starting at `i` (just after the backslash). */
 export function commandEnd(s: string, i: number): number {
-  if (i >= s.length) return i;
-  if (!/[A-Za-z@]/.test(s[i])) return i + 1;
-  let j = i + 1;
-  while (j < s.length && /[A-Za-z@]/.test(s[j])) j++;
-  return j;
+  return commandNameEnd(s, i, s.length);
 }
 
-/** `s[i]` is `{` (or `[`): index just after the matching close, or -1. Bounded by the string. */
+/**
+ * `s[i]` is `{` (or `[`): index just after the matching close, or -1. Bounded by the string.
+ * Not syntax/lexer.ts readBraceGroup/readBracketGroup: `%` is a character here (the step reader
+ * blanks comments first, `blankComments`), `[…]` nest, and no blank line ends a group.
+ */
 export function groupEnd(s: string, i: number): number {
   const open = s[i];
   const close = open === '[' ? ']' : '}';

@@ -6,6 +6,10 @@ import { expand, type MacroDef } from '../syntax/macroExpander.js';
 
 export type { MacroDef } from '../syntax/macroExpander.js';
 
+// ProofWiki's macros here are read for parsing, not for display: `\ds` is nothing, `\dd` is the `d`
+// of a differential, `\norm` is `\left\|…\right\|`. ProofWiki's table for display (syntax/proofwikiMacros.ts)
+// writes `\displaystyle`, `\mathrm{d}` and `\lVert`; this one shapes the equation fingerprints
+// stored in the built index, so the two stay apart (macros.test.ts pins where they differ).
 const BUILTIN: MacroDef[] = [
   { name: 'paren', nargs: 1, body: '\\left(#1\\right)' },
   { name: 'sqbrk', nargs: 1, body: '\\left[#1\\right]' },

@@ -7,6 +7,7 @@
 // an identity. Offsets are relative to the block text; dropped text is blanked in place.
 import { blank, blankComments, commandEnd, groupEnd, skipSpaces } from './latexText.js';
 import { REF_COMMANDS } from '../syntax/blockAnalyser.js';
+import { PAIRED_COLUMN_ENVS } from '../syntax/displayMath.js';
 
 export type Relation = '=' | '<' | '<=' | '>' | '>=' | '!=' | 'equiv' | 'approx' | 'other';
 
@@ -54,9 +55,6 @@ export interface MathBlockText {
    */
   env?: string;
 }
-
-/** Environments whose `&` columns come in (right-aligned, left-aligned) pairs, one equation each. */
-const PAIRED_COLUMNS = /^(align|alignat|flalign|xalignat|xxalignat)\*?$/;
 
 export const IGNORE_MARK = 'mathsense-ignore-step';
 
@@ -359,7 +357,7 @@ export function extractSteps(block: MathBlockText): Step[] {
     chains.push(c);
     return c;
   };
-  const starts = block.env && PAIRED_COLUMNS.test(block.env) ? columnStarts(raw, block.rows) : undefined;
+  const starts = block.env && PAIRED_COLUMN_ENVS.has(block.env) ? columnStarts(raw, block.rows) : undefined;
   // the chain each column pair continues (`&= …` in the next row continues its own column)
   const byColumn: Array<Chain | undefined> = [];
   for (const row of block.rows) {

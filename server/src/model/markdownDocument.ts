@@ -11,6 +11,7 @@ import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textd
 import { TextBuffer } from './textBuffer.js';
 import { TEXT_DOLLAR, type BlockFacts, type SectionFact, type Span } from '../syntax/facts.js';
 import { analyseBlock } from '../syntax/blockAnalyser.js';
+import { isSpace } from '../syntax/lexer.js';
 import { DocumentView, type Block } from './documentView.js';
 
 interface MdNode {
@@ -69,7 +70,8 @@ function plainText(node: MdNode, depth = 0): string {
   return (node.children ?? []).map((c) => plainText(c, depth + 1)).join('');
 }
 
-const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || Number.isNaN(c);
+/** A blank, or past either end of the text. */
+const isWs = (c: number): boolean => isSpace(c) || Number.isNaN(c);
 
 /** End of YAML front matter (`---` … `---` or `...` from the first line), or -1. */
 export function frontMatterEnd(text: string, from = 0): number {

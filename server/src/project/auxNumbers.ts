@@ -31,7 +31,11 @@ export interface AuxNumbers {
   stale: boolean;
 }
 
-/** The first balanced brace group at or after `i` (skipping spaces): [content, end]. */
+/**
+ * The first balanced brace group at or after `i` (skipping spaces): [content, end]. Not
+ * syntax/lexer.ts readBraceGroup, which would skip from a `%` to the line's end: TeX writes the
+ * .aux, with no comments of an author's, and a `%` in it is read as written.
+ */
 function group(s: string, i: number): [string, number] | undefined {
   while (s[i] === ' ') i++;
   if (s[i] !== '{') return undefined;

@@ -10,6 +10,7 @@ import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-langua
 import { isBibFile, readTextFile, uriToPath } from './files.js';
 import { nodeFileSystem, type FileSystem } from './fileSystem.js';
 import type { DocumentView } from '../model/documentView.js';
+import { FORM_FEED, isSpace as isTexSpace } from '../syntax/lexer.js';
 import { createHash } from 'node:crypto';
 
 export interface BibEntry {
@@ -57,7 +58,8 @@ const MONTHS: Record<string, string> = {
   jul: 'July', aug: 'August', sep: 'September', oct: 'October', nov: 'November', dec: 'December',
 };
 
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+// BibTeX's blanks: the lexer's and form feed (a page break some .bib files hold), which ends a key too
+const isSpace = (c: number) => isTexSpace(c) || c === FORM_FEED;
 const isIdent = (c: number) => c > 32 && c !== 123 && c !== 125 && c !== 40 && c !== 41 && c !== 44 && c !== 61 && c !== 34 && c !== 35 && c !== 64 && c !== 37 && c !== 126 && c !== 39;
 // a line that starts a new entry: `@article{`, `@string(` (recovery point inside a broken value)
 const ENTRY_START = /[ \t]*@[A-Za-z]+[ \t]*[{(]/y;
@@ -255,7 +257,11 @@ class BibParser {
     }
   }
 
-  /** Body of `{…}` (end = `}`) or `"…"` (end = `"`, braces inside protect quotes), nested braces kept. */
+  /**
+   * Body of `{…}` (end = `}`) or `"…"` (end = `"`, braces inside protect quotes), nested braces kept.
+   * BibTeX's rules, not syntax/lexer.ts readBraceGroup: `%` is no comment in a value, and a line
+   * starting a new entry ends a broken one.
+   */
   private braced(end: number): string | undefined {
     const { text } = this;
     const start = this.i;

@@ -229,7 +229,8 @@ export function namePattern(name: string): RegExp {
       let j = i + 1;
       if (/[A-Za-z@]/.test(name[j] ?? '')) while (j < name.length && /[A-Za-z@]/.test(name[j])) j++;
       else j++;
-      // the macro's arguments are part of what it produces
+      // the macro's arguments are part of what it produces (braces counted as written, not
+      // syntax/lexer.ts readBraceGroup: a label name has no comments, and an unclosed group takes the rest)
       while (name[j] === '{') {
         let depth = 0;
         let k = j;

@@ -11,16 +11,10 @@ import {
   DefinitionBraces, readBracketGroup, readEnvName, skipDefinition, skipIfFalse, skipTrivia, skipVerbArg, skipVerbatimBody,
   type Group,
 } from './lexer.js';
+import { DISPLAY_MATH_ENVS } from './displayMath.js';
 
-/** Display-math environments; the value says whether `\\` starts a new numbered row. */
-export const DISPLAY_MATH_ENVS: Record<string, boolean> = {
-  equation: false, 'equation*': false, displaymath: false, multline: false, 'multline*': false,
-  dmath: false, 'dmath*': false,
-  align: true, 'align*': true, gather: true, 'gather*': true, eqnarray: true, 'eqnarray*': true,
-  flalign: true, 'flalign*': true, alignat: true, 'alignat*': true, xalignat: true, xxalignat: true,
-  dgroup: true, 'dgroup*': true,
-  '\\[': false, '$$': false,
-};
+// the list lives in displayMath.ts; features/ reads it from here
+export { DISPLAY_MATH_ENVS };
 
 /** Table environments: their cells are in restricted horizontal mode. */
 const TABLES = /^(?:tabular[x*]?|tabu|longtable|supertabular|xtabular|NiceTabular|tblr|longtblr)$/;

@@ -22,6 +22,14 @@ export function isSpace(c: number): boolean {
   return c === SPACE || c === TAB || c === CR || c === NEWLINE;
 }
 
+export const FORM_FEED = 12;
+export const NBSP = 160;
+
+/** A space, a form feed or a no-break space (U+00A0): the blanks a formula's reader skips. */
+export function isSpaceOrNbsp(c: number): boolean {
+  return isSpace(c) || c === FORM_FEED || c === NBSP;
+}
+
 /** Skips spaces, tabs and newlines (not comments, not a paragraph's end: see skipTrivia). */
 export function skipSpaces(text: string, pos: number): number {
   while (pos < text.length && isSpace(text.charCodeAt(pos))) pos++;

@@ -23,7 +23,10 @@ const DROP = new Set(['\\,', '\\;', '\\:', '\\!', '\\ ', '\\>', '\\quad', '\\qqu
   '\\Biggl', '\\Biggr', '\\bigm', '\\Bigm', '\\ds', '\\\\', '\\newline', '\\hfill', '\\cr', '\\[', '\\]', '\\(', '\\)']);
 /** Dropped with their (raw) argument. */
 const DROP_WITH_ARG = new Set(['\\label', '\\tag', '\\tag*', '\\hspace', '\\hspace*', '\\vspace', '\\vspace*', '\\phantom', '\\hphantom', '\\vphantom', '\\eqref', '\\ref', '\\cite']);
-/** Environments that only lay rows out. */
+/**
+ * Environments that only lay rows out, inner (`aligned`) and outer (`align`): not
+ * syntax/displayMath.ts, as the canonical forms and fingerprints of the built index were computed with this list.
+ */
 const LAYOUT_ENVS = /^\{(aligned|split|gathered|multlined|alignedat|eqnarray\*?|align\*?|equation\*?|gather\*?|multline\*?|flalign\*?)\}$/;
 
 const SPELLING: Record<string, string> = {

@@ -115,6 +115,8 @@ function parseSides(texts: string[], table: MacroTable, imaginary: boolean): { s
   return { sides: imaginary ? parsed.sides.map(substituteImaginary) : parsed.sides, roles: parsed.ctx.roles };
 }
 
+// The environments the tokenizer reads as math (embeddings/latexScanner.ts MATH_ENVS), not
+// syntax/displayMath.ts DISPLAY_MATH_ENVS: the fingerprints stored in the built index were read with these.
 const DISPLAY_OPEN = /^\s*(?:\\begin\{(?:equation|align|gather|multline|eqnarray|displaymath|flalign|alignat|math)\*?\}(?:\{\d+\})?|\\\[|\$\$)/;
 const DISPLAY_CLOSE = /(?:\\end\{(?:equation|align|gather|multline|eqnarray|displaymath|flalign|alignat|math)\*?\}|\\\]|\$\$)\s*$/;
 

@@ -3,6 +3,8 @@
 // of text and font commands (`\text{…}`, `\mathrm{d}`, `\mathbb{R}`, `\operatorname{sech}`)
 // and the rest of a group after an old-style switch (`{\rm d}`) become one raw token, so
 // the letters inside are never taken for variables.
+import { groupEnd } from '../latexText.js';
+import { isSpaceOrNbsp } from '../../syntax/lexer.js';
 
 export type TokenType = 'cmd' | 'letter' | 'number' | 'sym' | 'open' | 'close' | 'raw';
 
@@ -25,19 +27,6 @@ const SWITCHES = new Set(['rm', 'bf', 'it', 'cal', 'sf', 'tt', 'frak', 'Bbb', 'm
 
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 160;
-
-/** End of the group opened at `i` (`s[i] === '{'`), or the end of the text if unclosed. */
-function groupEnd(s: string, i: number): number {
-  let depth = 0;
-  for (let j = i; j < s.length; j++) {
-    const c = s.charCodeAt(j);
-    if (c === 92) { j++; continue; }
-    if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) return j + 1;
-  }
-  return s.length;
-}
 
 /** End of the rest of the current group from `i` (before its `}`), or the end of the text. */
 function restOfGroup(s: string, i: number): number {
@@ -60,7 +49,7 @@ export function lexMath(s: string, maxTokens = 20000): MathToken[] {
   const n = s.length;
   while (i < n && out.length < maxTokens) {
     const c = s.charCodeAt(i);
-    if (isSpace(c)) { i++; continue; }
+    if (isSpaceOrNbsp(c)) { i++; continue; }
     if (c === 37) { // % comment
       const e = s.indexOf('\n', i);
       i = e < 0 ? n : e + 1;
@@ -77,9 +66,11 @@ export function lexMath(s: string, maxTokens = 20000): MathToken[] {
       i = j;
       if (LITERAL_ARG.has(name)) {
         let k = i;
-        while (k < n && isSpace(s.charCodeAt(k))) k++;
+        while (k < n && isSpaceOrNbsp(s.charCodeAt(k))) k++;
         // `\operatorname*{…}`, `\textcolor{red}{…}`: the first brace group is the literal
-        if (s[k] === '{') { const e = groupEnd(s, k); out.push({ type: 'raw', text: collapse(s.slice(k, e)) }); i = e; }
+        // (the math reader of latexText.ts, `%` a character in it, an unclosed group running to the end;
+        // not syntax/lexer.ts readBraceGroup: the canonical forms in the built index were read so)
+        if (s[k] === '{') { const g = groupEnd(s, k); const e = g < 0 ? n : g; out.push({ type: 'raw', text: collapse(s.slice(k, e)) }); i = e; }
         else if (k < n && s[k] !== '\\') { out.push({ type: 'raw', text: s[k] }); i = k + 1; }
       } else if (SWITCHES.has(name)) {
         const e = restOfGroup(s, i);
