@@ -1,9 +1,9 @@
 // Compiles, bundles, then runs one tier of the *.test.(m)js files under server/out, scripts/out
-// (the offline package) and test/ with Node's test runner, several files at a time:
-//   `npm test`             tier unit: unit and protocol tests;
+// (the offline package) and test/ with Node's test runner:
+//   `npm test`             tier unit: unit and protocol tests, several files at a time;
 //   `npm run test:corpus`  tier corpus (files named *.corpus.test.*): the real-world gate, the
 //                          corpora, fuzz and crafted inputs, fits and evaluations on real data;
-//   `node scripts/test.mjs --tier all`, which .ci/run runs.
+//   `node scripts/test.mjs --tier all`: both. .ci/run runs each tier as a phase of its own.
 // Further arguments keep the files whose path contains one of them. Fails when a test fails or
 // when none ran.
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
-// What the `matches` code lenses found per display, kept for the session (features/equations/
-// features/equations/equationLenses.ts computes it).
+// What the `matches` code lenses found per display, kept for the session
+// (features/equations/equationLenses.ts computes it).
 
 /**
  * Lens titles of the `matches` mode per display (undefined: nothing worth a lens), with the
