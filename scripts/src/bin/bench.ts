@@ -28,7 +28,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type CompletionItem, type CompletionList, type Diagnostic, type ProtocolConnection, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import type { ServerStatus } from 'mathsense-server/protocol';
 import { repoRoot } from '../lib/repo.js';
 import { vmStatus } from 'mathsense-server/api/util';
 
@@ -41,8 +42,8 @@ const VSCODE_ITEM_DEFAULTS = ['commitCharacters', 'editRange', 'insertTextFormat
 // ---- options ------------------------------------------------------------------------------
 
 const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(name);
-const option = (name, dflt) => {
+const flag = (name: string) => argv.includes(name);
+const option = (name: string, dflt: number): number => {
   const i = argv.indexOf(name);
   if (i < 0) return dflt;
   const v = Number(argv[i + 1]);
@@ -67,11 +68,11 @@ const FILE = path.join(PROJECT, 'algebra.tex');
 const SERVER = path.resolve(process.env.MATHSENSE_BENCH_SERVER ?? path.join(root, 'server', 'dist', 'mathsense.cjs'));
 const SERVER_NODE_ARGS = (process.env.MATHSENSE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-function die(msg) {
+function die(msg: string): never {
   process.stderr.write(`bench: ${msg}\n`);
   process.exit(1);
 }
-const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 // server processes still running: killed on any way out, so that no server is left behind
 const liveChildren = new Set<ChildProcess>();
@@ -80,29 +81,29 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { log(`${sig}: st
 
 // ---- helpers ------------------------------------------------------------------------------
 
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Nearest-rank percentile of an ascending array. */
-function percentile(sorted, p) {
+function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-function summarize(samples) {
+function summarize(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
   return { n: s.length, p50: percentile(s, 0.5), p95: percentile(s, 0.95), max: s[s.length - 1], mean };
 }
 
 /** LSP position (UTF-16 code units, as JS strings are) of `offset` in `text`. */
-function positionAt(text, offset) {
+function positionAt(text: string, offset: number) {
   let line = 0;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
@@ -117,9 +118,9 @@ function positionAt(text, offset) {
  * (letters and punctuation only, so not math, a command or a comment) at or after each
  * i*len/n. Strictly increasing and on distinct lines.
  */
-function pickPlaces(text, n) {
+function pickPlaces(text: string, n: number): number[] {
   const prose = /^[A-Za-z][A-Za-z ,.;:'()-]{30,}$/gm;
-  const places = [];
+  const places: number[] = [];
   for (let i = 0; i < n; i++) {
     prose.lastIndex = Math.max(Math.floor((i * text.length) / n), places.length ? places[places.length - 1] + 1 : 0);
     const m = prose.exec(text);
@@ -133,7 +134,7 @@ function pickPlaces(text, n) {
 
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; null if unknown. */
-function cpuMs(pid) {
+function cpuMs(pid: number | undefined): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // comm may contain spaces
@@ -144,23 +145,27 @@ function cpuMs(pid) {
 }
 const CLK_TCK = 100; // USER_HZ, 100 on every mainstream Linux architecture
 
-const fmtMs = (ms) => (ms == null ? 'n/a' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`);
-const fmtMB = (b) => (b == null ? 'n/a' : `${(b / 2 ** 20).toFixed(0)} MB`);
-const fmtX = (x) => (x >= 100 ? `${Math.round(x).toLocaleString('en-US')}×` : `${x.toFixed(1)}×`);
+const fmtMs = (ms: number | null | undefined) => (ms == null ? 'n/a' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`);
+const fmtMB = (b: number | null | undefined) => (b == null ? 'n/a' : `${(b / 2 ** 20).toFixed(0)} MB`);
+const fmtX = (x: number) => (x >= 100 ? `${Math.round(x).toLocaleString('en-US')}×` : `${x.toFixed(1)}×`);
 
 // ---- LSP client -----------------------------------------------------------------------------
+
+/** Diagnostics the server published, and when they came. */
+interface Published { at: number; params: PublishDiagnosticsParams }
 
 /** One server process with a minimal client around it. */
 class Session {
   name: string;
   stderr: string;
-  logs: any[];
-  waiters: Map<string, { resolve: (v: any) => void; reject: (e: Error) => void }>;
-  latest: Map<string, any>;
+  logs: string[];
+  waiters: Map<string, { resolve: (v: Published) => void; reject: (e: Error) => void }>;
+  latest: Map<string, Published>;
   dead: Error | undefined;
-  child: ChildProcessWithoutNullStreams;
-  exited: Promise<void>;
-  conn: ProtocolConnection;
+  // set by start(), which every scenario calls before anything else
+  child!: ChildProcessWithoutNullStreams;
+  exited!: Promise<void>;
+  conn!: ProtocolConnection;
 
   server: string;
 
@@ -189,13 +194,13 @@ class Session {
     // the server blocks its workspace scan on this request: it must be answered
     conn.onRequest('window/workDoneProgress/create', () => null);
     conn.onRequest('client/registerCapability', () => null);
-    conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
-    conn.onNotification('window/logMessage', (m) => {
+    conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
+    conn.onNotification('window/logMessage', (m: { type: number; message: string }) => {
       this.logs.push(m.message);
       if (VERBOSE || m.type === 1) log(`${this.name} server: ${m.message}`);
     });
-    conn.onNotification('$/progress', (p) => { if (VERBOSE) log(`${this.name} progress: ${JSON.stringify(p.value)}`); });
-    conn.onNotification('textDocument/publishDiagnostics', (p) => {
+    conn.onNotification('$/progress', (p: { value: unknown }) => { if (VERBOSE) log(`${this.name} progress: ${JSON.stringify(p.value)}`); });
+    conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       const at = performance.now(); // before anything else so the handler's cost is not counted
       this.latest.set(p.uri, { at, params: p });
       const w = this.waiters.get(`${p.uri}#${p.version}`);
@@ -206,7 +211,7 @@ class Session {
     this.conn = conn;
   }
 
-  fail(err) {
+  fail(err: Error) {
     if (this.dead) return;
     this.dead = err;
     for (const w of this.waiters.values()) w.reject(err);
@@ -214,9 +219,9 @@ class Session {
   }
 
   /** Resolves when diagnostics for exactly this version arrive. Register before sending. */
-  diagnosticsFor(uri, version, ms) {
+  diagnosticsFor(uri: string, version: number, ms: number): Promise<Published> {
     if (this.dead) return Promise.reject(this.dead);
-    const p = new Promise((resolve, reject) => this.waiters.set(`${uri}#${version}`, { resolve, reject }));
+    const p = new Promise<Published>((resolve, reject) => this.waiters.set(`${uri}#${version}`, { resolve, reject }));
     return withTimeout(p, ms, `diagnostics for ${path.basename(uri)} version ${version}`);
   }
 
@@ -224,7 +229,7 @@ class Session {
    * The diagnostics of `uri` once the server has published nothing for it for `quietMs`
    * (a server may publish a version again when background checks finish).
    */
-  async settled(uri, quietMs = 750, ms = TIMEOUT.open) {
+  async settled(uri: string, quietMs = 750, ms = TIMEOUT.open): Promise<PublishDiagnosticsParams | undefined> {
     const deadline = performance.now() + ms;
     for (;;) {
       if (this.dead) throw this.dead;
@@ -236,10 +241,11 @@ class Session {
     }
   }
 
-  request(method, params, ms) {
+  /** `R`: what the server answers `method` with. */
+  request<R>(method: string, params: unknown, ms: number): Promise<R> {
     if (this.dead) return Promise.reject(this.dead);
-    const died = new Promise((_, reject) => this.exited.then(() => reject(this.dead)));
-    return withTimeout(Promise.race([this.conn.sendRequest(method, params), died]), ms, method);
+    const died = new Promise<never>((_, reject) => this.exited.then(() => reject(this.dead)));
+    return withTimeout(Promise.race([this.conn.sendRequest<R>(method, params), died]), ms, method);
   }
 
   notify(method: string, params?: unknown) {
@@ -247,7 +253,7 @@ class Session {
     this.conn.sendNotification(method, params).catch((e) => this.fail(new Error(`cannot send ${method}: ${e.message}`)));
   }
 
-  async initialize(folders) {
+  async initialize(folders: string[]) {
     const t0 = performance.now();
     await this.request('initialize', {
       processId: process.pid,
@@ -288,7 +294,7 @@ class Session {
  * chapter's statements and analyses its equations in the background (as a user who opens a
  * file and starts typing); otherwise once the project has settled.
  */
-async function typingScenario(s, original, { atOnce = false } = {}) {
+async function typingScenario(s: Session, original: string, { atOnce = false } = {}) {
   const uri = pathToFileURL(FILE).href;
   let text = original;
   let version = 1;
@@ -302,10 +308,10 @@ async function typingScenario(s, original, { atOnce = false } = {}) {
   log(`${s.name}: didOpen -> diagnostics ${fmtMs(openMs)} (${opened.params.diagnostics.length} diagnostics)`);
   // the server then reads included / xr-external files in the background; status answers once
   // they are in, so typing is measured on the settled project (as a user would type)
-  let settleMs = null;
+  let settleMs: number | null = null;
   if (!atOnce) {
     const tSettle = performance.now();
-    const settled = await s.request('mathsense/status', undefined, TIMEOUT.scan);
+    const settled = await s.request<ServerStatus>('mathsense/status', undefined, TIMEOUT.scan);
     settleMs = performance.now() - tSettle;
     log(`${s.name}: project settled after ${fmtMs(settleMs)} (${settled.documents} documents)`);
     await sleep(500);
@@ -313,7 +319,7 @@ async function typingScenario(s, original, { atOnce = false } = {}) {
 
   const places = pickPlaces(text, PLACES);
   const typed = places.map(() => 0);
-  const samples = [];
+  const samples: number[] = [];
   // wall-clock latency suffers when other processes compete for the CPU; the server's own
   // CPU time per keystroke does not, so it is recorded as well
   const cpu0 = cpuMs(s.child.pid);
@@ -347,53 +353,53 @@ async function typingScenario(s, original, { atOnce = false } = {}) {
   s.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
   await wait;
   const full = await s.settled(uri);
-  if (incremental.version !== version - 1 || full.version !== version) throw new Error('diagnostics published for an unexpected version');
+  if (incremental?.version !== version - 1 || full?.version !== version) throw new Error('diagnostics published for an unexpected version');
   const consistent = JSON.stringify(full.diagnostics) === JSON.stringify(incremental.diagnostics);
   if (!consistent) throw new Error(`diagnostics after incremental edits differ from a full-text update`);
 
   return { openMs, settleMs, openDiagnostics, keystrokes: { ...summarize(samples), cpuPerKeystrokeMs, samples }, consistent };
 }
 
-function countCodes(diags) {
-  const out = {};
-  for (const d of diags) out[d.code] = (out[d.code] ?? 0) + 1;
+function countCodes(diags: Diagnostic[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const d of diags) out[String(d.code)] = (out[String(d.code)] ?? 0) + 1;
   return out;
 }
 
-const summarizeLine = (k) => `p50 ${fmtMs(k.p50)}, p95 ${fmtMs(k.p95)}, max ${fmtMs(k.max)}`;
+const summarizeLine = (k: ReturnType<typeof summarize>) => `p50 ${fmtMs(k.p50)}, p95 ${fmtMs(k.p95)}, max ${fmtMs(k.max)}`;
 
-async function workspaceScenario(text) {
+async function workspaceScenario(text: string) {
   const s = new Session('workspace');
   try {
     s.start();
     const t0 = await s.initialize([PROJECT]);
     log('workspace: scanning the Stacks project...');
-    const status = await s.request('mathsense/status', undefined, TIMEOUT.scan);
+    const status = await s.request<ServerStatus>('mathsense/status', undefined, TIMEOUT.scan);
     const coldOpenMs = performance.now() - t0;
-    const mem = vmStatus(s.child.pid);
+    const mem = vmStatus(s.child.pid!); // it answered, so it was spawned
     log(`workspace: scan complete in ${fmtMs(coldOpenMs)}: ${status.documents} documents, ${status.blocks} blocks, RSS ${fmtMB(mem.vmRssBytes)}`);
     // a status answered before the scan ran would make every number below meaningless
     const onDisk = fs.readdirSync(PROJECT).filter((f) => /\.(tex|sty|cls)$/.test(f)).length;
     if (status.documents < onDisk) throw new Error(`status reports ${status.documents} documents, the folder has ${onDisk}`);
     const typing = await typingScenario(s, text);
-    const after = await s.request('mathsense/status', undefined, TIMEOUT.init);
+    const after = await s.request<ServerStatus>('mathsense/status', undefined, TIMEOUT.init);
     return {
       coldOpenMs, serverScanLog: s.logs.find((l) => l.startsWith('indexed')), status, rssAfterScan: { ...mem, reportedRssBytes: status.rssBytes },
-      ...typing, rssAfterTyping: { ...vmStatus(s.child.pid), reportedRssBytes: after.rssBytes }, cacheAfterTyping: after.cache,
+      ...typing, rssAfterTyping: { ...vmStatus(s.child.pid!), reportedRssBytes: after.rssBytes }, cacheAfterTyping: after.cache,
     };
   } finally {
     await s.close();
   }
 }
 
-async function singleFileScenario(text) {
+async function singleFileScenario(text: string) {
   const s = new Session('single-file');
   try {
     s.start();
     await s.initialize([]);
     const typing = await typingScenario(s, text);
-    const after = await s.request('mathsense/status', undefined, TIMEOUT.init);
-    return { ...typing, documentsLoaded: after.documents, rssAfterTyping: { ...vmStatus(s.child.pid), reportedRssBytes: after.rssBytes } };
+    const after = await s.request<ServerStatus>('mathsense/status', undefined, TIMEOUT.init);
+    return { ...typing, documentsLoaded: after.documents, rssAfterTyping: { ...vmStatus(s.child.pid!), reportedRssBytes: after.rssBytes } };
   } finally {
     await s.close();
   }
@@ -403,7 +409,7 @@ async function singleFileScenario(text) {
  * Typing from the first diagnostics on, while the chapter's statements are embedded and its
  * equations analysed in the background; compared with typing on the settled single file.
  */
-async function atOnceScenario(text) {
+async function atOnceScenario(text: string) {
   const s = new Session('typing-at-once');
   try {
     s.start();
@@ -411,7 +417,7 @@ async function atOnceScenario(text) {
     const t0 = performance.now();
     const typing = await typingScenario(s, text, { atOnce: true });
     const typedMs = performance.now() - t0;
-    const after = await s.request('mathsense/status', undefined, TIMEOUT.init);
+    const after = await s.request<ServerStatus>('mathsense/status', undefined, TIMEOUT.init);
     return { ...typing, typedMs, embeddings: after.embeddings };
   } finally {
     await s.close();
@@ -424,7 +430,7 @@ async function atOnceScenario(text) {
  * what the ranking costs once everything it reads is cached).
  */
 /** The same for the bundle MATHSENSE_BENCH_BASELINE names (a base commit's build), in this run. */
-async function refCompletionBaseline(text) {
+async function refCompletionBaseline(text: string) {
   const bundle = process.env.MATHSENSE_BENCH_BASELINE;
   if (!bundle) return undefined;
   return { ...(await refCompletionScenario(text, path.resolve(bundle))), bundle, label: process.env.MATHSENSE_BENCH_BASELINE_LABEL };
@@ -433,7 +439,7 @@ async function refCompletionBaseline(text) {
 /** Where in algebra.tex's proofs the completion is asked (shares of the way through them). */
 const REF_PLACES = [0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85];
 
-async function refCompletionScenario(text, server = SERVER) {
+async function refCompletionScenario(text: string, server = SERVER) {
   const s = new Session('ref-completion', server);
   try {
     s.start();
@@ -446,8 +452,8 @@ async function refCompletionScenario(text, server = SERVER) {
     await s.settled(uri);
     // in proofs spread over the chapter, as a user starting to cite: at each, the first request
     // after a pause in typing (the statement is new to the ranking), then two more in a row
-    const proofs = [...text.matchAll(/\\begin\{proof\}/g)].map((m) => m.index + m[0].length);
-    const first = [], next = [];
+    const proofs = [...text.matchAll(/\\begin\{proof\}/g)].map((m) => m.index! + m[0].length); // matchAll's matches have an index
+    const first: number[] = [], next: number[] = [];
     let items = 0;
     for (const [k, share] of REF_PLACES.entries()) {
       const at = proofs[Math.floor(proofs.length * share)];
@@ -458,10 +464,10 @@ async function refCompletionScenario(text, server = SERVER) {
       await sleep(1500); // a pause in typing: the server's background work after an edit runs
       const before = typed.slice(0, at + ' By \\ref{'.length).split('\n');
       const position = { line: before.length - 1, character: before[before.length - 1].length };
-      const times = [];
+      const times: number[] = [];
       for (let i = 0; i < 3; i++) {
         const t = performance.now();
-        const r = await s.request('textDocument/completion', { textDocument: { uri }, position }, TIMEOUT.init);
+        const r = await s.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position }, TIMEOUT.init);
         times.push(performance.now() - t);
         items = (Array.isArray(r) ? r : r.items).length;
       }
@@ -482,7 +488,10 @@ async function refCompletionScenario(text, server = SERVER) {
  * Runs in a worker thread of this process so that the main thread can show progress during
  * the ~40 s parse, and so that the parse gets the ~3 GB heap it needs whatever V8's default.
  */
-async function baseline(text) {
+/** What the parse worker posts back. */
+type ParseResult = { error: string; ms?: undefined } | { ms: number; cpuMs: number; nodes: number; error?: undefined };
+
+async function baseline(text: string) {
   let input = text;
   if (QUICK) {
     const cut = text.lastIndexOf('\n\n', QUICK_BYTES); // whole paragraphs
@@ -495,12 +504,12 @@ async function baseline(text) {
   const started = performance.now();
   const ticker = setInterval(() => log(`baseline: still parsing (${Math.round((performance.now() - started) / 1000)} s)`), 10_000);
   try {
-    const r = await withTimeout(new Promise((resolve, reject) => {
+    const r = await withTimeout(new Promise<ParseResult>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`parse worker exited with code ${code}`)));
     }), TIMEOUT.parse, 'the unified-latex parse');
-    if (r.error) throw new Error(`unified-latex failed: ${r.error}`);
+    if (r.error !== undefined) throw new Error(`unified-latex failed: ${r.error}`);
     const fullMs = (r.ms * text.length) / input.length;
     log(`baseline: ${fmtMs(r.ms)}${QUICK ? ` for ${input.length} chars, ${fmtMs(fullMs)} extrapolated to ${text.length}` : ''}`);
     return {
@@ -515,7 +524,8 @@ async function baseline(text) {
 
 async function parseWorker() {
   const { parse } = await import('@unified-latex/unified-latex-util-parse');
-  const { input, warmUp } = workerData;
+  const { input, warmUp } = workerData as { input: string; warmUp: boolean };
+  const post = (r: ParseResult) => parentPort!.postMessage(r); // a worker always has its parent port
   try {
     // a short sample is dominated by JIT warm-up, which a full parse amortises: warm up first
     if (warmUp) parse(input.slice(0, 20_000));
@@ -524,20 +534,35 @@ async function parseWorker() {
     const ast = parse(input);
     const cpu = process.cpuUsage(cpu0);
     const ms = performance.now() - t0;
-    parentPort.postMessage({ ms, cpuMs: (cpu.user + cpu.system) / 1000, nodes: ast?.content?.length ?? 0 });
+    post({ ms, cpuMs: (cpu.user + cpu.system) / 1000, nodes: ast?.content?.length ?? 0 });
   } catch (e) {
-    parentPort.postMessage({ error: String((e as Error)?.stack ?? e) });
+    post({ error: String((e as Error)?.stack ?? e) });
   }
 }
 
 // ---- report -------------------------------------------------------------------------------
 
-function report(r) {
+/** test-output/bench.json: the run, each scenario's result (absent when skipped or failed), the targets. */
+interface BenchResults {
+  date: string; node: string; cpus: number; platform: string;
+  quick: boolean; rounds: number; places: number; file: string; fileChars: number;
+  loadAvgAtStart: number; loadAvgAtEnd?: number; errors: string[];
+  workspace?: Awaited<ReturnType<typeof workspaceScenario>>;
+  singleFile?: Awaited<ReturnType<typeof singleFileScenario>>;
+  atOnce?: Awaited<ReturnType<typeof atOnceScenario>>;
+  refCompletion?: Awaited<ReturnType<typeof refCompletionScenario>>;
+  refCompletionBaseline?: Awaited<ReturnType<typeof refCompletionBaseline>>;
+  baseline?: Awaited<ReturnType<typeof baseline>>;
+  ratios?: Record<string, number | null>;
+  targetsMissed?: string[];
+}
+
+function report(r: BenchResults) {
   const base = r.baseline?.fullMs;
-  const baseCell = base == null ? 'n/a' : `${fmtMs(base)}${r.baseline.extrapolated ? ' (extrapolated)' : ''}`;
-  const ratio = (ms) => (base == null || ms == null ? 'n/a' : fmtX(base / ms));
-  const pass = (ok) => (ok == null ? '' : ok ? ' ✅' : ' ❌');
-  const rows = [];
+  const baseCell = base == null ? 'n/a' : `${fmtMs(base)}${r.baseline?.extrapolated ? ' (extrapolated)' : ''}`;
+  const ratio = (ms: number | null | undefined) => (base == null || ms == null ? 'n/a' : fmtX(base / ms));
+  const pass = (ok: boolean | null) => (ok == null ? '' : ok ? ' ✅' : ' ❌');
+  const rows: string[][] = [];
   const file = `${path.basename(FILE)}, ${(r.fileChars / 1e6).toFixed(2)} MB`;
   if (r.baseline) {
     const b = r.baseline;
@@ -545,7 +570,7 @@ function report(r) {
       ? [`Full unified-latex parse (${file})`, `${fmtMs(b.ms)} for first ${Math.round(b.parsedChars / 1000)} KB`, baseCell, 'baseline, **linear extrapolation (--quick)**']
       : [`Full unified-latex parse (${file})`, fmtMs(b.ms), '(this row)', 'baseline']);
   }
-  for (const [key, label] of [['workspace', 'workspace'], ['singleFile', 'single file']]) {
+  for (const [key, label] of [['workspace', 'workspace'], ['singleFile', 'single file']] as const) {
     const sc = r[key];
     if (!sc) continue;
     const k = sc.keystrokes;
@@ -558,13 +583,13 @@ function report(r) {
       rows.push([`Server CPU time per keystroke, mean, all threads (${label})`, fmtMs(k.cpuPerKeystrokeMs), `${fmtMs(r.baseline.fullCpuMs)} CPU`,
         fmtX(r.baseline.fullCpuMs / k.cpuPerKeystrokeMs)]);
     }
-    const loaded = sc.documentsLoaded ? `; server loaded ${sc.documentsLoaded} docs via \\input/\\externaldocument` : '';
+    const loaded = 'documentsLoaded' in sc && sc.documentsLoaded ? `; server loaded ${sc.documentsLoaded} docs via \\input/\\externaldocument` : '';
     rows.push([`didOpen → first diagnostics (${label}${loaded})`, fmtMs(sc.openMs), baseCell, ratio(sc.openMs)]);
   }
   const a = r.atOnce, settledP50 = r.singleFile?.keystrokes.p50;
   if (a) {
     // baseline: the same keystrokes on the settled single file, same run
-    const vs = (ms) => (settledP50 == null ? 'n/a' : `${fmtX(ms / settledP50)} the settled p50`);
+    const vs = (ms: number) => (settledP50 == null ? 'n/a' : `${fmtX(ms / settledP50)} the settled p50`);
     rows.push([`Keystroke → diagnostics p50 typing from the first diagnostics on (single file, n=${a.keystrokes.n}, ${fmtMs(a.typedMs)} after didOpen)`, fmtMs(a.keystrokes.p50), settledP50 == null ? 'n/a' : `${fmtMs(settledP50)} settled`, vs(a.keystrokes.p50)]);
     rows.push(['Keystroke → diagnostics p95 typing from the first diagnostics on', fmtMs(a.keystrokes.p95), r.singleFile ? `${fmtMs(r.singleFile.keystrokes.p95)} settled` : 'n/a', r.singleFile ? `${fmtX(a.keystrokes.p95 / r.singleFile.keystrokes.p95)} the settled p95` : 'n/a']);
   }
@@ -604,21 +629,28 @@ async function main() {
   if (newest > fs.statSync(SERVER).mtimeMs) log(`warning: server/src is newer than ${path.relative(root, SERVER)}; run \`npm run build\``);
 
   const text = fs.readFileSync(FILE, 'utf8');
-  const results: Record<string, any> = {
+  const results: BenchResults = {
     date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, platform: `${os.platform()} ${os.arch()}`,
     quick: QUICK, rounds: ROUNDS, places: PLACES, file: path.relative(root, FILE), fileChars: text.length,
     loadAvgAtStart: os.loadavg()[0], errors: [],
   };
   // the LSP part first: it fails fast, the baseline takes ~40 s
-  for (const [key, run] of [['workspace', workspaceScenario], ['singleFile', singleFileScenario], ['atOnce', atOnceScenario], ['refCompletion', refCompletionScenario], ['refCompletionBaseline', refCompletionBaseline], ['baseline', baseline]] as Array<[string, (text: string) => Promise<unknown>]>) {
-    if (ONLY && !ONLY.has(key) && !(key === 'refCompletionBaseline' && ONLY.has('refCompletion'))) continue;
+  const run = async <T>(key: string, scenario: (text: string) => Promise<T>): Promise<T | undefined> => {
+    if (ONLY && !ONLY.has(key) && !(key === 'refCompletionBaseline' && ONLY.has('refCompletion'))) return undefined;
     try {
-      results[key] = await run(text);
+      return await scenario(text);
     } catch (e) {
       results.errors.push(`${key}: ${(e as Error).message}`);
       log(`FAILED ${key}: ${(e as Error).message}`);
+      return undefined;
     }
-  }
+  };
+  results.workspace = await run('workspace', workspaceScenario);
+  results.singleFile = await run('singleFile', singleFileScenario);
+  results.atOnce = await run('atOnce', atOnceScenario);
+  results.refCompletion = await run('refCompletion', refCompletionScenario);
+  results.refCompletionBaseline = await run('refCompletionBaseline', refCompletionBaseline);
+  results.baseline = await run('baseline', baseline);
 
   const base = results.baseline?.fullMs;
   const p95 = results.workspace?.keystrokes.p95;
@@ -626,8 +658,8 @@ async function main() {
     workspaceP95: base && p95 ? base / p95 : null,
     singleFileP95: base && results.singleFile ? base / results.singleFile.keystrokes.p95 : null,
   };
-  const missed = [];
-  for (const [name, ratio] of Object.entries(results.ratios as Record<string, number | null>)) {
+  const missed: string[] = [];
+  for (const [name, ratio] of Object.entries(results.ratios)) {
     if (ratio != null && ratio < TARGET.ratioMin) missed.push(`${name} ratio ${fmtX(ratio)} < ${TARGET.ratioMin}×`);
   }
   const rss = results.workspace?.rssAfterScan.vmRssBytes;
@@ -666,7 +698,7 @@ async function main() {
   }
 }
 
-function newestMtime(dir) {
+function newestMtime(dir: string): number {
   let newest = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (e.isFile()) newest = Math.max(newest, fs.statSync(path.join(e.parentPath ?? e.path, e.name)).mtimeMs);

@@ -11,15 +11,21 @@ import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
 import { DerivationChecker, macroSignature, mathBlocks, scopeMacros, DerivationService, inProcessRunner, workerRunner } from 'mathsense-server/api/math';
 import { Workspace } from 'mathsense-server/api/project';
+import type { Doc } from '../lib/serverTypes.js';
 
 const root = repoRoot;
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const data = path.join(shared, 'data');
 
 
+function missing(what: string): never {
+  console.error(`not found: ${what}`);
+  process.exit(1);
+}
+
 const ws = new Workspace();
 const files = ['stacks-project', 'hott-book'].flatMap((d) => fs.readdirSync(path.join(data, 'latex', d)).filter((f) => f.endsWith('.tex')).map((f) => path.join(data, 'latex', d, f)));
-const docs = files.map((f) => ws.loadFile(f)).filter(Boolean);
+const docs = files.map((f) => ws.loadFile(f)).filter((d): d is Doc => d !== undefined);
 
 // 1. throughput: every display-math block, fresh checker
 const checker = new DerivationChecker();
@@ -36,13 +42,13 @@ const total = performance.now() - t0;
 const evaluated = checker.checked;
 
 // 2. incremental: edit one display of algebra.tex, re-check through the block cache
-const algebra = docs.find((d) => d.uri.endsWith('/algebra.tex'));
-async function incremental(runner, label) {
+const algebra = docs.find((d) => d.uri.endsWith('/algebra.tex')) ?? missing('algebra.tex of the Stacks project');
+async function incremental(runner: ConstructorParameters<typeof DerivationService>[0], label: string) {
   const service = new DerivationService(runner);
   const macros = scopeMacros(ws, algebra);
   const sig = macroSignature(macros);
   await service.steps(mathBlocks(algebra, sig), macros, sig);
-  const times = [];
+  const times: Array<{ ms: number; missing: number }> = [];
   let version = 100;
   const all = mathBlocks(algebra, sig);
   for (let k = 0; k < 10; k++) {

@@ -20,6 +20,8 @@ const { values: opt } = parseArgs({ options: {
   accelerator: { type: 'string', default: 'auto' }, models: { type: 'string' }, items: { type: 'string', default: '2048' },
   json: { type: 'string' },
 } });
+type Accelerator = NonNullable<NonNullable<Parameters<typeof EncoderSession.load>[1]>['accelerator']>;
+const ACCELERATORS: readonly Accelerator[] = ['auto', 'cpu', 'cuda', 'webgpu'];
 const modelsDir = path.resolve(opt.models ?? path.join(root, 'models'));
 const n = Number(opt.items);
 
@@ -29,9 +31,9 @@ async function proofWikiTexts() {
   return loadProofWiki(dataDir).flatMap((t) => t.proofs).filter((s) => s.length > 40);
 }
 
-function repoTexts() {
-  const out = [];
-  const walk = (dir) => {
+function repoTexts(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
       const p = path.join(dir, e.name);
@@ -48,7 +50,7 @@ const source = texts.length ? 'ProofWiki proofs' : 'paragraphs of the repository
 if (!texts.length) texts = repoTexts();
 texts = Array.from({ length: n }, (_, i) => texts[i % texts.length]);
 
-async function measure(accelerator) {
+async function measure(accelerator: Accelerator) {
   const enc = await EncoderSession.load(modelsDir, { accelerator, threads: 2 });
   const ids = texts.map((t) => enc.encode(t));
   await enc.embedIds(ids.slice(0, 64)); // first run compiles kernels / allocates: not timed
@@ -66,7 +68,8 @@ async function measure(accelerator) {
 }
 
 const cpu = await measure('cpu');
-const acc = opt.accelerator === 'cpu' ? undefined : await measure(opt.accelerator);
+// a name the encoder does not know runs its default provider order, as 'auto' does
+const acc = opt.accelerator === 'cpu' ? undefined : await measure(ACCELERATORS.find((a) => a === opt.accelerator) ?? 'auto');
 let maxDev = 0;
 if (acc) {
   for (let i = 0; i < cpu.vecs.length; i++) {
@@ -78,7 +81,7 @@ if (acc) {
 console.log(`Encoder ${modelsDir}; ${n} texts (${source}); CPU with 2 threads as the baseline, same run.`);
 console.log('| provider | load ms | batch 1 items/s | batch 64 items/s | batch 64 vs CPU |');
 console.log('|---|---|---|---|---|');
-for (const r of [cpu, acc].filter(Boolean)) {
+for (const r of acc ? [cpu, acc] : [cpu]) {
   console.log(`| ${r.provider} | ${r.loadMs.toFixed(0)} | ${r.batch1.toFixed(0)} | ${r.batch64.toFixed(0)} | ${(r.batch64 / cpu.batch64).toFixed(2)}x |`);
 }
 if (acc && acc.provider !== 'cpu') console.log(`(batches under ${GPU_MIN_BATCH} run on a CPU session beside the ${acc.provider} one: the batch 1 row measures that)`);

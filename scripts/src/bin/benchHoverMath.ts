@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
 
@@ -23,10 +23,10 @@ if (!fs.existsSync(bundle)) { console.error(`${bundle} missing: npm run build`);
 const text = fs.readFileSync(file, 'utf8');
 const uri = pathToFileURL(file).href;
 
-async function server(hoverMath) {
+async function server(hoverMath: 'source' | 'svg') {
   const child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  conn.onRequest('workspace/configuration', (p) => p.items.map(() => ({ index: { path: path.join(root, 'no-index') } })));
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({ index: { path: path.join(root, 'no-index') } })));
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.listen();
   const rootUri = pathToFileURL(book).href;
@@ -38,16 +38,16 @@ async function server(hoverMath) {
 }
 
 // every \ref-like command's argument
-const places = [];
+const places: Array<{ line: number; character: number }> = [];
 const lines = text.split('\n');
-lines.forEach((l, line) => { for (const m of l.matchAll(/\\(?:ref|eqref|cref|Cref|autoref)\{([^{}]+)\}/g)) places.push({ line, character: m.index + m[0].indexOf('{') + 2 }); });
-const stats = (xs) => {
+lines.forEach((l, line) => { for (const m of l.matchAll(/\\(?:ref|eqref|cref|Cref|autoref)\{([^{}]+)\}/g)) places.push({ line, character: m.index! + m[0].indexOf('{') + 2 }); }); // matchAll's matches have an index
+const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return { n: s.length, p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) };
 };
-async function hovers(conn) {
-  const ms = [];
+async function hovers(conn: ProtocolConnection) {
+  const ms: number[] = [];
   let images = 0;
   for (const position of places) {
     const t0 = performance.now();

@@ -18,12 +18,13 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type CodeLens } from 'vscode-languageserver-protocol/node';
+import type { ServerStatus } from 'mathsense-server/protocol';
 import { repoRoot } from '../lib/repo.js';
 
 const root = repoRoot;
 const argv = process.argv.slice(2);
-const option = (name, dflt) => { const i = argv.indexOf(name); return i < 0 ? dflt : Number(argv[i + 1]); };
+const option = (name: string, dflt: number) => { const i = argv.indexOf(name); return i < 0 ? dflt : Number(argv[i + 1]); };
 const SAMPLES = option('--samples', 200);
 const CHAPTERS = option('--chapters', 20);
 const data = process.env.MATHSENSE_SHARED ? path.join(path.resolve(process.env.MATHSENSE_SHARED), 'data') : path.resolve(root, '..', 'shared', 'data');
@@ -38,31 +39,31 @@ const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new
 // lenses on every display first (`all`: list, then resolve); the `matches` mode is measured after
 const settings = { relatedEquations: { lens: 'all' }, ...(process.env.MATHSENSE_MODELS ? { models: { path: path.resolve(process.env.MATHSENSE_MODELS) } } : {}) };
 let configAnswers = 0;
-conn.onRequest('workspace/configuration', (p) => { configAnswers++; return p.items.map(() => settings); });
+conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => { configAnswers++; return p.items.map(() => settings); });
 conn.onRequest('window/workDoneProgress/create', () => null);
 let refreshes = 0;
 conn.onRequest('workspace/codeLens/refresh', () => { refreshes++; return null; });
-conn.onNotification('window/logMessage', (m) => { if (process.env.VERBOSE || m.type === 1) console.error(`[server] ${m.message}`); });
+conn.onNotification('window/logMessage', (m: { type: number; message: string }) => { if (process.env.VERBOSE || m.type === 1) console.error(`[server] ${m.message}`); });
 conn.listen();
 
-const seeded = (seed) => () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+const seeded = (seed: number) => () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
 const rnd = seeded(42);
-const stats = (xs) => {
+const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return { n: s.length, p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1), mean: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(1) };
 };
-const time = async (f) => { const t0 = performance.now(); const r = await f(); return [performance.now() - t0, r]; };
+const time = async <T>(f: () => Promise<T>): Promise<[number, T]> => { const t0 = performance.now(); const r = await f(); return [performance.now() - t0, r]; };
 
 const rootUri = pathToFileURL(stacks).href;
 await conn.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'stacks' }], capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } } });
 await conn.sendNotification('initialized', {});
-const [scanMs, scanned] = await time(() => conn.sendRequest('mathsense/status'));
+const [scanMs, scanned] = await time(() => conn.sendRequest<ServerStatus>('mathsense/status'));
 console.log(`workspace scanned in ${(scanMs / 1000).toFixed(1)} s, RSS ${Math.round(scanned.rssBytes / 1e6)} MB`);
 
 // chapters with the most display equations
 const files = fs.readdirSync(stacks).filter((f) => f.endsWith('.tex'));
-const count = (t) => (t.match(/\\begin\{(equation|align|gather|multline|eqnarray)\*?\}|\\\[|\$\$/g) ?? []).length;
+const count = (t: string) => (t.match(/\\begin\{(equation|align|gather|multline|eqnarray)\*?\}|\\\[|\$\$/g) ?? []).length;
 const chapters = files.map((f) => ({ f, text: fs.readFileSync(path.join(stacks, f), 'utf8') })).map((c) => ({ ...c, n: count(c.text) })).sort((a, b) => b.n - a.n).slice(0, CHAPTERS);
 for (const c of chapters) await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: pathToFileURL(path.join(stacks, c.f)).href, languageId: 'latex', version: 1, text: c.text } });
 
@@ -73,15 +74,15 @@ console.log(`${chapters.length} chapters opened, RSS ${Math.round(opened.rssByte
 
 // cold: the first lens request starts the background analysis of the workspace's equations
 const t0 = performance.now();
-const lenses = [];
+const lenses: Array<CodeLens & { file: string; listMs: number }> = [];
 for (const c of chapters) {
   const uri = pathToFileURL(path.join(stacks, c.f)).href;
-  const [ms, ls] = await time(() => conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }));
+  const [ms, ls] = await time(() => conn.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } }));
   lenses.push(...ls.map((l) => ({ ...l, file: c.f, listMs: ms })));
 }
-let status;
+let status: ServerStatus;
 for (;;) {
-  status = await conn.sendRequest('mathsense/status');
+  status = await conn.sendRequest<ServerStatus>('mathsense/status');
   if (status.equations.sites > 0 && status.equations.pending === 0 && (status.equations.vectorsPending ?? 0) === 0) break;
   await new Promise((r) => setTimeout(r, 250));
 }
@@ -89,19 +90,19 @@ const coldMs = performance.now() - t0;
 const rssAnalysed = Math.round(status.rssBytes / 1e6);
 console.log(`${status.equations.sites} workspace equations analysed${status.equations.encoder.state === 'ready' ? ' and embedded' : ''} in ${(coldMs / 1000).toFixed(1)} s (cold); index equations: ${status.equations.index}; formula encoder: ${status.equations.encoder.state}`);
 
-const pick = (xs, n) => { const a = [...xs]; const out = []; while (out.length < n && a.length) out.push(a.splice(Math.floor(rnd() * a.length), 1)[0]); return out; };
+const pick = <T>(xs: T[], n: number): T[] => { const a = [...xs]; const out: T[] = []; while (out.length < n && a.length) out.push(a.splice(Math.floor(rnd() * a.length), 1)[0]); return out; };
 const lensSample = pick(lenses, SAMPLES);
-const resolveMs = [];
+const resolveMs: number[] = [];
 let withResults = 0, sameEquation = 0;
 for (const l of lensSample) {
   const { file, listMs, ...lens } = l;
-  const [ms, r] = await time(() => conn.sendRequest('codeLens/resolve', lens));
+  const [ms, r] = await time(() => conn.sendRequest<CodeLens>('codeLens/resolve', lens));
   resolveMs.push(ms);
   const res = r.command?.arguments?.[0];
   if (res?.results?.length) withResults++;
   if (/^Same as/.test(r.command?.title ?? '')) sameEquation++;
 }
-const searchMs = [];
+const searchMs: number[] = [];
 for (const l of pick(lenses, SAMPLES)) {
   const [ms] = await time(() => conn.sendRequest('workspace/executeCommand', { command: 'mathsense.findRelatedEquations', arguments: [{ uri: l.data.uri, position: l.range.start }] }));
   searchMs.push(ms);
@@ -116,15 +117,15 @@ while (configAnswers === asked) await new Promise((r) => setTimeout(r, 20));
 await new Promise((r) => setTimeout(r, 50));
 // a request searches for a bounded time and asks for a refresh when displays are left: the
 // bench answers refreshes as an editor does, until no refresh comes
-const matchFirst = [], matchComplete = [], matchWarm = [], rounds = [];
+const matchFirst: number[] = [], matchComplete: number[] = [], matchWarm: number[] = [], rounds: number[] = [];
 let shown = 0, displays = 0;
 for (const c of chapters) {
   const uri = pathToFileURL(path.join(stacks, c.f)).href;
   const start = performance.now();
-  let ls, n = 0;
+  let ls: CodeLens[] = [], n = 0;
   for (;;) {
     const before = refreshes;
-    const [ms, got] = await time(() => conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }));
+    const [ms, got] = await time(() => conn.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } }));
     if (n++ === 0) matchFirst.push(ms);
     ls = got;
     await new Promise((r) => setTimeout(r, 300));
@@ -137,7 +138,7 @@ for (const c of chapters) {
   shown += ls.length;
   displays += lenses.filter((l) => l.file === c.f).length;
 }
-status = await conn.sendRequest('mathsense/status');
+status = await conn.sendRequest<ServerStatus>('mathsense/status');
 const report = {
   workspace: { files: status.documents, equations: status.equations.sites, indexEquations: status.equations.index, encoder: status.equations.encoder.state },
   scanMs: Math.round(scanMs), coldAnalysisMs: Math.round(coldMs),

@@ -22,11 +22,13 @@ import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
 import { Workspace, isMacroSource, findDocumentFiles } from 'mathsense-server/api/project';
 import { verdictMessage, checkStep, macroTable, DerivationChecker, macroSignature, mathBlocks, scopeMacros } from 'mathsense-server/api/math';
-import { baselineChecker } from '../lib/baselineChecker.js';
+import type { BlockInput, Doc, MacroDef, StepResult } from '../lib/serverTypes.js';
+import { baselineChecker, type CheckerApi } from '../lib/baselineChecker.js';
 import { proofwikiBlocks, prose, PW_FRAGMENT } from '../lib/proofwikiTables.js';
+import type { ProofWikiPage } from '../data/proofwiki.js';
 
 const root = repoRoot;
-const current = { DerivationChecker, mathBlocks, scopeMacros, macroSignature };
+const current: CheckerApi = { DerivationChecker, mathBlocks, scopeMacros, macroSignature };
 
 // this issue's base: main before the work on real books nobody here had seen (issue 35)
 const BASELINE_COMMIT = 'b36f145';
@@ -34,12 +36,12 @@ const baseline = await baselineChecker(root, BASELINE_COMMIT);
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const data = path.join(shared, 'data');
 const args = new Set(process.argv.slice(2));
-const only = (k) => !['--synthetic', '--real'].some((a) => args.has(a)) || args.has(`--${k}`);
+const only = (k: string) => !['--synthetic', '--real'].some((a) => args.has(a)) || args.has(`--${k}`);
 
 
 // ---------- 1. synthetic derivations from E-Gen clusters ----------
 
-function seeded(seed) {
+function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -53,9 +55,14 @@ const BIN = new Set(['+', '-', '*', '/', 'pow']);
 const UN = new Set(['sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'asin', 'acos', 'atan', 'acot', 'asec', 'acsc', 'sinh', 'cosh', 'tanh',
   'coth', 'sech', 'csch', 'asinh', 'acosh', 'atanh', 'acoth', 'asech', 'acsch', 'ln', 'exp', 'sqrt', 'abs']);
 
-function parsePrefix(tokens) {
+/** An E-Gen expression in prefix notation: a leaf (`x`, `pi`, a number) or an operator (`d` with its variable). */
+type ELeaf = { leaf: string; op?: undefined; args?: undefined };
+type EOp = { op: string; args: ENode[]; v?: string; leaf?: undefined };
+type ENode = ELeaf | EOp; // a leaf's text is never empty
+
+function parsePrefix(tokens: string[]): ENode {
   let i = 0;
-  const rec = () => {
+  const rec = (): ENode => {
     const t = tokens[i++];
     if (t === undefined) throw new Error('truncated');
     if (BIN.has(t)) return { op: t, args: [rec(), rec()] };
@@ -69,7 +76,7 @@ function parsePrefix(tokens) {
   return e;
 }
 
-const LATEX_FN = {
+const LATEX_FN: Record<string, string> = {
   sin: '\\sin', cos: '\\cos', tan: '\\tan', cot: '\\cot', sec: '\\sec', csc: '\\csc', asin: '\\arcsin', acos: '\\arccos',
   atan: '\\arctan', acot: '\\operatorname{arccot}', asec: '\\operatorname{arcsec}', acsc: '\\operatorname{arccsc}',
   sinh: '\\sinh', cosh: '\\cosh', tanh: '\\tanh', coth: '\\coth', sech: '\\operatorname{sech}', csch: '\\operatorname{csch}',
@@ -77,11 +84,11 @@ const LATEX_FN = {
   asech: '\\operatorname{arsech}', acsch: '\\operatorname{arcsch}', ln: '\\ln', exp: '\\exp',
 };
 
-function toLatex(e) {
-  if (e.leaf) return e.leaf === 'pi' ? '\\pi' : e.leaf;
+function toLatex(e: ENode): string {
+  if (e.leaf !== undefined) return e.leaf === 'pi' ? '\\pi' : e.leaf;
   const [a, b] = e.args;
-  const p = (x) => (x.leaf && !x.leaf.startsWith('-') ? toLatex(x) : `\\left(${toLatex(x)}\\right)`);
-  const sum = (x) => (x.op === '+' || x.op === '-' ? `\\left(${toLatex(x)}\\right)` : (x.leaf?.startsWith('-') ? `\\left(${x.leaf}\\right)` : toLatex(x)));
+  const p = (x: ENode) => (x.leaf && !x.leaf.startsWith('-') ? toLatex(x) : `\\left(${toLatex(x)}\\right)`);
+  const sum = (x: ENode) => (x.op === '+' || x.op === '-' ? `\\left(${toLatex(x)}\\right)` : (x.leaf?.startsWith('-') ? `\\left(${x.leaf}\\right)` : toLatex(x)));
   switch (e.op) {
     case '+': return `${toLatex(a)} + ${sum(b)}`;
     case '-': return `${toLatex(a)} - ${sum(b)}`;
@@ -97,15 +104,15 @@ function toLatex(e) {
 
 // An oracle for labels, independent of the checker's decision rules: value on a dense grid
 // (both signs); two expressions differ when they disagree at most common defined points.
-const JS_FN = {
+const JS_FN: Record<string, (x: number) => number> = {
   sin: Math.sin, cos: Math.cos, tan: Math.tan, cot: (x) => 1 / Math.tan(x), sec: (x) => 1 / Math.cos(x), csc: (x) => 1 / Math.sin(x),
   asin: Math.asin, acos: Math.acos, atan: Math.atan, acot: (x) => Math.atan(1 / x), asec: (x) => Math.acos(1 / x), acsc: (x) => Math.asin(1 / x),
   sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, coth: (x) => 1 / Math.tanh(x), sech: (x) => 1 / Math.cosh(x), csch: (x) => 1 / Math.sinh(x),
   asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh, acoth: (x) => Math.atanh(1 / x), asech: (x) => Math.acosh(1 / x), acsch: (x) => Math.asinh(1 / x),
   ln: (x) => (x > 0 ? Math.log(x) : NaN), exp: Math.exp, sqrt: Math.sqrt, abs: Math.abs,
 };
-function value(e, x) {
-  if (e.leaf) return e.leaf === 'x' ? x : e.leaf === 'pi' ? Math.PI : Number(e.leaf);
+function value(e: ENode, x: number): number {
+  if (e.leaf !== undefined) return e.leaf === 'x' ? x : e.leaf === 'pi' ? Math.PI : Number(e.leaf);
   if (e.op === 'd') { const h = 1e-5 * Math.max(1, Math.abs(x)); return (value(e.args[0], x + h) - value(e.args[0], x - h)) / (2 * h); }
   const a = value(e.args[0], x);
   if (e.args.length === 1) return JS_FN[e.op](a);
@@ -120,7 +127,7 @@ function value(e, x) {
 }
 const GRID = Array.from({ length: 2000 }, (_, i) => -9.99 + i * 0.00999);
 /** 'same' | 'different' | 'unclear' (fewer than 20 common defined grid points). */
-function relation(e1, e2) {
+function relation(e1: ENode, e2: ENode): 'same' | 'different' | 'unclear' {
   let common = 0;
   let diff = 0;
   for (const x of GRID) {
@@ -133,35 +140,35 @@ function relation(e1, e2) {
   if (common < 20) return 'unclear';
   return diff / common > 0.5 ? 'different' : diff === 0 || diff / common < 0.02 ? 'same' : 'unclear';
 }
-const differs = (a, b) => relation(a, b) === 'different';
+const differs = (a: ENode, b: ENode) => relation(a, b) === 'different';
 
-const SWAP_OP = { '+': '-', '-': '+', '*': '/', '/': '*' };
-const SWAP_FN = { sin: 'cos', cos: 'sin', tan: 'cot', cot: 'tan', sec: 'csc', csc: 'sec', sinh: 'cosh', cosh: 'sinh', tanh: 'coth', coth: 'tanh',
+const SWAP_OP: Record<string, string> = { '+': '-', '-': '+', '*': '/', '/': '*' };
+const SWAP_FN: Record<string, string> = { sin: 'cos', cos: 'sin', tan: 'cot', cot: 'tan', sec: 'csc', csc: 'sec', sinh: 'cosh', cosh: 'sinh', tanh: 'coth', coth: 'tanh',
   asin: 'acos', acos: 'asin', atan: 'acot', acot: 'atan', ln: 'exp', exp: 'ln', asinh: 'acosh', acosh: 'asinh', sech: 'csch', csch: 'sech' };
-const clone = (e) => JSON.parse(JSON.stringify(e));
-function nodes(e, out = []) { out.push(e); for (const a of e.args ?? []) nodes(a, out); return out; }
+const clone = (e: ENode): ENode => JSON.parse(JSON.stringify(e));
+function nodes(e: ENode, out: ENode[] = []): ENode[] { out.push(e); for (const a of e.args ?? []) nodes(a, out); return out; }
 
 /** One mistake of the given kind, or undefined when the expression has no place for it. */
-function mutate(e, kind, r) {
+function mutate(e: ENode, kind: string, r: () => number): ENode | undefined {
   const c = clone(e);
   const all = nodes(c);
-  const pick = (xs) => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
+  const pick = <T>(xs: T[]): T | undefined => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
   if (kind === 'operator') {
-    const n = pick(all.filter((n) => SWAP_OP[n.op]));
+    const n = pick(all.filter((n): n is EOp => !!n.op && !!SWAP_OP[n.op]));
     if (!n) return undefined;
     n.op = SWAP_OP[n.op];
   } else if (kind === 'sign') {
     const n = pick(all.filter((n) => n.op === '+' || n.op === '-' || (n.leaf && /^-?\d/.test(n.leaf) && Number(n.leaf) !== 0)));
     if (!n) return undefined;
-    if (n.leaf) n.leaf = n.leaf.startsWith('-') ? n.leaf.slice(1) : `-${n.leaf}`;
+    if (n.leaf !== undefined) n.leaf = n.leaf.startsWith('-') ? n.leaf.slice(1) : `-${n.leaf}`;
     else n.op = n.op === '+' ? '-' : '+';
   } else if (kind === 'constant') {
-    const n = pick(all.filter((n) => n.leaf && /^-?\d+$/.test(n.leaf)));
+    const n = pick(all.filter((n): n is ELeaf => !!n.leaf && /^-?\d+$/.test(n.leaf)));
     if (!n) return undefined;
     const v = Number(n.leaf);
     n.leaf = String(v + (r() < 0.5 ? 1 : 2) * (r() < 0.5 ? -1 : 1));
   } else {
-    const n = pick(all.filter((n) => SWAP_FN[n.op]));
+    const n = pick(all.filter((n): n is EOp => !!n.op && !!SWAP_FN[n.op]));
     if (!n) return undefined;
     n.op = SWAP_FN[n.op];
   }
@@ -170,7 +177,7 @@ function mutate(e, kind, r) {
 
 function loadClusters() {
   const dir = path.join(data, 'egen-equiv-exprs');
-  const clusters = [];
+  const clusters: Array<{ file: string; exprs: ENode[] }> = [];
   for (const f of fs.readdirSync(dir).filter((f) => /^(op|poly)_.*\.txt$/.test(f)).sort()) {
     for (const block of fs.readFileSync(path.join(dir, f), 'utf8').split(/\n\s*\n/)) {
       const exprs = [];
@@ -184,7 +191,7 @@ function loadClusters() {
   return clusters;
 }
 
-function synthetic(api, label) {
+function synthetic(api: CheckerApi, label: string) {
   const r = seeded(20240601);
   const clusters = loadClusters();
   const checker = new api.DerivationChecker();
@@ -193,19 +200,19 @@ function synthetic(api, label) {
   const MAX_DERIVATIONS = Number(process.env.EVAL_SYNTHETIC_MAX ?? 1500);
   let tp = 0, fp = 0, fn = 0, tn = 0, steps = 0, derivations = 0, dropped = 0, pool = 0;
   const byKind = Object.fromEntries(KINDS.map((k) => [k, { n: 0, found: 0 }]));
-  const verdicts = {};
-  const falseAlarms = [];
-  const reasons = {};
+  const verdicts: Record<string, number> = {};
+  const falseAlarms: string[] = [];
+  const reasons: Record<string, number> = {};
   const started = Date.now();
   // spread derivations over clusters of every file
-  const order = clusters.map((c, i) => [r(), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => clusters[i]);
+  const order = clusters.map((c, i): [number, number] => [r(), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => clusters[i]);
   for (const cl of order) {
     if (derivations >= MAX_DERIVATIONS) break;
     // E-Gen clusters hold some members that are not equivalent to the seed (randomised
     // constants): the oracle drops them so that unmutated steps are really correct
     const want = 4 + Math.floor(r() * 3);
-    const chosen = [];
-    for (const [, e] of cl.exprs.map((e) => [r(), e]).sort((a, b) => a[0] - b[0])) {
+    const chosen: ENode[] = [];
+    for (const [, e] of cl.exprs.map((e): [number, ENode] => [r(), e]).sort((a, b) => a[0] - b[0])) {
       if (chosen.length >= want) break;
       pool++;
       if (e === cl.exprs[0] || relation(e, cl.exprs[0]) === 'same') chosen.push(e); else dropped++;
@@ -215,7 +222,7 @@ function synthetic(api, label) {
     // a step is wrong iff exactly one of its two expressions is mutated (both the step into
     // and the step out of a mutated expression are wrong; some mutations find no place or
     // leave the value unchanged), which gives ~15% wrong steps
-    const mutated = chosen.map(() => undefined);
+    const mutated: Array<{ kind: string; e: ENode } | undefined> = chosen.map(() => undefined);
     for (let k = 1; k < chosen.length; k++) {
       if (r() >= 0.115) continue;
       const kind = KINDS[Math.floor(r() * KINDS.length)];
@@ -225,7 +232,7 @@ function synthetic(api, label) {
     const exprs = chosen.map((e, k) => mutated[k]?.e ?? e);
     const rows = exprs.map((e, k) => (k === 0 ? `${toLatex(e)}` : `&= ${toLatex(e)}`));
     let text = '';
-    const spans = [];
+    const spans: Array<{ start: number; end: number }> = [];
     for (const row of rows) { const s = text.length; text += row; spans.push({ start: s, end: text.length }); text += ' \\\\\n'; }
     const res = checker.checkBlock({ key: String(derivations), start: 0, text, rows: spans, context: '' });
     derivations++;
@@ -240,7 +247,8 @@ function synthetic(api, label) {
       verdicts[s.verdict.kind] = (verdicts[s.verdict.kind] ?? 0) + 1;
       if (process.env.EVAL_REASONS && s.verdict.kind === 'unknown') { const k2 = s.verdict.reason; reasons[k2] = (reasons[k2] ?? 0) + 1; if (reasons[k2] <= 2) console.log('UNKNOWN', k2, '|', s.lhs, '|', s.rhs); }
       const kind = mutated[k + 1]?.kind ?? mutated[k]?.kind;
-      if (wrong) { byKind[kind].n++; if (flagged) byKind[kind].found++; }
+      // a wrong step touches a mutated expression, so it has a kind
+      if (wrong) { byKind[kind!].n++; if (flagged) byKind[kind!].found++; }
       if (wrong && flagged) tp++;
       else if (!wrong && flagged) { fp++; if (falseAlarms.length < 10) falseAlarms.push(`${s.lhs}  =  ${s.rhs}  (${verdictMessage(s.verdict, s.rel)})`); }
       else if (wrong) { fn++; if (process.env.EVAL_REASONS && fn <= 25) console.log('MISSED', s.verdict.kind, s.verdict.reason, '|', s.lhs, '|', s.rhs); }
@@ -251,7 +259,7 @@ function synthetic(api, label) {
   const P = tp / Math.max(1, tp + fp);
   const R = tp / Math.max(1, tp + fn);
   const F = (2 * P * R) / Math.max(1e-9, P + R);
-  const pct = (x) => (100 * x).toFixed(1);
+  const pct = (x: number) => (100 * x).toFixed(1);
   console.log(`\n## Derivation checker (${label}): E-Gen-style synthetic derivations\n`);
   console.log(`${derivations} derivations from ${clusters.length} E-Gen clusters, ${steps} steps, ${tp + fn} wrong (${pct((tp + fn) / steps)}%), checked in ${ms} ms`);
   console.log(`(${dropped} of ${pool} cluster members of the visited clusters were not shown equivalent to their seed on a 2000-point grid over [-10, 10] and were left out)\n`);
@@ -270,37 +278,45 @@ function synthetic(api, label) {
 
 // ---------- 2. real derivations ----------
 
+/** A display block with the macros it is checked with, and where a step of it is (for the lists). */
+interface Unit { block: BlockInput; macros: MacroDef[]; sig: string; where: (s: StepResult) => string }
+
 /**
  * A corpus as units of work: each unit gives, for one checker API, its display-math blocks
  * with the macros they are checked with and where each step is (for the lists).
  */
-function latexFolder(corpus, dir, label = (f) => path.relative(dir, f)) {
+interface Corpus { corpus: string; documents: number; units: Array<(api: CheckerApi) => Unit[]> }
+
+function latexFolder(corpus: string, dir: string, label = (f: string) => path.relative(dir, f)): Corpus {
   const ws = new Workspace();
   for (const f of findDocumentFiles(dir)) ws.loadFile(f);
   const docs = ws.all().filter((d) => d.kind === 'latex' && !isMacroSource(d)).sort((a, b) => a.uri.localeCompare(b.uri));
   return {
     corpus, documents: docs.length,
-    units: docs.map((doc) => (api) => {
+    units: docs.map((doc) => (api: CheckerApi) => {
       const macros = api.scopeMacros(ws, doc);
       const sig = api.macroSignature(macros);
       return api.mathBlocks(doc, sig).map((b) => ({
         block: b, macros, sig,
-        where: (s) => `${label(fileURLToPath(doc.uri))}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
+        where: (s: StepResult) => `${label(fileURLToPath(doc.uri))}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
       }));
     }),
   };
 }
 
 /** ProofNet exercises: the statement as a theorem, its proof after it, as one small document each. */
-function proofNet() {
+/** One line of ProofNet's {valid,test}.jsonl (the fields read here). */
+interface ProofNetExercise { id: string; nl_statement: string; nl_proof: string }
+
+function proofNet(): Corpus {
   const ws = new Workspace();
-  const docs = [];
+  const docs: Array<{ id: string; doc: Doc }> = [];
   for (const split of ['valid', 'test']) {
     const file = path.join(data, 'proofnet', `${split}.jsonl`);
     if (!fs.existsSync(file)) continue;
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
-      const ex = JSON.parse(line);
+      const ex: ProofNetExercise = JSON.parse(line);
       const proof = /\\begin\{proof\}/.test(ex.nl_proof) ? ex.nl_proof : `\\begin{proof}\n${ex.nl_proof}\n\\end{proof}`;
       const doc = ws.open(`file:///proofnet/${encodeURIComponent(ex.id)}.tex`, 'latex', 1, `\\begin{theorem}\n${ex.nl_statement}\n\\end{theorem}\n${proof}\n`);
       docs.push({ id: ex.id, doc });
@@ -308,23 +324,23 @@ function proofNet() {
   }
   return {
     corpus: 'ProofNet', documents: docs.length,
-    units: docs.map(({ id, doc }) => (api) => api.mathBlocks(doc, '').map((b) => ({
-      block: b, macros: [], sig: '', where: (s) => `${id}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
+    units: docs.map(({ id, doc }) => (api: CheckerApi) => api.mathBlocks(doc, '').map((b) => ({
+      block: b, macros: [], sig: '', where: (s: StepResult) => `${id}:${doc.positionAt(b.start + s.rhsStart).line + 1}`,
     }))),
   };
 }
 
-function proofWiki() {
+function proofWiki(): Corpus {
   const file = process.env.EVAL_PROOFWIKI_FILE ?? path.join(data, 'proofwiki', 'proofwiki_pages_rendered.jsonl');
-  const units = [];
+  const units: Corpus['units'] = [];
   let pages = 0;
   if (fs.existsSync(file)) {
     const limit = Number(process.env.EVAL_PROOFWIKI_MAX ?? Infinity);
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       if (!line.includes('\\\\(=\\\\)') && !line.includes('\\\\(\\\\le\\\\)')) continue;
       if (pages >= limit) break;
-      const page = JSON.parse(line);
-      const blocks = [];
+      const page: ProofWikiPage = JSON.parse(line);
+      const blocks: Unit[] = [];
       let before = '';
       for (const sec of page.sections) {
         const earlier = before;
@@ -339,7 +355,7 @@ function proofWiki() {
           const base = rowBase;
           blocks.push({
             block: { key: '', start: 0, text: b.text, rows: b.rows, context }, macros: [], sig: 'proofwiki',
-            where: (s) => `${page.url} (${sec.heading}, eqn row ${base + b.rowIndex.filter((x) => x <= s.rhsStart).length})`,
+            where: (s: StepResult) => `${page.url} (${sec.heading}, eqn row ${base + b.rowIndex.filter((x) => x <= s.rhsStart).length})`,
           });
           rowBase += b.rows.length;
         }
@@ -350,8 +366,8 @@ function proofWiki() {
   return { corpus: 'ProofWiki eqn tables', documents: pages, units };
 }
 
-function corpora() {
-  const out = [];
+function corpora(): Corpus[] {
+  const out: Corpus[] = [];
   const wild = path.join(data, 'latex-wild');
   if (fs.existsSync(wild)) {
     for (const name of fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild, n)).isDirectory()).sort()) {
@@ -366,11 +382,14 @@ function corpora() {
 }
 
 /** Runs one checker API over a corpus: verdict counts, refuted steps, and the verified steps (for planting). */
-function runCorpus(c, api) {
+/** A step the checker verified, with its block (planted mistakes start from these). */
+interface Verified { unit: Unit; index: number; step: StepResult }
+
+function runCorpus(c: Corpus, api: CheckerApi) {
   const checker = new api.DerivationChecker();
   const counts = { blocks: 0, steps: 0, proven: 0, equal: 0, refuted: 0, unknown: 0, skipped: 0 };
-  const refuted = [];
-  const verified = [];
+  const refuted: Array<{ where: string; step: string; message: string }> = [];
+  const verified: Verified[] = [];
   for (const unit of c.units) {
     for (const u of unit(api)) {
       checker.setMacros(u.macros, u.sig);
@@ -388,19 +407,22 @@ function runCorpus(c, api) {
 }
 
 /** Real slips read by hand: by corpus, place and a hash of the step (the source text is not copied). */
-function loadSlips() {
+/** A real slip read by hand (test/real-world/derivation-slips.json). */
+interface Slip { corpus: string; where: string; step: string; reason: string }
+
+function loadSlips(): Map<string, Slip> {
   const file = path.join(root, 'test', 'real-world', 'derivation-slips.json');
-  const slips = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).slips : [];
+  const slips: Slip[] = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).slips : [];
   return new Map(slips.map((s) => [`${s.corpus}\u0000${s.where}\u0000${s.step}`, s]));
 }
 
-const stepHash = (step) => createHash('sha1').update(step).digest('hex').slice(0, 16);
+const stepHash = (step: string) => createHash('sha1').update(step).digest('hex').slice(0, 16);
 
 // ---------- 3. planted mistakes in real notation ----------
 
 /** `[start, end)` spans of `t` inside a sub- or superscript (indices and exponents are not coefficients). */
-function scriptSpans(t) {
-  const out = [];
+function scriptSpans(t: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
   for (let i = 0; i < t.length; i++) {
     if ((t[i] === '_' || t[i] === '^') && i + 1 < t.length) {
       let j = i + 1;
@@ -411,15 +433,16 @@ function scriptSpans(t) {
   }
   return out;
 }
-const inSpans = (spans, i) => spans.some(([a, b]) => i >= a && i < b);
+const inSpans = (spans: Array<[number, number]>, i: number) => spans.some(([a, b]) => i >= a && i < b);
 
-const SWAP = { sin: 'cos', cos: 'sin', tan: 'cot', cot: 'tan', sinh: 'cosh', cosh: 'sinh', tanh: 'coth', coth: 'tanh', ln: 'exp', exp: 'ln', sec: 'csc', csc: 'sec' };
+const SWAP: Record<string, string> = { sin: 'cos', cos: 'sin', tan: 'cot', cot: 'tan', sinh: 'cosh', cosh: 'sinh', tanh: 'coth', coth: 'tanh', ln: 'exp', exp: 'ln', sec: 'csc', csc: 'sec' };
 
 /** One mistake of `kind` planted in LaTeX `t`, written in its own notation; undefined when it has no place for it. */
-function plant(t, kind, r) {
+function plant(t: string, kind: string, r: () => number): string | undefined {
   const scripts = scriptSpans(t);
-  const pick = (xs) => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
-  const at = (re: RegExp, ok: (m: RegExpMatchArray) => boolean = () => true) => [...t.matchAll(re)].filter((m) => ok(m));
+  const pick = <T>(xs: T[]): T | undefined => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
+  // matchAll's matches always carry their index
+  const at = (re: RegExp, ok: (m: RegExpMatchArray & { index: number }) => boolean = () => true) => [...t.matchAll(re)].map((m) => m as RegExpMatchArray & { index: number }).filter((m) => ok(m));
   if (kind === 'sign') {
     // a binary + or − after an operand (not \pm, not inside an index)
     const m = pick(at(/(?<=[\w})\]|]\s*)[+-](?!\s*[+-])/g, (m) => !inSpans(scripts, m.index) && t[m.index - 1] !== '\\'));
@@ -453,37 +476,37 @@ function plant(t, kind, r) {
 const KINDS = ['sign', 'coefficient', 'exponent', 'function', 'factor'];
 
 /** The block with its text [start, end) replaced by `text` (rows shifted). */
-function replaced(block, start, end, text) {
+function replaced(block: BlockInput, start: number, end: number, text: string): BlockInput {
   const delta = text.length - (end - start);
   const rows = block.rows.map((r) => ({ start: r.start > start ? r.start + delta : r.start, end: r.end >= end ? r.end + delta : r.end }));
   return { ...block, key: `${block.key}:planted`, text: block.text.slice(0, start) + text + block.text.slice(end), rows };
 }
 
-function planted(byCorpus, apis) {
+function planted(byCorpus: Map<string, Verified[]>, apis: { current: CheckerApi; baseline: CheckerApi | undefined }) {
   const r = seeded(20261126);
   const PER_CORPUS = 150;
   const TOTAL = 800;
   // one verified step per block, then a seeded sample: every corpus up to PER_CORPUS, the rest from ProofWiki
-  const picks = [];
+  const picks: Array<{ corpus: string; v: Verified }> = [];
   const groups = [...byCorpus].map(([corpus, verified]) => {
-    const perBlock = new Map();
+    const perBlock = new Map<BlockInput, Verified[]>();
     for (const v of verified) if (!perBlock.has(v.unit.block)) perBlock.set(v.unit.block, []); 
-    for (const v of verified) perBlock.get(v.unit.block).push(v);
-    const blocks = [...perBlock.values()].map((vs) => vs[Math.floor(r() * vs.length)]).map((v) => [r(), v]).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+    for (const v of verified) perBlock.get(v.unit.block)!.push(v); // set just above
+    const blocks = [...perBlock.values()].map((vs) => vs[Math.floor(r() * vs.length)]).map((v): [number, Verified] => [r(), v]).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
     return { corpus, blocks };
   });
   for (const g of groups) if (!g.corpus.startsWith('ProofWiki')) picks.push(...g.blocks.slice(0, PER_CORPUS).map((v) => ({ corpus: g.corpus, v })));
   const pw = groups.find((g) => g.corpus.startsWith('ProofWiki'));
   if (pw) picks.push(...pw.blocks.slice(0, Math.max(0, TOTAL - picks.length)).map((v) => ({ corpus: pw.corpus, v })));
-  const rows = new Map();
+  const rows = new Map<string, { n: number; now: number; before: number }>();
   const byKind = Object.fromEntries(KINDS.map((k) => [k, { n: 0, now: 0, before: 0 }]));
-  const missed = [];
+  const missed: string[] = [];
   let tried = 0;
   for (const { corpus, v } of picks) {
     const { unit, step } = v;
     const t = unit.block.text.slice(step.rhsStart, step.rhsEnd);
     // a kind the expression has room for, whose change alters its value (checked on the pair alone)
-    let mutation;
+    let mutation: { kind: string; text: string } | undefined;
     for (const kind of KINDS.map((k) => [r(), k] as [number, string]).sort((a, b) => a[0] - b[0]).map(([, k]) => k)) {
       const m = plant(t, kind, r);
       if (!m || m === t) continue;
@@ -493,8 +516,8 @@ function planted(byCorpus, apis) {
     }
     if (!mutation) continue;
     const block = replaced(unit.block, step.rhsStart, step.rhsEnd, mutation.text);
-    const touched = (s) => s.lhsStart === step.rhsStart || s.rhsStart === step.rhsStart;
-    const flaggedBy = (api) => {
+    const touched = (s: StepResult) => s.lhsStart === step.rhsStart || s.rhsStart === step.rhsStart;
+    const flaggedBy = (api: CheckerApi | undefined) => {
       if (!api) return undefined;
       const c = new api.DerivationChecker();
       c.setMacros(unit.macros, unit.sig);
@@ -520,19 +543,19 @@ function real() {
   const started = Date.now();
   const slips = loadSlips();
   const rows: Array<Array<string | number>> = [['corpus', 'documents', 'blocks', 'steps', 'decided (before)', 'decided (now)', 'refuted (before)', 'refuted (now)', 'known real slips', 'unexplained']];
-  const unexplained = [];
-  const known = [];
-  const verifiedByCorpus = new Map();
+  const unexplained: string[] = [];
+  const known: string[] = [];
+  const verifiedByCorpus = new Map<string, Verified[]>();
   const totals = { docs: 0, blocks: 0, steps: 0, db: 0, dn: 0, rb: 0, rn: 0, k: 0, u: 0 };
-  const pct = (n, d) => (d ? `${n} (${(100 * n / d).toFixed(1)}%)` : '0');
+  const pct = (n: number, d: number) => (d ? `${n} (${(100 * n / d).toFixed(1)}%)` : '0');
   for (const c of corpora()) {
     const now = runCorpus(c, current);
     const before = baseline ? runCorpus(c, baseline) : undefined;
-    const decided = (x) => x.counts.proven + x.counts.equal + x.counts.refuted;
+    const decided = (x: ReturnType<typeof runCorpus>) => x.counts.proven + x.counts.equal + x.counts.refuted;
     let k = 0;
     let u = 0;
     for (const f of now.refuted) {
-      const slip = slips.get(`${c.corpus}\u0000${f.where}\u0000${stepHash(f.step)}`) as { reason: string } | undefined;
+      const slip = slips.get(`${c.corpus}\u0000${f.where}\u0000${stepHash(f.step)}`);
       if (slip) { k++; known.push(`${c.corpus} ${f.where}: \`${f.step}\` — ${slip.reason}`); } else { u++; unexplained.push(`${c.corpus} ${f.where}: \`${f.step}\` — ${f.message}`); }
     }
     verifiedByCorpus.set(c.corpus, now.verified);
@@ -551,7 +574,7 @@ function real() {
   for (const s of known) console.log(`- ${s}`);
 
   const p = planted(verifiedByCorpus, { current, baseline });
-  const recall = (a, n) => (n ? `${(100 * a / n).toFixed(1)}` : '-');
+  const recall = (a: number, n: number) => (n ? `${(100 * a / n).toFixed(1)}` : '-');
   const prow: Array<Array<string | number>> = [['corpus', 'mistakes planted', 'flagged (before)', 'flagged (now)', 'recall now %']];
   let n = 0, fb = 0, fn = 0;
   for (const [corpus, x] of p.rows) { prow.push([corpus, x.n, baseline ? x.before : '-', x.now, recall(x.now, x.n)]); n += x.n; fb += x.before; fn += x.now; }

@@ -22,15 +22,28 @@ import { repoRoot } from '../lib/repo.js';
 import { defaultIndexDir, sharedDataDir, expandProofWikiMacros } from 'mathsense-server/api/index';
 import { documentEquations, matchLenses, MatchCache, findRelatedEquations } from 'mathsense-server/api/features';
 import { displayRelations, confirmSameDisplay } from 'mathsense-server/api/math';
+import type { RelatedEquation } from 'mathsense-server/protocol';
+import type { Doc } from '../lib/serverTypes.js';
+
+/** What the related-equations search reads: a workspace, its equations, the index. */
+type RelatedContext = Parameters<typeof findRelatedEquations>[0];
+
+/** A lens claim of the baseline's server, as its child process writes them: the display and its first hit. */
+interface Claim {
+  project: string;
+  uri: string;
+  line: number;
+  hit: { uri: string; line: number; latex?: undefined; title?: undefined } | { latex: string; title: string; uri?: undefined; line?: undefined };
+}
 
 const root = repoRoot;
 const argv = process.argv.slice(2);
 const opt = (n: string, d?: string | number): any => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : d; };
 const BASELINE = opt('--baseline', '4913751');
 const t0 = Date.now();
-const log = (m) => console.error(`[eval-equation-claims ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const log = (m: string) => console.error(`[eval-equation-claims ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 
-function projects(dataDir) {
+function projects(dataDir: string): string[] {
   const wild = path.join(dataDir, 'latex-wild');
   const out = fs.readdirSync(wild).sort().map((d) => path.join(wild, d)).filter((d) => fs.statSync(d).isDirectory());
   if (opt('--extra')) out.push(path.resolve(opt('--extra')));
@@ -39,10 +52,10 @@ function projects(dataDir) {
 
 /**
  * A project's workspace searched by the server code in `out` (a commit's compiled tree: it has no
- * declared API), without the encoder (as lenses rank).
+ * declared API, but the shape of today's), without the encoder (as lenses rank).
  */
-async function openProject(out, indexDir, dir) {
-  const m = (p) => import(pathToFileURL(path.join(out, p)).href);
+async function openProject(out: string, indexDir: string, dir: string): Promise<RelatedContext> {
+  const m = (p: string) => import(pathToFileURL(path.join(out, p)).href);
   const { Workspace } = await m('project/workspace.js');
   const { findDocumentFiles } = await m('project/files.js');
   const { EquationAnalyses } = await m('features/equationAnalyses.js');
@@ -65,7 +78,7 @@ if (opt('--impl')) {
   const out = opt('--impl');
   const { findRelatedEquations } = await import(pathToFileURL(path.join(out, 'features', 'relatedEquations.js')).href);
   const { documentEquations } = await import(pathToFileURL(path.join(out, 'features', 'equationSites.js')).href);
-  const claims = [];
+  const claims: Claim[] = [];
   for (const dir of projects(opt('--data'))) {
     const ctx = await openProject(out, opt('--index'), dir);
     for (const doc of ctx.ws.all()) for (const site of documentEquations(doc)) {
@@ -87,15 +100,18 @@ const indexDir = defaultIndexDir();
 const STRICT = { points: 64, seed: 0x2f1e9d, range: [0.05, 3] as [number, number] };
 
 /** The stricter check, both ways; texts read with their documents' macros. */
-function strictlySame(ctx, q, hit) {
-  const read = (latex, doc) => (doc ? ctx.equations.displayOf(ctx.ws, { doc, latex }) : displayRelations(expandProofWikiMacros(latex)));
+function strictlySame(ctx: RelatedContext, q: { doc?: Doc; latex: string }, hit: { doc?: Doc; latex: string }) {
+  const read = (latex: string, doc: Doc | undefined) => (doc ? ctx.equations.displayOf(ctx.ws, { doc, latex }) : displayRelations(expandProofWikiMacros(latex)));
   const a = read(q.latex, q.doc);
   const b = read(hit.latex, hit.doc);
   return !!a && !!b && confirmSameDisplay(a, b, STRICT) && confirmSameDisplay(b, a, STRICT);
 }
 
+/** Where a hit is: an index hit's page; a workspace hit's file and line (workspace hits always carry their uri). */
+const place = (x: RelatedEquation) => (x.source === 'index' ? x.title : `${path.basename(x.uri!)}:${x.line}`);
+
 // ---------- today's claims
-let today;
+let today: Claim[] | undefined;
 if (BASELINE !== 'none') {
   const base = baselineServer(root, BASELINE, dataDir, log);
   if (base) {
@@ -116,7 +132,7 @@ const totals = [0, 0, 0, 0, 0, 0];
 for (const dir of projects(dataDir)) {
   const name = path.basename(dir);
   const ctx = await openProject(out, indexDir, dir);
-  const siteAt = (uri, line) => { const doc = ctx.ws.get(uri); const s = doc && documentEquations(doc).find((x) => x.line + 1 === line || x.line === line); return s && { doc, latex: s.latex }; };
+  const siteAt = (uri: string, line: number) => { const doc = ctx.ws.get(uri); const s = doc && documentEquations(doc).find((x) => x.line + 1 === line || x.line === line); return s && { doc, latex: s.latex }; };
   let displays = 0, lenses = 0, claims = 0, confirmed = 0;
   const cache = new MatchCache();
   for (const doc of ctx.ws.all()) {
@@ -126,16 +142,17 @@ for (const dir of projects(dataDir)) {
     lenses += got.lenses.length;
     for (const l of got.lenses) {
       // the lens carries only its place: the search behind its title, again
-      const site = sites.find((s) => s.line + 1 === l.command.arguments[0].query.line);
+      // every `matches` lens has its command, and it is on one of the document's displays
+      const site = sites.find((s) => s.line + 1 === l.command!.arguments![0].query.line)!;
       const r = await findRelatedEquations(ctx, { doc, site }, { limit: 10, quick: true });
       for (const x of r.results) {
         if (!x.same || x.copy) continue;
         claims++;
-        const hit = x.source === 'workspace' ? { doc: ctx.ws.get(x.uri), latex: siteAt(x.uri, x.line)?.latex ?? x.latex } : { latex: x.latex };
+        const hit = x.source === 'workspace' ? { doc: ctx.ws.get(x.uri!), latex: siteAt(x.uri!, x.line!)?.latex ?? x.latex } : { latex: x.latex };
         const ok = strictlySame(ctx, { doc, latex: site.latex }, hit);
-        dump.push({ who: 'now', project: name, query: site.latex, hit: hit.latex, where: x.source === 'index' ? x.title : `${path.basename(x.uri)}:${x.line}`, strict: ok });
+        dump.push({ who: 'now', project: name, query: site.latex, hit: hit.latex, where: place(x), strict: ok });
         if (ok) confirmed++;
-        else rejected.push(`${name} ${path.basename(doc.uri)}:${site.line + 1}  ${site.latex.replace(/\s+/g, ' ').slice(0, 80)}  ~  ${x.source === 'index' ? x.title : `${path.basename(x.uri)}:${x.line}`}  ${x.latex.replace(/\s+/g, ' ').slice(0, 80)}`);
+        else rejected.push(`${name} ${path.basename(doc.uri)}:${site.line + 1}  ${site.latex.replace(/\s+/g, ' ').slice(0, 80)}  ~  ${place(x)}  ${x.latex.replace(/\s+/g, ' ').slice(0, 80)}`);
       }
     }
   }
@@ -146,18 +163,18 @@ for (const dir of projects(dataDir)) {
       const doc = ctx.ws.get(c.uri);
       const site = doc && documentEquations(doc).find((s) => s.line === c.line);
       if (!site) continue;
-      const hit = c.hit.uri ? siteAt(c.hit.uri, c.hit.line) : { latex: c.hit.latex };
+      const hit = c.hit.uri !== undefined ? siteAt(c.hit.uri, c.hit.line) : { latex: c.hit.latex };
       const ok = !!hit && strictlySame(ctx, { doc, latex: site.latex }, hit);
-      if (hit) dump.push({ who: 'today', project: name, query: site.latex, hit: hit.latex, where: c.hit.title ?? `${path.basename(c.hit.uri)}:${c.hit.line}`, strict: ok });
+      if (hit) dump.push({ who: 'today', project: name, query: site.latex, hit: hit.latex, where: c.hit.uri === undefined ? c.hit.title : `${path.basename(c.hit.uri)}:${c.hit.line}`, strict: ok });
       if (ok) tConfirmed++;
     }
   }
-  const pct = (a, n) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
+  const pct = (a: number, n: number) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
   rows.push([name, displays, lenses, today ? tClaims : 'n/a', today ? pct(tConfirmed, tClaims) : 'n/a', claims, pct(confirmed, claims)]);
   [displays, lenses, tClaims, tConfirmed, claims, confirmed].forEach((v, i) => { totals[i] += v; });
   log(`${name}: ${displays} displays, ${lenses} lenses, ${claims} claims`);
 }
-const pct = (a, n) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
+const pct = (a: number, n: number) => (n ? `${a} (${((100 * a) / n).toFixed(1)}%)` : '0');
 rows.push(['all', totals[0], `${totals[1]} (${((100 * totals[1]) / Math.max(1, totals[0])).toFixed(1)}%)`, today ? totals[2] : 'n/a', today ? pct(totals[3], totals[2]) : 'n/a', totals[4], pct(totals[5], totals[4])]);
 console.log(table(rows));
 console.log(`\nIndex: ${indexDir}. Stricter check: ${STRICT.points} points in [${STRICT.range.join(', ')}), both directions. Today = ${BASELINE}: a lens said "same equation found" when its first hit had an equal fingerprint.`);

@@ -38,6 +38,7 @@ import { isHeldOut, textKey } from '../data/splits.js';
 import { seededRandom } from 'mathsense-server/api/util';
 import { rewrite } from '../rewrite/engine.js';
 import { parseSides } from '../rewrite/latexFormula.js';
+import type { Doc, MacroDef } from '../lib/serverTypes.js';
 
 const root = repoRoot;
 
@@ -47,20 +48,20 @@ const N_CLUSTERS = Number(opt('--clusters', 300));
 const N_MEMBERS = Number(opt('--members', 10));
 const N_TWINS = Number(opt('--twins', 300));
 const dataDir = sharedDataDir();
-const pct = (x) => (Math.round(x * 1000) / 10).toFixed(1);
+const pct = (x: number) => (Math.round(x * 1000) / 10).toFixed(1);
 const t0 = Date.now();
-const log = (m) => console.error(`[eval-equations ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const log = (m: string) => console.error(`[eval-equations ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 
 // ---- the formula encoder (optional: rows that need it say so when it is missing)
-let enc;
+let enc: EncoderSession | undefined;
 try {
   enc = await EncoderSession.load(findModelsDir(opt('--models')), { model: FORMULA_ENCODER_DIR, accelerator: 'cpu', threads: 2 });
   log(`formula encoder ${enc.info.version} on ${enc.info.provider}`);
 } catch (e) {
   log(`formula encoder unavailable (${(e as Error).message}): encoder rows are skipped`);
 }
-async function embedAll(texts: string[]) {
-  const m = new Map();
+async function embedAll(texts: string[]): Promise<Map<string, Float32Array>> {
+  const m = new Map<string, Float32Array>();
   const uniq = [...new Set(texts)];
   if (!enc) return m;
   for (let i = 0; i < uniq.length; i += 64) {
@@ -69,30 +70,36 @@ async function embedAll(texts: string[]) {
   }
   return m;
 }
-const cos = (a, b) => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i] * b[i]; return s; };
+/** `queryVector` of a search context: a vector computed already, else one encoded now; none without the encoder. */
+function queryVectors(vecs: Map<string, Float32Array>): { queryVector?: (t: string) => Promise<Float32Array | undefined> } {
+  const e = enc;
+  return e ? { queryVector: async (t) => vecs.get(t) ?? (await e.embedTexts([formulaEncoderInput(t)]))[0] } : {};
+}
+const cos = (a: Float32Array, b: Float32Array) => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i] * b[i]; return s; };
 
 /** A workspace of virtual documents, one display equation each, searched like the server does. */
-async function virtualWorkspace(latexes, analyses = new EquationAnalyses()) {
+async function virtualWorkspace(latexes: string[], analyses = new EquationAnalyses()) {
   const ws = new Workspace();
   const docs = latexes.map((l, i) => ws.open(`file:///eval/${i}.tex`, 'latex', 1, `\\begin{equation*}\n${l}\n\\end{equation*}\n`));
-  const byText = new Map();
+  const byText = new Map<string, Float32Array>();
   const equations = new WorkspaceEquations(analyses, { generation: 0, get: (t) => byText.get(t) });
   equations.snapshot(ws);
   await analyses.whenIdle();
   const snap = equations.snapshot(ws);
-  const vecs = await embedAll(snap.features.map((f) => f.canonical));
+  // each document's one display is analysed by now
+  const vecs = await embedAll(snap.features.map((f) => f!.canonical));
   for (const [k, v] of vecs) byText.set(k, v);
-  const ctx = { ws, equations, ...(enc ? { queryVector: async (t) => vecs.get(t) ?? (await enc.embedTexts([formulaEncoderInput(t)]))[0] } : {}) };
+  const ctx = { ws, equations, ...queryVectors(vecs) };
   const sites = docs.map((d) => documentEquations(d)[0]);
   return { ws, docs, sites, ctx, vecs, snap };
 }
 
 /** `a = b` → `b = a` for a one-row display with exactly one `=` outside braces; else undefined. */
-function swapSides(latex) {
+function swapSides(latex: string): string | undefined {
   const t = latex.trim().replace(/[.,]$/, '');
   if (/&|\\\\/.test(t)) return undefined;
   let depth = 0;
-  const at = [];
+  const at: number[] = [];
   for (let i = 0; i < t.length; i++) {
     const c = t[i];
     if (c === '\\') { i++; continue; }
@@ -108,17 +115,18 @@ const rows = [['Task', 'Metric', 'MathSense', 'Anchor', 'Notes']];
 // ================= E-Gen
 const rnd = seededRandom(6);
 const files = fs.readdirSync(egenDir(dataDir)).filter((f) => f.endsWith('.txt')).sort();
-const pool = [];
+const pool: Array<{ f: string; c: string[][] extends Array<infer C> ? C : never }> = [];
 for (const f of files) for (const c of readEgenClusters(path.join(egenDir(dataDir), f))) if (c.length >= N_MEMBERS) pool.push({ f, c });
-const picked = [];
+const picked: typeof pool = [];
 while (picked.length < N_CLUSTERS && pool.length) picked.push(pool.splice(Math.floor(rnd() * pool.length), 1)[0]);
-const items = []; // { cluster, latex, fp }
+/** An E-Gen expression: its cluster, its LaTeX and its fingerprint key (none when it has no fingerprint). */
+const items: Array<{ cluster: number; latex: string; fp: string | undefined }> = [];
 picked.forEach(({ c }, ci) => {
-  const members = [c[0], ...c.slice(1).map((x) => [rnd(), x]).sort((a, b) => a[0] - b[0]).map((x) => x[1])];
+  const members = [c[0], ...c.slice(1).map((x): [number, string] => [rnd(), x]).sort((a, b) => a[0] - b[0]).map((x) => x[1])];
   let n = 0;
   for (const line of members) {
     if (n >= N_MEMBERS) break;
-    let latex;
+    let latex: string;
     try { latex = toLatex(parsePrefix(line)); } catch { continue; }
     items.push({ cluster: ci, latex, fp: analyseEquation(latex).fingerprints.sides[0]?.key });
     n++;
@@ -127,16 +135,19 @@ picked.forEach(({ c }, ci) => {
 log(`E-Gen: ${picked.length} clusters from ${new Set(picked.map((p) => p.f)).size} files, ${items.length} expressions`);
 const vw = await virtualWorkspace(items.map((x) => x.latex));
 log('E-Gen workspace analysed');
-const vecOf = (i) => vw.vecs.get(vw.snap.features[i]?.canonical);
+/** An item's encoder vector (asked for only with the encoder, which gave every item one). */
+const vecOf = (i: number): Float32Array => { const f = vw.snap.features[i]; return (f && vw.vecs.get(f.canonical))!; };
+/** The item of a search result: every result is one of the workspace's `file:///eval/<item>.tex`. */
+const itemOf = (uri: string | undefined) => Number(/\/(\d+)\.tex$/.exec(uri!)![1]);
 // note: sites are in document order = item order (one per document)
 
 // ---- K-means cluster accuracy (trials of K=10 clusters)
 {
   const trials = 30, K = 10;
   const r2 = seededRandom(7);
-  const accEnc = [], accFp = [];
+  const accEnc: number[] = [], accFp: number[] = [];
   for (let t = 0; t < trials; t++) {
-    const cl = new Set();
+    const cl = new Set<number>();
     while (cl.size < Math.min(K, picked.length)) cl.add(Math.floor(r2() * picked.length));
     const idx = items.map((x, i) => i).filter((i) => cl.has(items[i].cluster));
     const gold = idx.map((i) => items[i].cluster);
@@ -144,7 +155,7 @@ const vecOf = (i) => vw.vecs.get(vw.snap.features[i]?.canonical);
     // fingerprint classes: equal keys form a group, no key: a group of its own
     accFp.push(clusterAccuracy(idx.map((i) => items[i].fp ?? `none${i}`), gold));
   }
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   if (enc) rows.push(['E-Gen clustering', `K-means accuracy (K=${K}, ${trials} trials), encoder`, pct(mean(accEnc)), '97.6', 'formula encoder vectors']);
   rows.push(['E-Gen clustering', `cluster accuracy (K=${K}, ${trials} trials), fingerprint classes`, pct(mean(accFp)), '97.6', 'no k-means: equal keys group']);
 }
@@ -159,11 +170,11 @@ const vecOf = (i) => vw.vecs.get(vw.snap.features[i]?.canonical);
     if (enc) {
       const q = vecOf(i);
       const scored = items.map((_, j) => (j === i ? -Infinity : cos(q, vecOf(j))));
-      const order = scored.map((s, j) => [s, j]).sort((a, b) => b[0] - a[0]).slice(0, 10).map((x) => x[1]);
+      const order = scored.map((s, j): [number, number] => [s, j]).sort((a, b) => b[0] - a[0]).slice(0, 10).map((x) => x[1]);
       ks.forEach((k, n) => { if (order.slice(0, k).some((j) => items[j].cluster === items[i].cluster)) hitAt.enc[n]++; });
     }
     const r = await findRelatedEquations(vw.ctx, { doc: vw.docs[i], site: vw.sites[i] }, { limit: 10 });
-    const ids = r.results.map((x) => Number(/\/(\d+)\.tex$/.exec(x.uri)[1]));
+    const ids = r.results.map((x) => itemOf(x.uri));
     ks.forEach((k, n) => { if (ids.slice(0, k).some((j) => items[j].cluster === items[i].cluster)) hitAt.fused[n]++; });
   }
   if (enc) rows.push(['E-Gen retrieval', 'accuracy@1 / @5 / @10, encoder alone', hitAt.enc.map((h) => pct(h / nq)).join(' / '), '— / 99.9 / 99.9', `${nq} queries over ${items.length}`]);
@@ -175,16 +186,16 @@ const vecOf = (i) => vw.vecs.get(vw.snap.features[i]?.canonical);
   const r3 = seededRandom(8);
   const analyses = new EquationAnalyses();
   let nEnc = 0, nFused = 0, n = 0;
-  const bigrams = (i) => { const t = vw.snap.features[i]?.tokens ?? []; return new Set(t.slice(1).map((x, k) => `${t[k]} ${x}`)); };
+  const bigrams = (i: number) => { const t = vw.snap.features[i]?.tokens ?? []; return new Set(t.slice(1).map((x, k) => `${t[k]} ${x}`)); };
   const bg = items.map((_, i) => bigrams(i));
-  const sim = (a, b) => { let c = 0; for (const x of a) if (b.has(x)) c++; return c / Math.sqrt((a.size || 1) * (b.size || 1)); };
+  const sim = (a: Set<string>, b: Set<string>) => { let c = 0; for (const x of a) if (b.has(x)) c++; return c / Math.sqrt((a.size || 1) * (b.size || 1)); };
   for (let ci = 0; ci < picked.length; ci++) {
     const members = items.map((x, i) => i).filter((i) => items[i].cluster === ci);
     const anchor = members[0];
     const others = members.filter((i) => i !== anchor && vw.snap.features[i]?.canonical !== vw.snap.features[anchor]?.canonical);
     if (!others.length) continue;
     const pos = others[Math.floor(r3() * others.length)];
-    const negs = items.map((x, i) => i).filter((i) => items[i].cluster !== ci).map((i) => [sim(bg[anchor], bg[i]), i]).sort((a, b) => b[0] - a[0]).slice(0, 6).map((x) => x[1]);
+    const negs = items.map((x, i) => i).filter((i) => items[i].cluster !== ci).map((i): [number, number] => [sim(bg[anchor], bg[i]), i]).sort((a, b) => b[0] - a[0]).slice(0, 6).map((x) => x[1]);
     const cands = [pos, ...negs];
     n++;
     if (enc) {
@@ -194,7 +205,7 @@ const vecOf = (i) => vw.vecs.get(vw.snap.features[i]?.canonical);
     }
     const w = await virtualWorkspace([items[anchor].latex, ...cands.map((j) => items[j].latex)], analyses);
     const r = await findRelatedEquations(w.ctx, { doc: w.docs[0], site: w.sites[0] }, { limit: 7 });
-    const top = r.results[0] && Number(/\/(\d+)\.tex$/.exec(r.results[0].uri)[1]);
+    const top = r.results[0] && itemOf(r.results[0].uri);
     if (top === 1 && !(r.results[1] && r.results[1].score === r.results[0].score)) nFused++;
   }
   if (enc) rows.push(['E-Gen 7-way', 'same meaning, different form: accuracy, encoder alone', pct(nEnc / n), '76.4', `${n} anchors, 6 look-alike distractors each`]);
@@ -208,7 +219,7 @@ log('E-Gen done');
   const dirs = ['stacks-project', 'hott-book'].map((d) => path.join(dataDir, 'latex', d));
   for (const d of dirs) for (const f of findDocumentFiles(d)) ws.loadFile(f);
   const analyses = new EquationAnalyses();
-  const byText = new Map();
+  const byText = new Map<string, Float32Array>();
   const equations = new WorkspaceEquations(analyses, { generation: 0, get: (t) => byText.get(t) });
   equations.snapshot(ws);
   await analyses.whenIdle();
@@ -217,8 +228,8 @@ log('E-Gen done');
   const vecs = await embedAll(snap.features.map((f) => f?.canonical ?? ''));
   for (const [k, v] of vecs) byText.set(k, v);
   snap = equations.snapshot(ws);
-  const ctx = { ws, equations, ...(enc ? { queryVector: async (t) => vecs.get(t) ?? (await enc.embedTexts([formulaEncoderInput(t)]))[0] } : {}) };
-  const count = new Map();
+  const ctx = { ws, equations, ...queryVectors(vecs) };
+  const count = new Map<string, number>();
   for (const f of snap.features) if (f) count.set(f.canonical, (count.get(f.canonical) ?? 0) + 1);
   const r4 = seededRandom(9);
   // held out, unique in the corpus (otherwise "the twin" is ambiguous), and saying something
@@ -226,15 +237,15 @@ log('E-Gen done');
     const f = snap.features[i];
     return f && count.get(f.canonical) === 1 && f.tokens.length >= 8 && isHeldOut(textKey(f.canonical)) && mathVariables(`$ ${snap.sites[i].latex} $`).size >= 1;
   });
-  const sample = [];
+  const sample: number[] = [];
   while (sample.length < N_TWINS && held.length) sample.push(held.splice(Math.floor(r4() * held.length), 1)[0]);
   const LETTERS = [...'abcdefghjklmnpqrstuvwxyz'];
-  const times = [];
+  const times: number[] = [];
   // baseline: the same three channels scored exactly for every equation (features, shapes and
   // vectors precomputed, untimed) — what the candidate pruning of rankEquations saves
   const shapes = snap.features.map((f) => (f ? shapeOf(f) : []));
-  const baseTimes = [];
-  const exhaustive = (latex, macros) => {
+  const baseTimes: number[] = [];
+  const exhaustive = (latex: string, macros: MacroDef[]) => {
     const tq = performance.now();
     const f = equations.analyses.now(latex, `q:${JSON.stringify(macros)}`, macros);
     const qs = shapeOf(f);
@@ -249,12 +260,12 @@ log('E-Gen done');
     return performance.now() - tq;
   };
   let ok = 0, nT = 0, okRw = 0, nRw = 0, okSw = 0, nSw = 0;
-  const firstIs = (r, i) => r.results[0] && r.results[0].uri === snap.sites[i].doc.uri && r.results[0].line === snap.sites[i].line + 1;
+  const firstIs = (r: Awaited<ReturnType<typeof findRelatedEquations>>, i: number) => r.results[0] && r.results[0].uri === snap.sites[i].doc.uri && r.results[0].line === snap.sites[i].line + 1;
   for (const i of sample) {
     const s = snap.sites[i];
     const used = [...mathVariables(`$ ${s.latex} $`)]; // letters in math mode
     // a permutation within each case (upper and lower case letters are different kinds of objects)
-    const pick = (alphabet) => alphabet.filter((l) => !used.includes(l)).map((l) => [r4(), l]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    const pick = (alphabet: string[]) => alphabet.filter((l) => !used.includes(l)).map((l): [number, string] => [r4(), l]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
     const lower = pick(LETTERS), upper = pick(LETTERS.map((l) => l.toUpperCase()));
     let nl = 0, nu = 0;
     const mapping = new Map(used.map((v) => [v, v === v.toLowerCase() ? lower[nl++ % lower.length] : upper[nu++ % upper.length]]));
@@ -286,9 +297,9 @@ log('E-Gen done');
   rows.push(['Stacks/HoTT twins', 'held-out equation, variables renamed: twin at rank 1', pct(ok / nT), '—', `${nT} queries over ${snap.sites.length} equations`]);
   rows.push(['Stacks/HoTT twins', 'renamed + sides of `=` swapped: twin at rank 1', pct(okSw / Math.max(1, nSw)), '—', `${nSw} single-\`=\` equations`]);
   if (nRw) rows.push(['Stacks/HoTT twins', 'renamed + one side rewritten: twin at rank 1', pct(okRw / nRw), '—', `${nRw} parseable equations`]);
-  const q = (p) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(p * times.length))];
+  const q = (p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(p * times.length))];
   rows.push(['Speed', 'search p50 / p95 (in-process, ms)', `${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)}`, '—', `${snap.sites.length} workspace equations${enc ? ', encoder query vector included' : ''}`]);
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const first = times.slice(0, baseTimes.length);
   rows.push(['Speed', 'mean search vs exhaustive exact scoring (ms, ratio)', `${mean(first).toFixed(1)} vs ${mean(baseTimes).toFixed(1)} (${(mean(baseTimes) / mean(first)).toFixed(1)}x)`, '—', `same ${baseTimes.length} queries, same run; query vector from cache in both`]);
 }

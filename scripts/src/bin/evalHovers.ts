@@ -15,7 +15,7 @@ import { repoRoot } from '../lib/repo.js';
 
 const root = repoRoot;
 
-const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
+const arg = <T>(name: string, dflt: T): string | T => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
 const PER_PROJECT = Number(arg('per-project', 40));
 const WORDS = Number(arg('words', 200));
 const SEED = Number(arg('seed', 28));
@@ -30,14 +30,14 @@ if (!fs.existsSync(bundle)) { console.error(`${bundle} missing: npm run build`);
 if (!fs.existsSync(wild)) { console.log(`eval-hovers: ${wild} missing, skipped`); process.exit(0); }
 
 /** mulberry32: the same positions on every run. */
-function rng(seed) {
+function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
 }
 
-function texFiles(dir) {
-  const out = [];
-  const walk = (d) => {
+function texFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(d, e.name);
       if (e.isDirectory()) walk(full);
@@ -49,9 +49,9 @@ function texFiles(dir) {
 }
 
 /** `n` offsets drawn over the files' characters (weighted by size); `word`: only on letters. */
-function sample(files, texts, n, rand, word) {
+function sample(files: string[], texts: string[], n: number, rand: () => number, word: boolean): Array<{ file: string; offset: number }> {
   const total = texts.reduce((s, t) => s + t.length, 0);
-  const out = [];
+  const out: Array<{ file: string; offset: number }> = [];
   for (let tries = 0; out.length < n && tries < n * 50; tries++) {
     let at = Math.floor(rand() * total);
     let f = 0;
@@ -62,13 +62,13 @@ function sample(files, texts, n, rand, word) {
   return out;
 }
 
-function position(text, offset) {
+function position(text: string, offset: number) {
   const before = text.slice(0, offset);
   const line = before.split('\n').length - 1;
   return { line, character: offset - (before.lastIndexOf('\n') + 1) };
 }
 
-function wordAt(text, offset) {
+function wordAt(text: string, offset: number): string {
   let a = offset, b = offset;
   while (a > 0 && /[A-Za-z\\:-]/.test(text[a - 1])) a--;
   while (b < text.length && /[A-Za-z:-]/.test(text[b])) b++;
@@ -76,7 +76,7 @@ function wordAt(text, offset) {
 }
 
 /** What a hover shows, by its first line. */
-function kindOf(md) {
+function kindOf(md: string): string {
   if (!md) return 'nothing';
   if (/^\*\*Which “|^\*\*Definitions of “/.test(md)) return 'term';
   if (/^\*\*Candidate proofs/.test(md)) return 'proofs';
@@ -92,7 +92,7 @@ function kindOf(md) {
 class Server extends StdioServer {
   async ready() {
     for (let i = 0; i < 1200; i++) {
-      const s: any = await this.status();
+      const s = await this.status();
       if (s.index?.state === 'unavailable') throw new Error(`index unavailable: ${s.index.message}`);
       if (s.index?.state === 'ready' && s.index.semantic !== undefined) return s;
       await new Promise((r) => setTimeout(r, 100));
@@ -109,12 +109,17 @@ class Server extends StdioServer {
   }
 }
 
-const judgements = fs.existsSync(judgementsFile) ? JSON.parse(fs.readFileSync(judgementsFile, 'utf8')) : { hovers: [] };
+/** A term hover read by hand: about a mathematical term there, and its first reading the sense meant. */
+interface Judgement { key: string; term: boolean; reading: boolean; sample: string; why?: string }
+
+const judgements: { hovers: Judgement[] } = fs.existsSync(judgementsFile) ? JSON.parse(fs.readFileSync(judgementsFile, 'utf8')) : { hovers: [] };
 const judged = new Map(judgements.hovers.map((j) => [j.key, j]));
 
 const projects = fs.readdirSync(wild, { withFileTypes: true }).filter((e) => e.isDirectory() && (!ONLY || e.name === ONLY)).map((e) => e.name).sort();
-const rows = [];
-const terms = [];
+/** One hover of the sample, as written to the output file. */
+interface HoverRow { project: string; file: string; line: number; character: number; sample: string; word: string; kind: string; first: string; md?: string; context: string }
+const rows: HoverRow[] = [];
+const terms: Array<{ key: string; term: string; reading: string; probability: number | undefined; line: string; judged: Judgement | undefined }> = [];
 for (const [pi, name] of projects.entries()) {
   const dir = path.join(wild, name);
   const files = texFiles(dir);
@@ -128,12 +133,12 @@ for (const [pi, name] of projects.entries()) {
   const server = new Server(bundle, dir);
   await server.start();
   await server.ready();
-  const opened = new Set();
+  const opened = new Set<string>();
   for (const s of sites) if (!opened.has(s.file)) { opened.add(s.file); await server.open(pathToFileURL(s.file).href, texts[files.indexOf(s.file)]); }
   // first pass: every hover asks for what it needs (context vectors); the second reads it
   for (const s of sites) await server.hover(pathToFileURL(s.file).href, position(texts[files.indexOf(s.file)], s.offset));
   await server.settled();
-  const counts = { anywhere: {}, word: {} };
+  const counts: Record<string, Record<string, number>> = { anywhere: {}, word: {} };
   for (const s of sites) {
     const text = texts[files.indexOf(s.file)];
     const pos = position(text, s.offset);
@@ -141,7 +146,7 @@ for (const [pi, name] of projects.entries()) {
     const kind = kindOf(md);
     counts[s.sample][kind] = (counts[s.sample][kind] ?? 0) + 1;
     const rel = path.relative(dir, s.file);
-    const row = { project: name, file: rel, line: pos.line + 1, character: pos.character + 1, sample: s.sample, word: wordAt(text, s.offset), kind, first: md.split('\n').find((l) => l.trim()) ?? '', ...(md ? { md: md.slice(0, 3000) } : {}), context: text.split('\n')[pos.line].trim().slice(0, 200) };
+    const row: HoverRow = { project: name, file: rel, line: pos.line + 1, character: pos.character + 1, sample: s.sample, word: wordAt(text, s.offset), kind, first: md.split('\n').find((l) => l.trim()) ?? '', ...(md ? { md: md.slice(0, 3000) } : {}), context: text.split('\n')[pos.line].trim().slice(0, 200) };
     rows.push(row);
     if (kind === 'term') {
       const term = /“([^”]*)”/.exec(md)?.[1] ?? '';
@@ -153,22 +158,22 @@ for (const [pi, name] of projects.entries()) {
     }
   }
   await server.stop();
-  const shown = (c, n) => n - (c.nothing ?? 0);
+  const shown = (c: Record<string, number>, n: number) => n - (c.nothing ?? 0);
   console.log(`${name.padEnd(34)} anywhere: ${shown(counts.anywhere, PER_PROJECT)}/${PER_PROJECT} shown ${JSON.stringify(counts.anywhere)}  words: ${shown(counts.word, WORDS)}/${WORDS} ${JSON.stringify(counts.word)}`);
 }
 
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
 fs.writeFileSync(OUT, JSON.stringify({ seed: SEED, rows, terms }, null, 1));
-const all = (sampleName) => rows.filter((r) => r.sample === sampleName);
-const pct = (a, b) => (b ? `${(100 * a / b).toFixed(1)}%` : '—');
+const all = (sampleName: string) => rows.filter((r) => r.sample === sampleName);
+const pct = (a: number, b: number) => (b ? `${(100 * a / b).toFixed(1)}%` : '—');
 console.log('\n| sample | positions | hover shown | term hovers | candidate proofs | references/labels |');
 console.log('|---|---|---|---|---|---|');
 for (const s of ['anywhere', 'word']) {
   const r = all(s);
-  const k = (p) => r.filter((x) => p(x.kind)).length;
+  const k = (p: (kind: string) => boolean) => r.filter((x) => p(x.kind)).length;
   console.log(`| ${s} | ${r.length} | ${k((x) => x !== 'nothing')} (${pct(k((x) => x !== 'nothing'), r.length)}) | ${k((x) => x === 'term')} | ${k((x) => /proofs/.test(x))} | ${k((x) => /reference|label|undefined-ref/.test(x))} |`);
 }
-const j = terms.filter((t) => t.judged);
+const j = terms.filter((t): t is typeof t & { judged: Judgement } => t.judged !== undefined);
 const right = j.filter((t) => t.judged.term && t.judged.reading).length;
 console.log(`\nterm hovers: ${terms.length}; judged ${j.length}; about a term with the right first reading: ${right}/${j.length} (${pct(right, j.length)}); about a term: ${j.filter((t) => t.judged.term).length}/${j.length}`);
 const unjudged = terms.filter((t) => !t.judged);

@@ -21,7 +21,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot } from '../lib/repo.js';
-import { LoadedIndex, disambiguate, withCitationVotes, QUERY_TOKENS, defaultIndexDir, sharedDataDir, indexProofRanker, rankIndexProofs, statementSimilarity, expandProofWikiMacros } from 'mathsense-server/api/index';
+import type { ServerStatus } from 'mathsense-server/protocol';
+import { type IndexEntry, LoadedIndex, disambiguate, withCitationVotes, QUERY_TOKENS, defaultIndexDir, sharedDataDir, indexProofRanker, rankIndexProofs, statementSimilarity, expandProofWikiMacros } from 'mathsense-server/api/index';
 import { fuseZ } from 'mathsense-server/api/util';
 import { mapPsStatements } from '../indexBuild/builder.js';
 import { EncoderSession, EmbeddingCache, embedThroughCache } from 'mathsense-server/api/embeddings';
@@ -33,39 +34,44 @@ import { textKey } from '../data/splits.js';
 const root = repoRoot;
 
 const argv = process.argv.slice(2);
-const opt = (n) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (n: string) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
 const slice = opt('--slice') ? Number(opt('--slice')) : undefined;
 const indexDir = defaultIndexDir(opt('--index'));
 const dataDir = sharedDataDir();
-const cut = (xs) => (slice ? xs.slice(0, slice) : xs);
-let qtext = (t) => t;
-const pct = (x) => Math.round(x * 1000) / 10;
-const rows = [];
+const cut = <T>(xs: T[]): T[] => (slice ? xs.slice(0, slice) : xs);
+let qtext = (t: string) => t;
+const pct = (x: number) => Math.round(x * 1000) / 10;
+/** A row of the table (`shipped`: what the server ranks with; blank columns stay absent). */
+interface Row { task: string; metric: string; n: number; bm25?: number; encoder?: number; fused?: number | string; shipped?: number; anchor?: string }
+const rows: Row[] = [];
 
-let index;
+let index: LoadedIndex;
+let loadMsCold: number;
 try {
   const t0 = performance.now();
   index = LoadedIndex.load(indexDir);
-  index.loadMsCold = performance.now() - t0;
+  loadMsCold = performance.now() - t0;
 } catch (e) {
   console.log(`index unavailable: ${(e as Error).message}`);
   console.log('(run `npm run index:build` first; skipping the index rows)');
   process.exit(0);
 }
 const h = index.header;
+/** The build statistics read here, as indexBuild/builder.ts writes them (the server's header leaves them untyped). */
+const stats = h.stats as { perKind: Record<string, number>; psProofWiki?: { statements: number; rate: number } };
 if (argv.includes('--expand-queries') || (h.proofwikiMacrosExpanded && !argv.includes('--raw-queries'))) qtext = expandProofWikiMacros;
 const enc = await EncoderSession.load(path.join(root, 'models'), { accelerator: 'cpu', threads: 2 });
 if (enc.info.version !== h.modelVersion) console.log(`warning: index built with encoder ${h.modelVersion}, model is ${enc.info.version}`);
 const cache = new EmbeddingCache(enc.info.version, enc.info.dim, path.join(root, '.cache', 'index-embeddings'));
-const embed = (texts) => embedThroughCache(cache, texts, (part) => enc.embedTexts(part.map((i) => texts[i])));
+const embed = (texts: string[]) => embedThroughCache(cache, texts, (part) => enc.embedTexts(part.map((i) => texts[i])));
 const tok = enc.tokenizer;
-const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
+const ids = (t: string) => tok.encode(t, { maxTokens: QUERY_TOKENS });
 
 // ---- statement -> proof (held-out ProofWiki theorems, every indexed proof a candidate)
 {
   const [sa, sb] = h.kinds.statement;
   const [pa, pb] = h.kinds.proof;
-  const queries = [];
+  const queries: IndexEntry[] = [];
   for (let id = sa; id < sb; id++) { const e = index.entry(id); if (e.heldOut && h.sources[e.source].id === 'proofwiki' && e.proofs?.length) queries.push(e); }
   const qs = cut(queries);
   const vecs = await embed(qs.map((e) => qtext(e.text)));
@@ -75,9 +81,10 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
   qs.forEach((e, i) => {
     const bm = index.bm25Range(ids(qtext(e.text)), 'proof', pa, pb);
     const cos = index.cosineRange(vecs[i], pa, pb);
-    const gold = new Set<number>(e.proofs.map((p) => p - pa));
+    const gold = new Set<number>(e.proofs!.map((p) => p - pa)); // queries have proofs
     const fused = fuseZ(bm, cos);
-    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', rankIndexProofs(index, bm, cos, fused) ?? fused]]) {
+    const channels: Array<[keyof typeof acc, Float32Array]> = [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', rankIndexProofs(index, bm, cos, fused) ?? fused]];
+    for (const [m, s] of channels) {
       const r = goldRank(s, gold);
       acc[m][0] += 1 / r; acc[m][1] += r === 1 ? 1 : 0;
     }
@@ -91,10 +98,10 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
 {
   const ps = loadPsProofWiki(dataDir);
   const [sa, sb] = h.kinds.statement;
-  const byKey = new Map();
+  const byKey = new Map<string, number>();
   for (let id = sa; id < sb; id++) { const e = index.entry(id); if (h.sources[e.source].id === 'proofwiki') { const k = textKey(e.text); if (k.length >= 20 && !byKey.has(k)) byKey.set(k, id); } }
   const map = mapPsStatements(ps.texts, byKey);
-  const all = ps.test.map((q) => ({ ...q, gold: q.premises.map((p) => map.get(p)).filter((x) => x !== undefined) })).filter((q) => q.gold.length > 0);
+  const all = ps.test.map((q) => ({ ...q, gold: q.premises.map((p) => map.get(p)).filter((x): x is number => x !== undefined) })).filter((q) => q.gold.length > 0);
   const qs = cut(all);
   const vecs = await embed(qs.map((q) => qtext(q.text)));
   const acc = { bm25: [0, 0], encoder: [0, 0], fused: [0, 0], shipped: [0, 0], untitled: [0, 0] };
@@ -112,7 +119,8 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
     const exclude = new Set(self === undefined ? [] : [self]);
     const shipped = withCitationVotes(index, exclude, query, names)(fused, sa, similarity);
     const untitled = withCitationVotes(index, exclude, query)(fused, sa, similarity);
-    for (const [m, s] of [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped], ['untitled', untitled]] as Array<[string, Float32Array]>) {
+    const channels: Array<[keyof typeof acc, Float32Array]> = [['bm25', bm], ['encoder', cos], ['fused', fused], ['shipped', shipped], ['untitled', untitled]];
+    for (const [m, s] of channels) {
       if (self !== undefined) s[self - sa] = -Infinity;
       acc[m][0] += averagePrecision(s, gold); acc[m][1] += recallAt(s, gold, 10);
     }
@@ -123,7 +131,7 @@ const ids = (t) => tok.encode(t, { maxTokens: QUERY_TOKENS });
   rows.push({ task, metric: 'R@10', n, bm25: pct(acc.bm25[1] / n), encoder: pct(acc.encoder[1] / n), fused: pct(acc.fused[1] / n), shipped: pct(acc.shipped[1] / n), anchor: '42.45' });
   rows.push({ task: `${task}, statement texts only (no titles)`, metric: 'mAP', n, shipped: pct(acc.untitled[0] / n), anchor: 'BERT joint 36.75 / TF-IDF 6.19' });
   rows.push({ task: `${task}, statement texts only (no titles)`, metric: 'R@10', n, shipped: pct(acc.untitled[1] / n) });
-  const st = h.stats.psProofWiki;
+  const st = stats.psProofWiki;
   if (st) rows.push({ task: 'PS-ProofWiki statements mapped onto ProofWiki pages (by text)', metric: 'match rate %', n: st.statements, fused: st.rate, anchor: '' });
 }
 
@@ -162,19 +170,19 @@ await enc.release();
   const child = spawn(process.execPath, [path.join(root, 'server', 'dist', 'mathsense.cjs'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const settings = { index: { path: indexDir } };
-  conn.onRequest('workspace/configuration', (p) => p.items.map(() => settings));
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => settings));
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.listen();
   const uri = pathToFileURL(file).href;
   await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(tmp).href, capabilities: { workspace: { configuration: true } }, initializationOptions: { settings } });
   await conn.sendNotification('initialized', {});
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'latex', version: 1, text } });
-  let s;
+  let s: ServerStatus;
   for (let i = 0; i < 600; i++) { s = await conn.sendRequest('mathsense/status'); if (s.index.state !== 'loading' && s.index.state !== 'idle') break; await new Promise((r) => setTimeout(r, 100)); }
   const lines = text.split('\n');
   const thmLines = lines.flatMap((l, i) => (l.startsWith('\\begin{theorem}') ? [i + 1] : []));
-  const measure = async (rounds) => {
-    const t = [];
+  const measure = async (rounds: number) => {
+    const t: number[] = [];
     for (let r = 0; r < rounds; r++) for (const line of thmLines) {
       const t0 = performance.now();
       await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } });
@@ -196,11 +204,11 @@ await enc.release();
 
 rows.push({ task: 'index build (npm run index:build, from ../shared/data)', metric: 'seconds', n: h.count, fused: (h.buildMs / 1000).toFixed(1), anchor: '' });
 rows.push({ task: 'index size on disk', metric: 'MB', n: h.count, fused: (index.bytes / 1e6).toFixed(1), anchor: '' });
-rows.push({ task: 'index load time (cold, synchronous)', metric: 'ms', n: h.count, fused: index.loadMsCold.toFixed(0), anchor: '< 1000' });
+rows.push({ task: 'index load time (cold, synchronous)', metric: 'ms', n: h.count, fused: loadMsCold.toFixed(0), anchor: '< 1000' });
 
-const f = (x) => (x === undefined ? '—' : typeof x === 'number' ? x.toFixed(1) : x);
+const f = (x: number | string | undefined) => (x === undefined ? '—' : typeof x === 'number' ? x.toFixed(1) : x);
 const head = ['task', 'metric', 'n', 'BM25', 'encoder', 'BM25+enc', 'MathSense', 'anchor'];
-console.log(`Index ${indexDir}: ${h.count} entries (${Object.entries(h.stats.perKind).map(([k, n]) => `${n} ${k}`).join(', ')}), model ${h.modelVersion}; held-out/test data only.`);
+console.log(`Index ${indexDir}: ${h.count} entries (${Object.entries(stats.perKind).map(([k, n]) => `${n} ${k}`).join(', ')}), model ${h.modelVersion}; held-out/test data only.`);
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${[r.task, r.metric, String(r.n), f(r.bm25), f(r.encoder), f(r.fused), f(r.shipped ?? r.fused), r.anchor ?? ''].join(' | ')} |`);
 process.exit(0);

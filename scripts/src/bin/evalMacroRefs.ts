@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { StdioServer } from '../lib/lspServer.js';
 import { repoRoot } from '../lib/repo.js';
 import { Workspace, findDocumentFiles, macroRefs } from 'mathsense-server/api/project';
+import type { Doc } from '../lib/serverTypes.js';
 
 const root = repoRoot;
 
 const args = process.argv.slice(2);
-const opt = (name) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
 const bundle = path.resolve(opt('bundle') ?? path.join(root, 'server', 'dist', 'mathsense.cjs'));
 const extras = args.flatMap((a, i) => (args[i - 1] === '--extra' ? [path.resolve(a)] : []));
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
@@ -27,18 +28,20 @@ if (!fs.existsSync(wild)) { console.log(`eval-macro-refs: ${wild} missing, skipp
 
 const projects = [...fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild, n)).isDirectory()).sort().map((n) => path.join(wild, n)), ...extras];
 
-const rows = [];
+/** A project's counts: references through its macros, whose label exists, that hover and go to definition find. */
+interface Row { project: string; refs: number; labelled: number; hover: number; definition: number; plain: number }
+const rows: Row[] = [];
 for (const dir of projects) {
   const ws = new Workspace();
-  const docs = findDocumentFiles(dir).filter((f) => /\.(tex|ltx)$/.test(f)).map((f) => ws.loadFile(f)).filter(Boolean);
+  const docs = findDocumentFiles(dir).filter((f) => /\.(tex|ltx)$/.test(f)).map((f) => ws.loadFile(f)).filter((d): d is Doc => d !== undefined);
   const sites = [];
   for (const doc of docs) for (const r of macroRefs(ws, doc)) sites.push({ doc, r, found: ws.findLabel(doc, r.name).length > 0 });
-  const row = { project: path.basename(dir), refs: sites.length, labelled: sites.filter((s) => s.found).length, hover: 0, definition: 0, plain: docs.reduce((n, d) => n + d.refs().length, 0) };
+  const row: Row = { project: path.basename(dir), refs: sites.length, labelled: sites.filter((s) => s.found).length, hover: 0, definition: 0, plain: docs.reduce((n, d) => n + d.refs().length, 0) };
   if (sites.length) {
     const server = new StdioServer(bundle, dir);
     await server.start();
     await server.status(); // answers once the workspace scan and includes are read
-    const opened = new Set();
+    const opened = new Set<Doc>();
     for (const s of sites) {
       if (!opened.has(s.doc)) { opened.add(s.doc); await server.open(s.doc.uri, s.doc.text); }
     }
@@ -58,6 +61,6 @@ console.log(`server: ${path.relative(process.cwd(), bundle) || bundle}`);
 console.log('| project | plain references | references through project macros | their label exists | hover shows it | go to definition finds it |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.project} | ${r.plain} | ${r.refs} | ${r.labelled} | ${r.hover} | ${r.definition} |`);
-const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
+const sum = (k: Exclude<keyof Row, 'project'>) => rows.reduce((n, r) => n + r[k], 0);
 console.log(`| all | ${sum('plain')} | ${sum('refs')} | ${sum('labelled')} | ${sum('hover')} | ${sum('definition')} |`);
 process.exit(0);

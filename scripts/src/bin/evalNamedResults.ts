@@ -14,6 +14,7 @@ import { Workspace, findDocumentFiles } from 'mathsense-server/api/project';
 import { statements } from 'mathsense-server/api/analysis';
 import { LoadedIndex, namedIds, candidateProofs, QUERY_TOKENS } from 'mathsense-server/api/index';
 import { bodyText } from 'mathsense-server/api/features';
+import type { Doc } from '../lib/serverTypes.js';
 import { MathTokenizer, loadEncoderFiles, EncoderSession } from 'mathsense-server/api/embeddings';
 
 const root = repoRoot;
@@ -27,21 +28,30 @@ const LIST = process.argv.includes('--list');
 const index = LoadedIndex.load(indexDir);
 
 // ---- the rules of 630e75b, for the baseline
-const oldKey = (s) => s.toLowerCase().replace(/\\[a-z]+\s*/g, ' ').replace(/['’`]/g, '').replace(/[^a-z0-9/]+/g, ' ').replace(/ ?\/ ?/g, '/').trim()
+const oldKey = (s: string) => s.toLowerCase().replace(/\\[a-z]+\s*/g, ' ').replace(/['’`]/g, '').replace(/[^a-z0-9/]+/g, ' ').replace(/ ?\/ ?/g, '/').trim()
   .replace(/^(?:definition|proof of|the) /, '').replace(/ proof \d+$/, '');
-const oldKeys = (name) => { const f = oldKey(name); if (f.length < 3) return []; const s = f.replace(/\s(?:theorem|lemma|proposition|corollary)$/, ''); return s !== f && s.length >= 3 ? [f, s] : [f]; };
-const oldTitles = new Map();
+const oldKeys = (name: string) => { const f = oldKey(name); if (f.length < 3) return []; const s = f.replace(/\s(?:theorem|lemma|proposition|corollary)$/, ''); return s !== f && s.length >= 3 ? [f, s] : [f]; };
+const oldTitles = new Map<string, number[]>();
 const [sa, sb] = index.header.kinds.statement;
 for (let id = sa; id < sb; id++) for (const k of oldKeys(index.peek(id).title)) { const l = oldTitles.get(k); if (l) l.push(id); else oldTitles.set(k, [id]); }
-const oldNamed = (name) => new Set(oldKeys(name).flatMap((k) => oldTitles.get(k) ?? []));
+const oldNamed = (name: string) => new Set(oldKeys(name).flatMap((k) => oldTitles.get(k) ?? []));
 
 /** Titles that say which part of a longer result, not which result: "(i)", "Step 2", a citation. */
 const NOT_A_NAME = /^\s*(?:\(?[ivx]+\)?|\d+|step \d+|part [a-z0-9]+|\\cite.*|see .*)\s*$/i;
 
-const rows = [];
+/**
+ * A titled statement of latex-wild: the indexed results its title names now and by the old rules;
+ * for those named now, whether the hover's first candidate proof is the named result's.
+ */
+interface NamedRow {
+  project: string; title: string; text: string; kind: string;
+  now: Array<{ title: string; strength: number }>; before: string[];
+  promoted?: boolean; proofs?: number; firstProof?: string;
+}
+const rows: NamedRow[] = [];
 for (const name of fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild, n)).isDirectory()).sort()) {
   const ws = new Workspace();
-  const docs = findDocumentFiles(path.join(wild, name)).filter((f) => f.endsWith('.tex')).map((f) => ws.loadFile(f)).filter(Boolean);
+  const docs = findDocumentFiles(path.join(wild, name)).filter((f) => f.endsWith('.tex')).map((f) => ws.loadFile(f)).filter((d): d is Doc => d !== undefined);
   for (const doc of docs) {
     for (const st of statements(ws, doc)) {
       if (!st.title || NOT_A_NAME.test(st.title)) continue;
@@ -51,7 +61,7 @@ for (const name of fs.readdirSync(wild).filter((n) => fs.statSync(path.join(wild
     }
   }
 }
-const hit = (r) => r.now.length > 0;
+const hit = (r: NamedRow) => r.now.length > 0;
 
 // the hover's candidate proofs of each named statement (its text with the encoder, its title as
 // the name): is a proof of the named result listed first?
@@ -68,15 +78,16 @@ matched.forEach((r, i) => {
   r.firstProof = res[0]?.entry.title;
 });
 await enc.release?.();
-const per = new Map();
+const per = new Map<string, { titled: number; now: number; before: number; promoted?: number }>();
 for (const r of rows) { const p = per.get(r.project) ?? { titled: 0, now: 0, before: 0 }; p.titled++; if (hit(r)) p.now++; if (r.before.length) p.before++; per.set(r.project, p); }
-for (const r of rows) if (r.promoted) per.get(r.project).promoted = (per.get(r.project).promoted ?? 0) + 1;
+// every row's project is in `per` (the loop above)
+for (const r of rows) if (r.promoted) { const p = per.get(r.project)!; p.promoted = (p.promoted ?? 0) + 1; }
 console.log('| project | titled statements | named an indexed result (shipped) | (rules of 630e75b) | its proof first in the hover |');
 console.log('|---|---|---|---|---|');
 for (const [p, c] of per) console.log(`| ${p} | ${c.titled} | ${c.now} | ${c.before} | ${c.promoted ?? 0} |`);
 const tot = rows.length, now = rows.filter(hit).length, before = rows.filter((r) => r.before.length).length;
 console.log(`| all | ${tot} | ${now} | ${before} | ${rows.filter((r) => r.promoted).length} |`);
-const withProofs = matched.filter((r) => r.proofs > 0);
+const withProofs = matched.filter((r) => (r.proofs ?? 0) > 0);
 console.log(`\nnamed results with proofs in the index: ${withProofs.length}; a proof of the named result first in the hover: ${withProofs.filter((r) => r.promoted).length}`);
 const held = withProofs.filter((r) => !r.promoted);
 console.log(`\nnamed but not promoted (the named result's text is far from the statement's): ${held.length}`);

@@ -27,12 +27,16 @@ import { repoRoot } from '../lib/repo.js';
 import { MathTokenizer } from 'mathsense-server/api/embeddings';
 import { isHeldOut, textKey } from '../data/splits.js';
 import { seededRandom } from 'mathsense-server/api/util';
-import { canonicalFormula, toLatex, macroTable, scopeMacros } from 'mathsense-server/api/math';
+import { canonicalFormula, toLatex, macroTable, scopeMacros, type MacroTable } from 'mathsense-server/api/math';
+
+/** How a formula is printed (toLatex's styles). */
+type LatexStyle = NonNullable<Parameters<typeof toLatex>[1]>;
 import { Workspace } from 'mathsense-server/api/project';
 import { documentEquations } from 'mathsense-server/api/features';
 import { proofWikiEquations, formulaEncoderInput } from 'mathsense-server/api/index';
 import { randomSeed } from '../rewrite/seeds.js';
-import { makeCluster } from '../rewrite/clusters.js';
+import { makeCluster, type Formula, type Member } from '../rewrite/clusters.js';
+import type { ProofWikiPage } from '../data/proofwiki.js';
 import { relationChains, chainLatex, reversedEquation, parseSides } from '../rewrite/latexFormula.js';
 import { size } from '../rewrite/build.js';
 
@@ -51,7 +55,7 @@ const { values: opt } = parseArgs({ options: {
 } });
 
 const t0 = Date.now();
-const log = (m) => console.log(`[export-formula ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const log = (m: string) => console.log(`[export-formula ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 const maxTokens = Number(opt['max-tokens']);
 const valPercent = Number(opt['val-percent']);
 const small = opt.small;
@@ -63,22 +67,28 @@ const tok = MathTokenizer.load(vocabFile);
 const noMacros = macroTable([]);
 
 /** Canonical text of a formula (the one text the encoder sees) and whether it is held out. */
-const canonical = (latex, macros = noMacros) => canonicalFormula(latex, macros);
-const heldOut = (c) => isHeldOut(textKey(c));
+const canonical = (latex: string, macros = noMacros) => canonicalFormula(latex, macros);
+const heldOut = (c: string) => isHeldOut(textKey(c));
 /** Token ids of a canonical text, as the server encodes it; undefined when too long (`cut`: truncate instead). */
-function encode(c, cut = false) {
+function encode(c: string, cut = false): number[] | undefined {
   const ids = tok.encode(formulaEncoderInput(c), { maxTokens: maxTokens + 1 });
   if (ids.length < 2) return undefined;
   if (ids.length > maxTokens) return cut ? ids.slice(0, maxTokens) : undefined;
   return ids;
 }
-const inVal = (key) => isHeldOut(`formula-val:${key}`, valPercent);
+const inVal = (key: string) => isHeldOut(`formula-val:${key}`, valPercent);
 
 const out = fs.createWriteStream(path.join(opt.out, 'clusters.jsonl'));
-const counts = {};
-const members = {};
+/**
+ * One line of clusters.jsonl: source, validation flag, source key, (real clusters) the display,
+ * then per member its canonical texts and their token ids.
+ */
+interface ClusterRecord { s: string; v: number; k: string; d?: string; t: string[][]; c: number[][][] }
+
+const counts: Record<string, number> = {};
+const members: Record<string, number> = {};
 const dropped = { heldOutSources: 0, heldOutMembers: 0, tooLong: 0, smallClusters: 0, unparsed: 0 };
-function write(rec) {
+function write(rec: ClusterRecord) {
   out.write(`${JSON.stringify(rec)}\n`);
   const key = `${rec.s}${rec.v ? ' (val)' : ''}`;
   counts[key] = (counts[key] ?? 0) + 1;
@@ -88,7 +98,7 @@ function write(rec) {
 // ---------------------------------------------------------------- rewrite clusters
 
 /** A random printing style: the same expression as people write it in different ways. */
-function randomStyle(rnd) {
+function randomStyle(rnd: () => number): LatexStyle {
   return {
     frac: rnd() < 0.8 ? 'frac' : 'slash',
     times: rnd() < 0.45 ? 'cdot' : rnd() < 0.2 ? 'times' : 'juxtapose',
@@ -98,22 +108,22 @@ function randomStyle(rnd) {
   };
 }
 
-const formulaLatex = (f, style) => f.sides.map((e) => toLatex(e, style)).join(` ${f.rel ?? '='} `);
+const formulaLatex = (f: Formula, style: LatexStyle) => f.sides.map((e) => toLatex(e, style)).join(` ${f.rel ?? '='} `);
 
 /**
  * A cluster's record: per member up to two printed styles (the seed also its original canonical
  * texts), each canonicalised, held-out texts and duplicates dropped, too long ones skipped.
  */
-function clusterRecord(source, key, cluster, rnd, originals = [], extra = {}) {
-  const seen = new Set();
-  const texts = [];
-  const ids = [];
+function clusterRecord(source: string, key: string, cluster: Member[], rnd: () => number, originals: string[] = [], extra: { d?: string } = {}): ClusterRecord | undefined {
+  const seen = new Set<string>();
+  const texts: string[][] = [];
+  const ids: number[][][] = [];
   cluster.forEach((m, i) => {
     // canonical texts: the originals (already canonical, with their document's macros), then printed styles
     const printed = [formulaLatex(m.formula, randomStyle(rnd))];
     if (rnd() < 0.5) printed.push(formulaLatex(m.formula, randomStyle(rnd)));
-    const vt = [];
-    const vi = [];
+    const vt: string[] = [];
+    const vi: number[][] = [];
     for (const c of [...(i === 0 ? originals : []), ...printed.map((l) => canonical(l))]) {
       if (seen.has(c)) continue;
       if (heldOut(c)) { dropped.heldOutMembers++; continue; }
@@ -142,14 +152,17 @@ log(`synthetic: ${JSON.stringify(counts)}`);
 
 // ---------------------------------------------------------------- real equations
 
+/** A display equation of a source, with where it is (its proof, section or page) and its document's macros. */
+interface SourceEquation { latex: string; context: string; macros: MacroTable }
+
 /**
  * Equations of one source: {latex, context, macros}, held-out ones removed together with every
  * display that contains one (a multi-row display holds its labelled rows' text).
  */
-function latexSourceEquations(name, dir, maxFiles) {
+function latexSourceEquations(name: string, dir: string, maxFiles: number): SourceEquation[] {
   const ws = new Workspace();
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.tex') && f !== 'fdl.tex').sort().slice(0, maxFiles);
-  const eqs = [];
+  const eqs: SourceEquation[] = [];
   for (const f of files) {
     const doc = ws.loadFile(path.join(dir, f));
     if (!doc) continue;
@@ -161,7 +174,7 @@ function latexSourceEquations(name, dir, maxFiles) {
       if (held.some((h) => h.start >= s.start && h.end <= s.end)) { dropped.heldOutSources++; continue; }
       if (s.row !== undefined) continue; // a labelled row: its display is the equation (rows are split below)
       // context: the enclosing proof, else the section
-      let ctx;
+      let ctx: string | undefined;
       for (let e = doc.envAt(s.start); e >= 0; e = envs[e].parent) if (envs[e].name === 'proof') { ctx = `${f}:proof:${envs[e].start}`; break; }
       ctx ??= `${f}:section:${doc.sectionAt(s.start)?.start ?? 0}`;
       eqs.push({ latex: s.latex, context: `${name}:${ctx}`, macros });
@@ -170,14 +183,14 @@ function latexSourceEquations(name, dir, maxFiles) {
   return eqs;
 }
 
-function proofWikiSourceEquations(maxPages) {
+function proofWikiSourceEquations(maxPages: number): SourceEquation[] {
   const file = path.join(opt.data, 'proofwiki', 'proofwiki_pages_rendered.jsonl');
-  const eqs = [];
+  const eqs: SourceEquation[] = [];
   let pages = 0;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     if (pages >= maxPages) break;
-    const p = JSON.parse(line);
+    const p: ProofWikiPage = JSON.parse(line);
     pages++;
     // the split of the ProofWiki text encoder: a held-out theorem's pages are not trained on
     if (isHeldOut(`proofwiki:${p.title.replace(/\/Proof \d+$/, '')}`)) { dropped.heldOutSources++; continue; }
@@ -191,11 +204,12 @@ function proofWikiSourceEquations(maxPages) {
   return eqs;
 }
 
-const sources = ([
+const allSources: Array<[string, () => SourceEquation[]]> = [
   ['stacks', () => latexSourceEquations('stacks', path.join(opt.data, 'latex', 'stacks-project'), small ? 2 : Infinity)],
   ['hott', () => latexSourceEquations('hott', path.join(opt.data, 'latex', 'hott-book'), small ? 2 : Infinity)],
   ['proofwiki', () => proofWikiSourceEquations(opt['proofwiki-pages'] ? Number(opt['proofwiki-pages']) : small ? 400 : Infinity)],
-] as Array<[string, () => Array<{ latex: string; context: string; macros: typeof noMacros }>]>).filter(([name]) => opt.sources.split(',').includes(name));
+];
+const sources = allSources.filter(([name]) => opt.sources.split(',').includes(name));
 
 const MAX_SIDE_CHARS = 300;
 const CONTEXT_GROUP = 16;
@@ -203,7 +217,7 @@ for (const [name, load] of sources) {
   const eqs = load();
   log(`${name}: ${eqs.length} display equations (train split)`);
   // seeds: relation chains whose sides parse; each chain once
-  const seen = new Set();
+  const seen = new Set<string>();
   for (const eq of eqs) {
     for (const chain of relationChains(eq.latex)) {
       if (chain.sides.length > 4 || chain.sides.some((s) => s.length > MAX_SIDE_CHARS)) continue;
@@ -223,12 +237,12 @@ for (const [name, load] of sources) {
     }
   }
   // context groups: equations of one proof/section/page, in order, at most CONTEXT_GROUP each
-  const byContext = new Map();
+  const byContext = new Map<string, SourceEquation[]>();
   for (const eq of eqs) byContext.set(eq.context, [...(byContext.get(eq.context) ?? []), eq]);
   for (const [ctx, list] of byContext) {
-    const texts = [];
-    const ids = [];
-    const dup = new Set();
+    const texts: string[][] = [];
+    const ids: number[][][] = [];
+    const dup = new Set<string>();
     for (const eq of list) {
       const c = canonical(eq.latex, eq.macros);
       if (dup.has(c)) continue;

@@ -15,7 +15,7 @@ import { seededRandom } from 'mathsense-server/api/util';
 import { VocabCounter, buildVocabulary } from '../training/vocabBuilder.js';
 import { loadProofWiki } from '../data/proofwiki.js';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
-import { loadMathD2 } from '../data/mathd2.js';
+import { loadMathD2, type MathD2Row } from '../data/mathd2.js';
 import { termTitle } from 'mathsense-server/api/index';
 import { loadStacks } from '../data/stacks.js';
 import { proofWikiCitations, psHeldOutCopies } from '../data/proofwikiLinks.js';
@@ -33,7 +33,7 @@ const { values: opt } = parseArgs({ options: {
 } });
 
 const t0 = Date.now();
-const log = (m) => console.log(`[export ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const log = (m: string) => console.log(`[export ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 const maxTokens = Number(opt['max-tokens']);
 fs.mkdirSync(opt.out, { recursive: true });
 
@@ -56,24 +56,31 @@ const md2All = loadMathD2(opt.data, 'train');
 const md2 = md2All.filter((d) => !isMathD2CosineFit(d.term));
 log(`proofwiki ${pw.length} train theorems (${pwCopies.size} copies of PS dev/test statements left out), stacks ${stacksTrain.length} train results, ps-proofwiki ${ps.train.length} train statements, mathd2 ${md2.length} train definitions (${md2All.length - md2.length} kept for the term ranker's cosine fit)`);
 
-// [query, candidate, source, renameAgainst?] as texts; stacks texts carry the preamble macros
-const pairs = [];
+/**
+ * A training pair as texts: query `a`, candidate `b`, source `s`; `rename`: also a variant with
+ * shared symbols renamed; `macros`: Stacks texts, read with the preamble macros; `md2`: the MathD2
+ * row of a title pair; `neg`: a hard negative (addHardNegatives).
+ */
+interface Pair { a: string; b: string; s: string; rename?: boolean; macros?: boolean; md2?: MathD2Row; neg?: string }
+
+// every train theorem, every resolved Stacks ref and every PS premise has its entry in the maps read below
+const pairs: Pair[] = [];
 for (const t of pw) for (const p of t.proofs.slice(0, 3)) pairs.push({ a: t.statement, b: p, s: 'proofwiki-proof', rename: true });
 for (const t of pw) {
-  for (const c of pwCites.get(t.base).filter((c) => !c.heldOut).slice(0, 6)) pairs.push({ a: t.statement, b: c.statement, s: 'proofwiki-ref' });
+  for (const c of pwCites.get(t.base)!.filter((c) => !c.heldOut).slice(0, 6)) pairs.push({ a: t.statement, b: c.statement, s: 'proofwiki-ref' });
 }
 for (const r of stacksTrain) {
   if (r.proof) pairs.push({ a: r.statement, b: r.proof, s: 'stacks-proof', rename: true, macros: true });
-  for (const ref of r.refs.slice(0, 6)) pairs.push({ a: r.statement, b: byLabel.get(ref).statement, s: 'stacks-ref', macros: true });
+  for (const ref of r.refs.slice(0, 6)) pairs.push({ a: r.statement, b: byLabel.get(ref)!.statement, s: 'stacks-ref', macros: true });
 }
-for (const q of ps.train) for (const p of q.premises) pairs.push({ a: q.text, b: ps.texts.get(p), s: 'ps-premise' });
+for (const q of ps.train) for (const p of q.premises) pairs.push({ a: q.text, b: ps.texts.get(p)!, s: 'ps-premise' });
 for (const d of md2) pairs.push({ a: d.definition, b: termTitle(d.term, d.title), s: 'mathd2-title', md2: d });
 
 const vocabFile = path.join(root, 'models', 'tokenizer', 'vocab.json');
-let vocab;
+let vocab: Vocabulary;
 if (opt['rebuild-vocab'] || !fs.existsSync(vocabFile)) {
   const counter = new VocabCounter();
-  const seen = new Set();
+  const seen = new Set<string>();
   for (const p of pairs) for (const x of [p.a, p.b]) { if (!seen.has(x)) { seen.add(x); counter.add(x); } }
   vocab = buildVocabulary(counter, { size: Number(opt['vocab-size']) });
   vocab.save(vocabFile);
@@ -120,17 +127,18 @@ log(`wrote ${Object.values(counts).reduce((x: number, y: number) => x + y, 0)} p
  * for MathD2, another title that shares the definition's term (the very choice it is tested on).
  * Pools hold train items only, so no held-out text becomes a negative either.
  */
-function addHardNegatives(tok) {
+function addHardNegatives(tok: MathTokenizer) {
   const nrnd = seededRandom(7);
-  const pick = (xs) => xs[Math.floor(nrnd() * xs.length)];
-  const mine = (source, poolTexts, queryOf, excludeOf, o = {}) => {
+  const pick = <T>(xs: T[]): T => xs[Math.floor(nrnd() * xs.length)];
+  /** `queryOf`: the query item of each query text of `source`'s pairs (every one has its item). */
+  const mine = <Q>(source: string, poolTexts: string[], queryOf: Map<string, Q>, excludeOf: (q: Q) => Array<number | undefined>, o: Parameters<MathTokenizer['encode']>[1] = {}) => {
     const bySource = pairs.filter((p) => p.s === source);
     const queries = [...new Set(bySource.map((p) => p.a))];
     const poolIds = poolTexts.map((t) => tok.encode(t, o));
     const at = new Map(poolTexts.map((t, i) => [t, i]));
-    const negs = bm25Negatives(poolIds, queries.map((a) => ({ ids: tok.encode(a, o), exclude: new Set([at.get(a), ...excludeOf(queryOf.get(a))].filter((i) => i !== undefined)) })));
+    const negs = bm25Negatives(poolIds, queries.map((a) => ({ ids: tok.encode(a, o), exclude: new Set([at.get(a), ...excludeOf(queryOf.get(a)!)].filter((i): i is number => i !== undefined)) })));
     const byQuery = new Map(queries.map((a, i) => [a, negs[i]]));
-    for (const p of bySource) { const n = byQuery.get(p.a); if (n.length) p.neg = poolTexts[pick(n)]; }
+    for (const p of bySource) { const n = byQuery.get(p.a)!; if (n.length) p.neg = poolTexts[pick(n)]; }
     log(`hard negatives for ${source}: ${queries.length} queries against ${poolTexts.length} texts`);
   };
   const psPool = [...ps.texts].filter(([id]) => !ps.heldOut.has(id));
@@ -139,12 +147,13 @@ function addHardNegatives(tok) {
   const stacksAt = new Map(stacksTrain.map((r, i) => [r.label, i]));
   mine('stacks-ref', stacksTrain.map((r) => r.statement), new Map(stacksTrain.map((r) => [r.statement, r])), (r) => r.refs.map((l) => stacksAt.get(l)), { macros: stacks.macros });
   const pwAt = new Map(pw.map((t, i) => [t, i]));
-  mine('proofwiki-ref', pw.map((t) => t.statement), new Map(pw.map((t) => [t.statement, t])), (t) => pwCites.get(t.base).map((c) => pwAt.get(c)));
-  const titlesOf = new Map();
-  for (const d of md2) { const ts = titlesOf.get(d.term) ?? new Set(); ts.add(d.title); titlesOf.set(d.term, ts); }
+  mine('proofwiki-ref', pw.map((t) => t.statement), new Map(pw.map((t) => [t.statement, t])), (t) => pwCites.get(t.base)!.map((c) => pwAt.get(c)));
+  const titlesOf = new Map<string, Set<string>>();
+  for (const d of md2) { const ts = titlesOf.get(d.term) ?? new Set<string>(); ts.add(d.title); titlesOf.set(d.term, ts); }
+  // title pairs carry their row, whose term is in titlesOf
   for (const p of pairs.filter((q) => q.s === 'mathd2-title')) {
-    const d = p.md2;
-    const others = [...titlesOf.get(d.term)].filter((t) => t !== d.title);
+    const d = p.md2!;
+    const others = [...titlesOf.get(d.term)!].filter((t) => t !== d.title);
     if (others.length) p.neg = termTitle(d.term, pick(others));
   }
 }

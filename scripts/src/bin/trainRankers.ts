@@ -23,11 +23,11 @@ const out = path.join(outDir, 'reference-ranker', 'ranker.json');
 const proofOut = path.join(outDir, 'proof-ranker', 'ranker.json');
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const t0 = Date.now();
-const log = (m) => console.error(`[train-rankers ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const log = (m: string) => console.error(`[train-rankers ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 const ctx = await createContext({ modelsDir, cacheDir: opt.slice ? undefined : path.join(root, '.cache', 'eval-embeddings'), log });
 const dataDir = path.join(shared, 'data');
 const slice = opt.slice ? Number(opt.slice) : undefined;
-const write = (file, json) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, `${JSON.stringify(json, null, 1)}\n`); };
+const write = (file: string, json: unknown) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, `${JSON.stringify(json, null, 1)}\n`); };
 
 const proof: ProofRankerModel & { encoder?: string; seconds?: number } = await trainProofRanker(ctx, dataDir, slice);
 proof.encoder = ctx.enc.info.version;

@@ -12,7 +12,8 @@ export interface ProofWikiTheorem {
   heldOut: boolean;
 }
 
-interface Page { url: string; title: string; sections: Array<{ heading: string; text: string }> }
+/** One line of proofwiki_pages_rendered.jsonl. */
+export interface ProofWikiPage { url: string; title: string; sections: Array<{ heading: string; text: string }> }
 
 const isProofHeading = (h: string) => h === 'Proof' || /^Proof \d+$/.test(h) || h.startsWith('Proof ');
 
@@ -22,7 +23,7 @@ export function loadProofWiki(dataDir: string): ProofWikiTheorem[] {
   const byBase = new Map<string, ProofWikiTheorem>();
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const p = JSON.parse(line) as Page;
+    const p = JSON.parse(line) as ProofWikiPage;
     const thm = p.sections.find((s) => s.heading === 'Theorem');
     const proofs = p.sections.filter((s) => isProofHeading(s.heading) && s.text.trim().length > 0).map((s) => s.text);
     if (!thm || !thm.text.trim() || proofs.length === 0) continue;

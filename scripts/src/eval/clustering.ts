@@ -67,9 +67,9 @@ function seed(xs: readonly Float32Array[], k: number, random: () => number): Flo
 /**
  * Fraction of items in the best one-to-one matching of predicted groups to gold classes
  * (Hungarian). Groups beyond the number of classes (a partition finer than the gold one)
- * match nothing, so over-splitting costs accuracy.
+ * match nothing, so over-splitting costs accuracy. Group labels are any values (k-means ids, keys).
  */
-export function clusterAccuracy(pred: readonly number[], gold: readonly number[]): number {
+export function clusterAccuracy<G>(pred: readonly G[], gold: readonly number[]): number {
   const groups = [...new Set(pred)];
   const classes = [...new Set(gold)];
   const gi = new Map(groups.map((g, i) => [g, i]));

@@ -6,12 +6,21 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { DerivationChecker, macroSignature, mathBlocks, scopeMacros } from 'mathsense-server/api/math';
+
+/** The checker's entry points, as the bundle exports them (the evaluation calls both checkers alike). */
+export interface CheckerApi {
+  DerivationChecker: typeof DerivationChecker;
+  mathBlocks: typeof mathBlocks;
+  scopeMacros: typeof scopeMacros;
+  macroSignature: typeof macroSignature;
+}
 
 /**
  * `{ DerivationChecker, mathBlocks, scopeMacros, macroSignature }` of `commit`'s
  * server/src/math, or undefined (with the reason on stderr).
  */
-export async function baselineChecker(root, commit) {
+export async function baselineChecker(root: string, commit: string): Promise<CheckerApi | undefined> {
   const dir = path.join(root, '.cache', `baseline-checker-${commit}`);
   const bundle = path.join(dir, 'checker.mjs');
   if (!fs.existsSync(bundle)) {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
  * `{ out, index }`: the compiled `server/out` folder of `commit` and the folder of an index it
  * built from `dataDir` (built once; later runs reuse both).
  */
-export function baselineServer(root, commit, dataDir, log = (m) => console.error(m)) {
+export function baselineServer(root: string, commit: string, dataDir: string, log = (m: string) => console.error(m)): { out: string; index: string } | undefined {
   const dir = path.join(root, '.cache', `baseline-server-${commit}`);
   const out = path.join(dir, 'server', 'out');
   const index = path.join(dir, 'index');

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 
 import * as rpc from 'vscode-languageserver-protocol/node';
 import type { ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import type { ServerStatus } from 'mathsense-server/protocol';
 
 export class StdioServer {
   readonly root: string;
@@ -36,17 +37,17 @@ export class StdioServer {
   }
 
   /** `mathsense/status` (answered once the workspace scan and includes are read). */
-  status(): Promise<any> { return this.conn.sendRequest('mathsense/status'); }
+  status(): Promise<ServerStatus> { return this.conn.sendRequest<ServerStatus>('mathsense/status'); }
 
-  open(uri, text) { return this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text } }); }
+  open(uri: string, text: string) { return this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text } }); }
 
   /** The hover's Markdown at `position`, '' for none. */
-  async hover(uri, position) {
+  async hover(uri: string, position: rpc.Position): Promise<string> {
     const h = await this.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri }, position });
     return h ? (typeof h.contents === 'string' ? h.contents : (h.contents as { value?: string }).value ?? '') : '';
   }
 
-  definition(uri, position) { return this.conn.sendRequest(rpc.DefinitionRequest.type, { textDocument: { uri }, position }); }
+  definition(uri: string, position: rpc.Position) { return this.conn.sendRequest(rpc.DefinitionRequest.type, { textDocument: { uri }, position }); }
 
   async stop() {
     try { await this.conn.sendRequest(rpc.ShutdownRequest.type); await this.conn.sendNotification(rpc.ExitNotification.type); } catch { /* gone */ }

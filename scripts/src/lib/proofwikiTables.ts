@@ -3,8 +3,15 @@
 const PW_REL = /^\s*(=|<|>|\\le|\\leq|\\ge|\\geq|\\ne|\\neq|\\equiv|\\approx|\\sim|\\lt|\\gt|\\leqslant|\\geqslant|\\subseteq|\\subset|\\in|\\iff|\\implies|\\leadsto|:=|\\cong|\\simeq|\\to|)\s*$/;
 export const PW_FRAGMENT = /^\\\((.*)\\\)$/;
 
+/** One eqn table as align rows: `rows` the row spans in `text`, `rowIndex` their starts. */
+export interface ProofWikiBlock {
+  text: string;
+  rows: Array<{ start: number; end: number }>;
+  rowIndex: number[];
+}
+
 /** The comment column as `\\text{…}` content: its inline math (`$r = t_1 + s$`) kept when it is balanced. */
-function commentText(c) {
+function commentText(c: string): string {
   const t = c.slice(0, 400);
   let depth = 0;
   for (const ch of t.replace(/\\[{}$]/g, '')) { if (ch === '{') depth++; else if (ch === '}' && --depth < 0) break; }
@@ -19,11 +26,11 @@ function commentText(c) {
  * as plain text. They become align rows `l & rel & r \quad \text{comment}`, one per
  * relation column, so the extractor sees the same chains as in LaTeX.
  */
-export function proofwikiBlocks(sectionText) {
+export function proofwikiBlocks(sectionText: string): ProofWikiBlock[] {
   const lines = sectionText.split('\n').map((l) => l.trim()).filter((l) => l);
-  const tables = [[]];
-  let cur = [];
-  let comment = [];
+  const tables: string[][] = [[]];
+  let cur: string[] = [];
+  let comment: string[] = [];
   let afterRel = 0;
   const flush = () => {
     // the comment column is one short line; what follows it before the next row is prose after the table
@@ -68,8 +75,8 @@ export function proofwikiBlocks(sectionText) {
   if (!inTable) return [];
   return tables.filter((t) => t.length).map((rowTexts) => {
     let text = '';
-    const spans = [];
-    const rowIndex = [];
+    const spans: Array<{ start: number; end: number }> = [];
+    const rowIndex: number[] = [];
     for (const r of rowTexts) {
       const s = text.length;
       text += r;
@@ -82,9 +89,9 @@ export function proofwikiBlocks(sectionText) {
 }
 
 /** Prose of a page section with its eqn tables turned back into inline math (`$l = r$`). */
-export function prose(text) {
-  const out = [];
-  let math = [];
+export function prose(text: string): string {
+  const out: string[] = [];
+  let math: string[] = [];
   for (const line of text.split('\n')) {
     const f = PW_FRAGMENT.exec(line.trim());
     if (f) {
