@@ -56,7 +56,7 @@ async function burst(bundle: string, dir: string, text: string): Promise<Answer[
     await Promise.all(all);
     return answers;
   } finally {
-    await server.stop();
+    await server.end();
   }
 }
 

@@ -15,10 +15,11 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { table } from '../lib/table.js';
 import { baselineServer } from '../lib/baselineServer.js';
 import { repoRoot } from '../lib/repo.js';
+import { treeImporter } from '../lib/compiledTree.js';
 import { defaultIndexDir, sharedDataDir, expandProofWikiMacros } from 'mathsense-server/api/index';
 import { documentEquations, matchLenses, MatchCache, findRelatedEquations } from 'mathsense-server/api/features';
 import { displayRelations, confirmSameDisplay } from 'mathsense-server/api/math';
@@ -55,11 +56,11 @@ function projects(dataDir: string): string[] {
  * declared API, but the shape of today's), without the encoder (as lenses rank).
  */
 async function openProject(out: string, indexDir: string, dir: string): Promise<RelatedContext> {
-  const m = (p: string) => import(pathToFileURL(path.join(out, p)).href);
+  const m = treeImporter(out);
   const { Workspace } = await m('project/workspace.js');
   const { findDocumentFiles } = await m('project/files.js');
-  const { EquationAnalyses } = await m('features/equationAnalyses.js');
-  const { WorkspaceEquations } = await m('features/workspaceEquations.js');
+  const { EquationAnalyses } = await m('index/equationAnalyses.js', 'features/equationAnalyses.js');
+  const { WorkspaceEquations } = await m('index/workspaceEquations.js', 'features/workspaceEquations.js');
   const { LoadedIndex } = await m('index/store.js');
   const { IndexEquations } = await m('index/equationStore.js');
   const ws = new Workspace();
@@ -76,8 +77,9 @@ async function openProject(out: string, indexDir: string, dir: string): Promise<
 // ---------- today's claims (child process): the first hit of each display, when its fingerprint was equal
 if (opt('--impl')) {
   const out = opt('--impl');
-  const { findRelatedEquations } = await import(pathToFileURL(path.join(out, 'features', 'relatedEquations.js')).href);
-  const { documentEquations } = await import(pathToFileURL(path.join(out, 'features', 'equationSites.js')).href);
+  const m = treeImporter(out);
+  const { findRelatedEquations } = await m('features/equations/relatedEquations.js', 'features/relatedEquations.js');
+  const { documentEquations } = await m('analysis/equationSites.js', 'features/equationSites.js');
   const claims: Claim[] = [];
   for (const dir of projects(opt('--data'))) {
     const ctx = await openProject(out, opt('--index'), dir);

@@ -24,10 +24,11 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { table } from '../lib/table.js';
 import { baselineServer } from '../lib/baselineServer.js';
 import { repoRoot } from '../lib/repo.js';
+import { treeImporter } from '../lib/compiledTree.js';
 import { sharedDataDir, defaultIndexDir } from 'mathsense-server/api/index';
 import { seededRandom } from 'mathsense-server/api/util';
 import { applyRenaming, mathVariables } from '../training/symbolRenaming.js';
@@ -71,13 +72,13 @@ interface SearchSide {
 
 /** The workspace of the evaluation, searched by the server code in `out` with the index in `indexDir`. */
 async function openWorkspace(out: string, indexDir: string, dataDir: string): Promise<SearchSide> {
-  const m = (p: string) => import(pathToFileURL(path.join(out, p)).href);
+  const m = treeImporter(out);
   const { Workspace } = await m('project/workspace.js');
   const { findDocumentFiles } = await m('project/files.js');
-  const { EquationAnalyses } = await m('features/equationAnalyses.js');
-  const { WorkspaceEquations } = await m('features/workspaceEquations.js');
-  const { findRelatedEquations } = await m('features/relatedEquations.js');
-  const { documentEquations } = await m('features/equationSites.js');
+  const { EquationAnalyses } = await m('index/equationAnalyses.js', 'features/equationAnalyses.js');
+  const { WorkspaceEquations } = await m('index/workspaceEquations.js', 'features/workspaceEquations.js');
+  const { findRelatedEquations } = await m('features/equations/relatedEquations.js', 'features/relatedEquations.js');
+  const { documentEquations } = await m('analysis/equationSites.js', 'features/equationSites.js');
   const { LoadedIndex } = await m('index/store.js');
   const { IndexEquations } = await m('index/equationStore.js');
   const { formulaEncoderInput } = await m('index/equationFeatures.js');

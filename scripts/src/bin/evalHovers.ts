@@ -157,7 +157,7 @@ for (const [pi, name] of projects.entries()) {
       terms.push({ key, term, reading, probability: sure === undefined ? undefined : Number(sure) / 100, line: lineText.trim().slice(0, 200), judged: judged.get(key) });
     }
   }
-  await server.stop();
+  await server.end();
   const shown = (c: Record<string, number>, n: number) => n - (c.nothing ?? 0);
   console.log(`${name.padEnd(34)} anywhere: ${shown(counts.anywhere, PER_PROJECT)}/${PER_PROJECT} shown ${JSON.stringify(counts.anywhere)}  words: ${shown(counts.word, WORDS)}/${WORDS} ${JSON.stringify(counts.word)}`);
 }

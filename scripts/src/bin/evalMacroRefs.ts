@@ -53,7 +53,7 @@ for (const dir of projects) {
       const d = await server.definition(s.doc.uri, position);
       if (Array.isArray(d) ? d.length : d) row.definition++;
     }
-    await server.stop();
+    await server.end();
   }
   rows.push(row);
 }

@@ -85,7 +85,7 @@ async function shown(cjs: string, dir: string, hs: Head[]): Promise<number> {
   await server.settled();
   let n = 0;
   for (const h of hs) if (/\*\*Candidate proofs\*\*/.test(await server.hover(h.uri, { line: h.line, character: h.character }))) n++;
-  await server.stop();
+  await server.end();
   return n;
 }
 
