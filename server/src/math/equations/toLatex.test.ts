@@ -29,7 +29,7 @@ export const STYLES: Array<Partial<LatexStyle>> = [
   { times: 'times', exp: 'exp', leftRight: false },
 ];
 
-/** The checker's reading of a LaTeX expression (as verdict.ts prepares a side). */
+/** The checker's reading of a LaTeX expression (as stepReading.ts prepares a side). */
 export function readBack(tex: string): Expr {
   const t = normalizeLatex(expandMacros(tex, macroTable([]))!);
   const j = parseLatex(t);
