@@ -524,7 +524,7 @@ async function baseline(text: string) {
 
 async function parseWorker() {
   const { parse } = await import('@unified-latex/unified-latex-util-parse');
-  const { input, warmUp } = workerData as { input: string; warmUp: boolean };
+  const { input, warmUp }: { input: string; warmUp: boolean } = workerData;
   const post = (r: ParseResult) => parentPort!.postMessage(r); // a worker always has its parent port
   try {
     // a short sample is dominated by JIT warm-up, which a full parse amortises: warm up first
