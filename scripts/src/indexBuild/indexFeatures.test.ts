@@ -4,44 +4,32 @@
 // `mathsense/status`; and a server whose index is missing: clear status, other features intact.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, ConfigurationRequest, WorkDoneProgressCreateRequest, HoverRequest, CodeActionRequest,
-  CompletionRequest, ShutdownRequest, ExitNotification, ExecuteCommandRequest,
-  type ProtocolConnection, type Hover, type MarkupContent, type CodeAction, type CompletionList, type Position,
+  DidOpenTextDocumentNotification, HoverRequest, CodeActionRequest, CompletionRequest, ExecuteCommandRequest, type Hover, type MarkupContent, type CodeAction, type CompletionList, type Position,
 } from 'vscode-languageserver-protocol/node';
 import { LoadedIndex } from 'mathsense-server/api/index';
+import { LspClient } from 'mathsense-server/api/cli';
 import { buildSlice, hasData, serverBundle } from '../testing/indexSlice.js';
 
-class Client {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly conn: ProtocolConnection;
+/** The server's stdio client, counting `mathsense/statusChanged` notifications. */
+class Client extends LspClient {
   /** `mathsense/statusChanged` notifications received. */
   statusChanges = 0;
   constructor(settings: unknown) {
-    this.child = spawn(process.execPath, [serverBundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.conn.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
-    this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
+    super({ bundle: serverBundle, settings: () => settings });
     this.conn.onNotification('mathsense/statusChanged', () => { this.statusChanges++; });
-    this.conn.listen();
   }
   /** `panel`: the client shows results in a panel, as the VS Code extension says at initialize. */
   async start(root: string, settings: unknown, panel = true): Promise<void> {
-    await this.conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'fixture' }],
-      capabilities: { workspace: { configuration: true, workspaceFolders: true } }, initializationOptions: panel ? { settings, resultsPanel: true } : { settings },
-    });
-    await this.conn.sendNotification(InitializedNotification.type, {});
+    await this.initialize(root, { workspace: { configuration: true, workspaceFolders: true } }, { initializationOptions: panel ? { settings, resultsPanel: true } : { settings } });
   }
-  async stop(): Promise<void> {
-    try { await this.conn.sendRequest(ShutdownRequest.type); await this.conn.sendNotification(ExitNotification.type); } catch { /* gone */ }
-    setTimeout(() => { if (this.child.exitCode === null) this.child.kill('SIGKILL'); }, 2000).unref();
-    this.conn.dispose();
+  /** shutdown and exit; the process is ended whatever it does. */
+  async end(): Promise<void> {
+    try { await this.stop(); } catch { /* gone, or it did not exit in time */ }
+    this.kill();
   }
 }
 
@@ -116,7 +104,7 @@ Show that every finite group of prime order is cyclic.
     const status = await client.conn.sendRequest('mathsense/status') as { index: { state: string } };
     for (let i = 0; i < 200 && (await client.conn.sendRequest('mathsense/status') as typeof status).index.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 100));
   });
-  after(async () => { await client?.stop(); if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+  after(async () => { await client?.end(); if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
 
   it('status reports the loaded index, and semantic ranking as soon as the encoder has loaded (no query needed), telling the client', async () => {
     type S = { index: { state: string; entries: number; path: string; semantic?: boolean } };
@@ -213,7 +201,7 @@ Show that every finite group of prime order is cyclic.
       const none = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: { line: 0, character: 0 } }] });
       assert.equal(none, null);
     } finally {
-      await other.stop();
+      await other.end();
     }
   });
 
@@ -401,7 +389,7 @@ See \ref{thm:a}.
       const actions = await c.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: u }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
       assert.deepEqual(actions, []);
     } finally {
-      await c.stop();
+      await c.end();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
