@@ -1,8 +1,9 @@
 // Runs the real bundled CLI (server/dist/mathsense.cjs) on fixture folders and on the HoTT
 // book: output formats, exit codes, usage errors.
 import { after, before, describe, it } from 'node:test';
+import { LspClient } from '../protocol/lspClient.js';
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -220,19 +221,14 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
   });
 
   it('`lsp` without a transport speaks stdio (the usage line shows --stdio as optional)', async () => {
-    const child = spawn(process.execPath, [bundle, 'lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const send = (o: object) => { const m = JSON.stringify(o); child.stdin.write(`Content-Length: ${Buffer.byteLength(m)}\r\n\r\n${m}`); };
-    let out = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no initialize result: ${out.slice(0, 300)}`)), 30_000);
-      child.stdout.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('"capabilities"')) { clearTimeout(timer); resolve(); } });
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
-    });
-    send({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
-    await new Promise((r) => setTimeout(r, 200));
-    send({ jsonrpc: '2.0', method: 'exit' });
-    assert.equal(await exited, 0);
+    const client = new LspClient({ bundle, args: ['lsp'] });
+    try {
+      const init = await client.initialize(undefined);
+      assert.ok(init.capabilities.hoverProvider);
+      assert.deepEqual(await client.stop(), { code: 0, signal: null });
+    } finally {
+      client.kill();
+    }
   });
 
   it('a missing path among valid ones still fails the run', () => {
