@@ -5,11 +5,11 @@
 // first render p95 under 150 ms, rendered p95 under 50 ms.
 //
 //   node scripts/out/bin/benchHoverMath.js      (needs `npm run build`; data: ../shared/data)
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import type { ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { LspClient } from 'mathsense-server/api/cli';
 import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
 
@@ -23,18 +23,12 @@ if (!fs.existsSync(bundle)) { console.error(`${bundle} missing: npm run build`);
 const text = fs.readFileSync(file, 'utf8');
 const uri = pathToFileURL(file).href;
 
-async function server(hoverMath: 'source' | 'svg') {
-  const child = spawn(process.execPath, [bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({ index: { path: path.join(root, 'no-index') } })));
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.listen();
-  const rootUri = pathToFileURL(book).href;
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'book' }], capabilities: { workspace: { configuration: true } }, initializationOptions: { mathsense: { hoverMath, hoverMathColor: '#cccccc' } } });
-  await conn.sendNotification('initialized', {});
-  await conn.sendRequest('mathsense/status');
-  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'latex', version: 1, text } });
-  return { conn, child };
+async function server(hoverMath: 'source' | 'svg'): Promise<LspClient> {
+  const client = new LspClient({ bundle, settings: () => ({ index: { path: path.join(root, 'no-index') } }) });
+  await client.initialize(book, { workspace: { configuration: true } }, { initializationOptions: { mathsense: { hoverMath, hoverMathColor: '#cccccc' } } });
+  await client.conn.sendRequest('mathsense/status');
+  client.open(uri, text);
+  return client;
 }
 
 // every \ref-like command's argument
@@ -63,7 +57,7 @@ const svg = await server('svg');
 const source = await hovers(src.conn);
 const first = await hovers(svg.conn);
 const again = await hovers(svg.conn);
-for (const s of [src, svg]) { await s.conn.sendRequest('shutdown'); await s.conn.sendNotification('exit'); s.conn.dispose(); s.child.kill(); }
+for (const s of [src, svg]) { try { await s.stop(); } finally { s.kill(); } }
 const a = stats(source.ms), b = stats(first.ms), c = stats(again.ms);
 const rows = [['Hover on \\ref', 'p50 ms', 'p95 ms', 'max ms', 'formulas typeset'],
   ['source (baseline, same run)', a.p50, a.p95, a.max, 0],

@@ -9,11 +9,10 @@
 //
 // Data: $MATHSENSE_SHARED/data or ../shared/data. $MATHSENSE_BENCH_NODE_ARGS adds Node options
 // to the servers (`--cpu-prof --cpu-prof-dir=test-output/prof`).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { LspClient } from 'mathsense-server/api/cli';
 import { repoRoot } from '../lib/repo.js';
 import { table } from '../lib/table.js';
 
@@ -34,23 +33,15 @@ const stats = (xs: number[]) => {
 
 async function measure(name: string, bundle: string): Promise<Run> {
   const nodeArgs = process.env.MATHSENSE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const settings = { relatedEquations: { lens: 'matches' } };
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => settings));
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onRequest('workspace/codeLens/refresh', () => null);
-  conn.onRequest('workspace/inlayHint/refresh', () => null);
-  conn.listen();
+  const client = new LspClient({ bundle, nodeArgs, settings: () => ({ relatedEquations: { lens: 'matches' } }) });
+  const conn = client.conn;
   try {
-    const rootUri = pathToFileURL(stacks).href;
-    await conn.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'stacks' }], capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } } });
-    await conn.sendNotification('initialized', {});
+    await client.initialize(stacks, { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } });
     await conn.sendRequest('mathsense/status');
     const file = path.join(stacks, FILE);
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).href;
-    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'latex', version: 1, text } });
+    client.open(uri, text);
     // the derivation checks of the opened file settle first
     await new Promise((r) => setTimeout(r, 5000));
     const at = text.indexOf('\\ref{', Math.floor(text.length / 2)) + 6;
@@ -69,14 +60,10 @@ async function measure(name: string, bundle: string): Promise<Run> {
     }
     const lenses = await lensP;
     const lensMs = performance.now() - t0;
-    await conn.sendRequest('shutdown');
-    const exited = new Promise((r) => { child.on('exit', r); setTimeout(r, 5000); });
-    await conn.sendNotification('exit');
-    await exited;
+    await client.stop().catch(() => undefined);
     return { name, hovers, lensMs, lenses: lenses?.length ?? 0 };
   } finally {
-    conn.dispose();
-    child.kill();
+    client.kill();
   }
 }
 

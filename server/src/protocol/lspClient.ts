@@ -19,6 +19,8 @@ export interface LspClientOptions {
   bundle: string;
   /** The command line after the bundle (default `lsp --stdio`). */
   args?: readonly string[];
+  /** Node's own options before the bundle (`--cpu-prof`, `--max-old-space-size=…`). */
+  nodeArgs?: readonly string[];
   env?: NodeJS.ProcessEnv;
   /** The answer to each item of `workspace/configuration` (the `mathsense` section): none by default. */
   settings?: (item: ConfigurationItem) => unknown;
@@ -45,7 +47,7 @@ export class LspClient {
 
   constructor(readonly options: LspClientOptions) {
     this.released = options.holdSettings ? new Promise<void>((r) => { this.release = r; }) : Promise.resolve();
-    this.child = spawn(process.execPath, [options.bundle, ...(options.args ?? ['lsp', '--stdio'])], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bundle, ...(options.args ?? ['lsp', '--stdio'])], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
     this.child.stderr.on('data', (d: Buffer) => { this.stderr += d.toString(); });
     this.child.on('exit', (code, signal) => { this.exit = { code, signal }; this.wake(); });
     this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
