@@ -14,11 +14,11 @@
 //   MATHSENSE_MODELS=DIR   models folder to use (mathsense.models.path), e.g. with a formula encoder
 //
 // Data: $MATHSENSE_SHARED/data or ../shared/data. Writes test-output/bench-related-equations.json.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type CodeLens } from 'vscode-languageserver-protocol/node';
+import type { CodeLens } from 'vscode-languageserver-protocol/node';
+import { LspClient } from 'mathsense-server/api/cli';
 import type { ServerStatus } from 'mathsense-server/protocol';
 import { repoRoot } from '../lib/repo.js';
 
@@ -33,18 +33,15 @@ const bundle = path.join(root, 'server', 'dist', 'mathsense.cjs');
 if (!fs.existsSync(stacks)) { console.error(`no Stacks project at ${stacks}`); process.exit(1); }
 if (!fs.existsSync(bundle)) { console.error(`${bundle} missing: npm run build`); process.exit(1); }
 
-const child = spawn(process.execPath, [...(process.env.MATHSENSE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), bundle, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 // MATHSENSE_MODELS: a models folder (mathsense.models.path), e.g. one with a formula-encoder
 // lenses on every display first (`all`: list, then resolve); the `matches` mode is measured after
 const settings = { relatedEquations: { lens: 'all' }, ...(process.env.MATHSENSE_MODELS ? { models: { path: path.resolve(process.env.MATHSENSE_MODELS) } } : {}) };
 let configAnswers = 0;
-conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => { configAnswers++; return p.items.map(() => settings); });
-conn.onRequest('window/workDoneProgress/create', () => null);
+const client = new LspClient({ bundle, nodeArgs: process.env.MATHSENSE_BENCH_NODE_ARGS?.split(' ').filter(Boolean), settings: () => { configAnswers++; return settings; } });
+const conn = client.conn;
 let refreshes = 0;
 conn.onRequest('workspace/codeLens/refresh', () => { refreshes++; return null; });
 conn.onNotification('window/logMessage', (m: { type: number; message: string }) => { if (process.env.VERBOSE || m.type === 1) console.error(`[server] ${m.message}`); });
-conn.listen();
 
 const seeded = (seed: number) => () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
 const rnd = seeded(42);
@@ -55,9 +52,7 @@ const stats = (xs: number[]) => {
 };
 const time = async <T>(f: () => Promise<T>): Promise<[number, T]> => { const t0 = performance.now(); const r = await f(); return [performance.now() - t0, r]; };
 
-const rootUri = pathToFileURL(stacks).href;
-await conn.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'stacks' }], capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } } });
-await conn.sendNotification('initialized', {});
+await client.initialize(stacks, { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } });
 const [scanMs, scanned] = await time(() => conn.sendRequest<ServerStatus>('mathsense/status'));
 console.log(`workspace scanned in ${(scanMs / 1000).toFixed(1)} s, RSS ${Math.round(scanned.rssBytes / 1e6)} MB`);
 
@@ -65,7 +60,7 @@ console.log(`workspace scanned in ${(scanMs / 1000).toFixed(1)} s, RSS ${Math.ro
 const files = fs.readdirSync(stacks).filter((f) => f.endsWith('.tex'));
 const count = (t: string) => (t.match(/\\begin\{(equation|align|gather|multline|eqnarray)\*?\}|\\\[|\$\$/g) ?? []).length;
 const chapters = files.map((f) => ({ f, text: fs.readFileSync(path.join(stacks, f), 'utf8') })).map((c) => ({ ...c, n: count(c.text) })).sort((a, b) => b.n - a.n).slice(0, CHAPTERS);
-for (const c of chapters) await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: pathToFileURL(path.join(stacks, c.f)).href, languageId: 'latex', version: 1, text: c.text } });
+for (const c of chapters) client.open(path.join(stacks, c.f), c.text);
 
 // the derivation checks of the opened chapters settle first (their memory is not this feature's)
 await new Promise((r) => setTimeout(r, Number(process.env.SETTLE_MS ?? 20_000)));
@@ -150,7 +145,4 @@ const report = {
 console.log(JSON.stringify(report, null, 2));
 fs.mkdirSync(path.join(root, 'test-output'), { recursive: true });
 fs.writeFileSync(path.join(root, 'test-output', 'bench-related-equations.json'), JSON.stringify(report, null, 2));
-await conn.sendRequest('shutdown');
-await conn.sendNotification('exit');
-conn.dispose();
-child.kill();
+try { await client.stop(); } finally { client.kill(); }
