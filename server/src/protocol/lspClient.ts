@@ -1,7 +1,7 @@
 // A client of the bundled server over real stdio, as an editor drives it: the one used by the
 // protocol tests (testing/stdioServer.ts builds on it), and by the benchmarks and evaluations of
 // the offline package (mathsense-server/api/cli). It keeps what the server sends (diagnostics,
-// log messages, progress) and resolves waits on those events instead of sleeping.
+// log messages) and resolves waits on those events instead of sleeping.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,6 +32,9 @@ export interface Exit { code: number | null; signal: NodeJS.Signals | null }
 
 type Waiter = () => boolean;
 
+/** Characters of stderr kept (its end: what a failure shows). */
+const STDERR_KEPT = 64 * 1024;
+
 export class LspClient {
   readonly child: ChildProcessWithoutNullStreams;
   readonly conn: ProtocolConnection;
@@ -39,6 +42,7 @@ export class LspClient {
   readonly published: PublishDiagnosticsParams[] = [];
   /** Every window/logMessage, with its type (1 error … 4 log). */
   readonly logs: Array<{ type: number; message: string }> = [];
+  /** The end of what the server wrote to stderr. */
   stderr = '';
   exit: Exit | undefined;
   private readonly waiters = new Set<Waiter>();
@@ -48,7 +52,7 @@ export class LspClient {
   constructor(readonly options: LspClientOptions) {
     this.released = options.holdSettings ? new Promise<void>((r) => { this.release = r; }) : Promise.resolve();
     this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bundle, ...(options.args ?? ['lsp', '--stdio'])], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env });
-    this.child.stderr.on('data', (d: Buffer) => { this.stderr += d.toString(); });
+    this.child.stderr.on('data', (d: Buffer) => { this.stderr = (this.stderr + d.toString()).slice(-STDERR_KEPT); });
     this.child.on('exit', (code, signal) => { this.exit = { code, signal }; this.wake(); });
     this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => { this.published.push(p); this.wake(); });
