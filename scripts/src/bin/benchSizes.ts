@@ -7,15 +7,13 @@
 //    hovers sent every 50 ms after it until the first diagnostics; peak RSS.
 // The slope is the exponent of a power law fitted to time against size (1 = linear). Prints a
 // table and writes test-output/bench-sizes.json. Needs `npm run build`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection, DidOpenTextDocumentNotification, HoverRequest, InitializedNotification, InitializeRequest,
-  PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node';
+import { HoverRequest, PublishDiagnosticsNotification } from 'vscode-languageserver-protocol/node';
+import { LspClient } from 'mathsense-server/api/cli';
 import { table } from '../lib/table.js';
 import { repoRoot } from '../lib/repo.js';
 import { vmStatus } from 'mathsense-server/api/util';
@@ -60,19 +58,16 @@ function checkRun(file: string): { ms: number; peakMb?: number } {
 const HOVER_EVERY_MS = 50;
 
 async function serverRun(file: string, text: string): Promise<{ diagnosticsMs: number; hoverMs: number; hoverMedianMs: number; hoverMaxMs: number; hovers: number; peakMb?: number }> {
-  const child = spawn(process.execPath, [SERVER, 'lsp', '--stdio']);
-  const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const client = new LspClient({ bundle: SERVER });
+  const conn = client.conn;
   let diagnosticsAt: number | undefined;
+  // the arrival time of the first diagnostics (kept apart from the client's list)
   conn.onNotification(PublishDiagnosticsNotification.type, () => { diagnosticsAt ??= performance.now(); });
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
-  conn.listen();
   try {
-    await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: {} });
-    await conn.sendNotification(InitializedNotification.type, {});
+    await client.initialize(undefined);
     const uri = pathToFileURL(file).href;
     const opened = performance.now();
-    await conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text } });
+    client.open(uri, text);
     // a theorem head in the middle of the document, asked for again and again until the first diagnostics
     const lines = text.split('\n');
     let line = Math.floor(lines.length / 2);
@@ -87,11 +82,10 @@ async function serverRun(file: string, text: string): Promise<{ diagnosticsMs: n
     const sorted = [...waits].sort((a, b) => a - b);
     return {
       diagnosticsMs: (diagnosticsAt ?? NaN) - opened, hoverMs: waits[0], hoverMedianMs: sorted[Math.floor(sorted.length / 2)], hoverMaxMs: sorted.at(-1)!,
-      hovers: waits.length, peakMb: peakMb(child.pid!),
+      hovers: waits.length, peakMb: peakMb(client.child.pid!),
     };
   } finally {
-    conn.dispose();
-    child.kill();
+    client.kill();
   }
 }
 
