@@ -60,7 +60,7 @@ async function measure(name: string, bundle: string): Promise<Run> {
     }
     const lenses = await lensP;
     const lensMs = performance.now() - t0;
-    await client.stop().catch(() => undefined);
+    await client.end();
     return { name, hovers, lensMs, lenses: lenses?.length ?? 0 };
   } finally {
     client.kill();

@@ -26,11 +26,6 @@ class Client extends LspClient {
   async start(root: string, settings: unknown, panel = true): Promise<void> {
     await this.initialize(root, { workspace: { configuration: true, workspaceFolders: true } }, { initializationOptions: panel ? { settings, resultsPanel: true } : { settings } });
   }
-  /** shutdown and exit; the process is ended whatever it does. */
-  async end(): Promise<void> {
-    try { await this.stop(); } catch { /* gone, or it did not exit in time */ }
-    this.kill();
-  }
 }
 
 function posOf(text: string, needle: string, delta = 0): Position {

@@ -4,8 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** An importer over `out`: the first of the given paths (relative to `out`) that exists there. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tree of another build has no types here
+/** An importer over `out`: the first of the given paths (relative to `out`) that exists there (untyped: another build's tree). */
 export function treeImporter(out: string): (now: string, ...before: string[]) => Promise<any> {
   return async (now, ...before) => {
     for (const p of [now, ...before]) {

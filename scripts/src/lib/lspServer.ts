@@ -31,10 +31,4 @@ export class StdioServer extends LspClient {
   }
 
   definition(uri: string, position: rpc.Position) { return this.conn.sendRequest(rpc.DefinitionRequest.type, { textDocument: { uri }, position }); }
-
-  /** shutdown and exit, then the process is ended whatever it does. */
-  async end(): Promise<void> {
-    try { await this.stop(); } catch { /* gone, or it did not exit in time */ }
-    this.kill();
-  }
 }

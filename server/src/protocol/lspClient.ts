@@ -146,6 +146,12 @@ export class LspClient {
     return this.until('the server to exit', () => this.exit, 20_000);
   }
 
+  /** `stop`, then the process is ended whatever it did: for a caller that only wants it gone. */
+  async end(): Promise<void> {
+    try { await this.stop(); } catch { /* gone already, or it did not exit in time */ }
+    this.kill();
+  }
+
   /** Ends the connection and the process, whatever state they are in. */
   kill(): void {
     try { this.conn.dispose(); } catch { /* closed already */ }

@@ -15,7 +15,7 @@ import {
   HoverRequest, DefinitionRequest, ReferencesRequest, CompletionRequest, CompletionResolveRequest,
   PrepareRenameRequest, RenameRequest, DocumentSymbolRequest, WorkspaceSymbolRequest,
   FoldingRangeRequest, DocumentLinkRequest, DocumentHighlightRequest,
-  type PublishDiagnosticsParams, type Position, type Hover, type MarkupContent,
+  type Position, type Hover, type MarkupContent,
   type Location, type CompletionList, type CompletionItem, type WorkspaceEdit, type TextEdit,
   type DocumentSymbol, type SymbolInformation, type Range, type ConfigurationParams, type WorkDoneProgressCreateParams,
 } from 'vscode-languageserver-protocol/node';
@@ -155,12 +155,6 @@ class Client extends LspClient {
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, (p: WorkDoneProgressCreateParams) => { this.progressCreated.push(p.token); return null; });
   }
 
-  /** Diagnostics published for `uri` at `version` (the latest such publication). */
-  publishedFor(uri: string, version?: number): PublishDiagnosticsParams | undefined { return this.latest(uri, version); }
-
-  errorLogs(): string[] { return this.errors(); }
-
-  get exitCode(): number | null | undefined { return this.exit?.code; }
 }
 
 // ---- the tests -------------------------------------------------------------------------
@@ -266,7 +260,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: sec2Uri, languageId: 'latex', version: sec2Version, text: sec2 },
     });
-    const pub = await waitFor('diagnostics for sec2 v1', () => client.publishedFor(sec2Uri, 1));
+    const pub = await waitFor('diagnostics for sec2 v1', () => client.latest(sec2Uri, 1));
     const diags = [...pub.diagnostics].sort((a, b) => String(a.code).localeCompare(String(b.code)));
     assert.deepEqual(diags.map((d) => d.code), ['duplicate-label', 'undefined-ref'], JSON.stringify(pub.diagnostics));
     const [dup, undef] = diags;
@@ -284,7 +278,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     const start = posOf(sec2, 'nope');
     const v = change({ start, end: posOf(sec2, 'nope', 4) }, 'thm:main');
     assert.match(sec2, /Also \\ref\{thm:main\} is wrong/);
-    const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.publishedFor(sec2Uri, v));
+    const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.latest(sec2Uri, v));
     assert.deepEqual(pub.diagnostics.map((d) => d.code), ['duplicate-label'], JSON.stringify(pub.diagnostics));
   });
 
@@ -301,7 +295,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
     versions.push(change({ start: p, end: p }, 'More text.\n\n'));
     versions.push(change({ start: p, end: offsetToPos(sec2, posToOffset(sec2, p) + 'More text.\n\n'.length) }, ''));
     for (const v of versions) {
-      const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.publishedFor(sec2Uri, v));
+      const pub = await waitFor(`diagnostics for sec2 v${v}`, () => client.latest(sec2Uri, v));
       assert.deepEqual(pub.diagnostics.map((d) => d.code), ['duplicate-label'], `version ${v}`);
     }
     const seen = new Set(client.published.filter((d) => d.uri === sec2Uri).map((d) => d.version));
@@ -478,7 +472,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
 
   it('changing a label in another open document republishes the referencing document', { timeout: TIMEOUT }, async () => {
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: sec1Uri, languageId: 'latex', version: 1, text: SEC1 } });
-    await waitFor('diagnostics for sec1 v1', () => client.publishedFor(sec1Uri, 1));
+    await waitFor('diagnostics for sec1 v1', () => client.latest(sec1Uri, 1));
     const start = posOf(SEC1, '{thm:main}', 1);
     const end = posOf(SEC1, '{thm:main}', 9);
     let published = client.published.length;
@@ -503,7 +497,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       return last && !last.diagnostics.some((d) => d.code === 'undefined-ref');
     });
     await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: sec1Uri } });
-    await waitFor('sec1 diagnostics cleared', () => client.publishedFor(sec1Uri)?.version === undefined && client.publishedFor(sec1Uri)?.diagnostics.length === 0);
+    await waitFor('sec1 diagnostics cleared', () => client.latest(sec1Uri)?.version === undefined && client.latest(sec1Uri)?.diagnostics.length === 0);
   });
 
   it('malformed and binary-looking content never crashes the server', { timeout: 60_000 }, async () => {
@@ -522,7 +516,7 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       uris.push(uri);
       await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: b.languageId, version: 1, text: b.text } });
     }
-    for (const uri of uris) await waitFor(`diagnostics for ${uri}`, () => client.publishedFor(uri, 1), 30_000);
+    for (const uri of uris) await waitFor(`diagnostics for ${uri}`, () => client.latest(uri, 1), 30_000);
     // requests on the broken documents answer (with whatever result)
     for (const uri of uris) {
       await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } });
@@ -540,18 +534,18 @@ describe('language server over stdio', { timeout: 120_000 }, () => {
       textDocument: { uri: uris[1], version: 2 },
       contentChanges: [{ range: { start: { line: 50, character: 0 }, end: { line: 60, character: 0 } }, text: '\\end{theorem}' }],
     });
-    await waitFor('diagnostics for braces.tex v2', () => client.publishedFor(uris[2], 2), 30_000);
-    await waitFor('diagnostics for unclosed.tex v2', () => client.publishedFor(uris[1], 2), 30_000);
+    await waitFor('diagnostics for braces.tex v2', () => client.latest(uris[2], 2), 30_000);
+    await waitFor('diagnostics for unclosed.tex v2', () => client.latest(uris[1], 2), 30_000);
     // requests for a document the server never heard of
     assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: 'file:///nowhere/x.tex' }, position: { line: 0, character: 0 } }), null);
     assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: 'untitled:Untitled-1' }, position: { line: 0, character: 0 } }), null);
     for (const uri of uris) await client.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
 
     // still alive and still right
-    assert.equal(client.exitCode, undefined, client.stderr);
+    assert.equal(client.exit, undefined, client.stderr);
     const h = await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: sec2Uri }, position: posOf(sec2, 'thm:main', 3) });
     assert.match(markdown(h), /Fundamental/);
-    assert.deepEqual(client.errorLogs(), [], 'no handler failed');
+    assert.deepEqual(client.errors(), [], 'no handler failed');
   });
 
   it('incremental edits leave the same analysis as opening the final text', { timeout: TIMEOUT }, async () => {
@@ -576,8 +570,8 @@ Text.
     });
     const final = applyEdit(start, { start: at, end: at }, '}');
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: fullUri, languageId: 'latex', version: 2, text: final } });
-    const incDiags = await waitFor('diagnostics for inc.tex v2', () => client.publishedFor(incUri, 2));
-    const fullDiags = await waitFor('diagnostics for full.tex v2', () => client.publishedFor(fullUri, 2));
+    const incDiags = await waitFor('diagnostics for inc.tex v2', () => client.latest(incUri, 2));
+    const fullDiags = await waitFor('diagnostics for full.tex v2', () => client.latest(fullUri, 2));
     assert.deepEqual(incDiags.diagnostics, fullDiags.diagnostics);
     const incSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: incUri } }) as DocumentSymbol[];
     const fullSymbols = await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: fullUri } }) as DocumentSymbol[];
@@ -618,7 +612,7 @@ Every chain has an upper bound.
   });
 
   it('shuts down and exits cleanly', { timeout: TIMEOUT }, async () => {
-    assert.deepEqual(client.errorLogs(), []);
+    assert.deepEqual(client.errors(), []);
     const r = await client.conn.sendRequest(ShutdownRequest.type);
     assert.equal(r, null);
     const exited = new Promise<number | null>((resolve) => {
@@ -670,7 +664,7 @@ describe('language server: startup race, settings, watched files, close', { time
     await waitFor('$/progress end', () => client.progress.some((p) => p.value.kind === 'end'));
     await client.conn.sendRequest('mathsense/status');
     const pub = await waitFor('correct diagnostics for sec2 v1', () => {
-      const last = client.publishedFor(sec2Uri);
+      const last = client.latest(sec2Uri);
       return last && last.version === 1 && last.diagnostics.length === 2 ? last : undefined;
     });
     assert.deepEqual(pub.diagnostics.map((d) => d.code).sort(), ['duplicate-label', 'undefined-ref']);
@@ -679,7 +673,7 @@ describe('language server: startup race, settings, watched files, close', { time
   it('a client without the workspaceFolders capability gets no error from initialized', { timeout: TIMEOUT }, async () => {
     // this client declared no `workspace.workspaceFolders` capability: the server must not
     // subscribe to folder change events (vscode-languageserver throws when it does)
-    assert.deepEqual(client.errorLogs(), [], 'errors logged during initialization');
+    assert.deepEqual(client.errors(), [], 'errors logged during initialization');
   });
 
   it('a configuration change is pulled and applied to open documents', { timeout: TIMEOUT }, async () => {
@@ -739,7 +733,7 @@ describe('language server: startup race, settings, watched files, close', { time
     // nothing is published for a closed document afterwards
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(client.published.slice(published).filter((d) => d.uri === sec2Uri).map((d) => d.diagnostics.length), [0]);
-    assert.deepEqual(client.errorLogs().filter((m) => !/workspace folder change events/.test(m)), []);
+    assert.deepEqual(client.errors().filter((m) => !/workspace folder change events/.test(m)), []);
   });
 });
 
@@ -777,7 +771,7 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: orphanUri, languageId: 'latex', version: 1, text: ORPHAN } });
     await client.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: goneUri, languageId: 'latex', version: 1, text: GONE } });
     await client.conn.sendRequest('mathsense/status');
-    const undefinedRefs = (uri: string) => client.publishedFor(uri)?.diagnostics.filter((d) => d.code === 'undefined-ref').length;
+    const undefinedRefs = (uri: string) => client.latest(uri)?.diagnostics.filter((d) => d.code === 'undefined-ref').length;
     await waitFor('orphan published clean', () => undefinedRefs(orphanUri) === 0);
 
     fs.rmSync(gonePath);
@@ -791,7 +785,7 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: goneUri, version: 2 }, contentChanges: [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: 'See \\ref{nope}.\n' }],
     });
-    const v2 = await waitFor('gone.tex v2 published', () => client.publishedFor(goneUri, 2));
+    const v2 = await waitFor('gone.tex v2 published', () => client.latest(goneUri, 2));
     assert.deepEqual(v2.diagnostics.map((d) => d.code), ['undefined-ref']);
     // its label stays defined for the project (orphan is re-validated after the change)
     await new Promise((r) => setTimeout(r, 600));
@@ -802,7 +796,7 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: goneUri, type: 1 }] });
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(undefinedRefs(orphanUri), 0);
-    assert.equal(client.publishedFor(goneUri)?.version, 2);
+    assert.equal(client.latest(goneUri)?.version, 2);
 
     // deleted again, then closed: now it is gone for the project
     fs.rmSync(gonePath);
@@ -816,6 +810,6 @@ describe('language server: an open document deleted on disk', { timeout: 120_000
     const defs = await client.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: orphanUri }, position: posOf(ORPHAN, 'sec:gone') }) as Location[] | null;
     assert.equal(defs?.length ?? 0, 0);
     assert.equal(await client.conn.sendRequest(HoverRequest.type, { textDocument: { uri: goneUri }, position: labelAt }), null);
-    assert.deepEqual(client.errorLogs(), []);
+    assert.deepEqual(client.errors(), []);
   });
 });
