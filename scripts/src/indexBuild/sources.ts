@@ -49,7 +49,7 @@ export interface RawEntry {
 
 export interface SliceOptions {
   slice?: number;
-  /** ProofWiki's notation macros written out in the text the tokenizer reads (index/proofwikiMacros.ts). */
+  /** ProofWiki's notation macros written out in the text the tokenizer reads (syntax/proofwikiMacros.ts). */
   expandProofWikiMacros?: boolean;
 }
 

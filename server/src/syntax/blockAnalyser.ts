@@ -13,9 +13,6 @@ import {
 } from './lexer.js';
 import { DISPLAY_MATH_ENVS } from './displayMath.js';
 
-// the list lives in displayMath.ts; features/ reads it from here
-export { DISPLAY_MATH_ENVS };
-
 /** Table environments: their cells are in restricted horizontal mode. */
 const TABLES = /^(?:tabular[x*]?|tabu|longtable|supertabular|xtabular|NiceTabular|tblr|longtblr)$/;
 

@@ -16,7 +16,7 @@ import type { Candidate } from './publishGate.js';
 const BLOCKS_PER_PAUSE = 256;
 
 /** `file:line` of a label. */
-const at = (o: LabelLocation) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`;
+const labelPlace = (o: LabelLocation) => `${baseName(o.doc.uri)}:${o.doc.positionAt(o.label.start).line + 1}`;
 
 export function* labelChecks(cx: CheckContext): Generator<void, void> {
   const { ws, doc, settings, out } = cx;
@@ -80,7 +80,7 @@ export function* labelChecks(cx: CheckContext): Generator<void, void> {
         // and nothing the project cannot show may define it where the reference is (the key)
         if (apart) {
           out.push({
-            diagnostic: diagnostic('undefined-ref', doc.range(block.start + ref.start, block.start + ref.end), `Undefined reference: \\label{${ref.name}} (${apart.map(at).join(', ')}) is only in another branch of a conditional this reference is in, never compiled with it`),
+            diagnostic: diagnostic('undefined-ref', doc.range(block.start + ref.start, block.start + ref.end), `Undefined reference: \\label{${ref.name}} (${apart.map(labelPlace).join(', ')}) is only in another branch of a conditional this reference is in, never compiled with it`),
             key: ref.name,
           });
         }
@@ -111,7 +111,7 @@ export function* labelChecks(cx: CheckContext): Generator<void, void> {
         const others = all.filter((o) => o.label !== l && (o.doc === doc || compilations.some((c) => c.has(doc) && c.has(o.doc)))
           && apart(here, projectBranches(ws, o.doc, o.label.start), true) === false);
         if (others.length === 0) continue;
-        out.push({ diagnostic: diagnostic('duplicate-label', doc.range(l.start, l.end), `Duplicate label '${name}' (also at ${others.map(at).join(', ')})`) });
+        out.push({ diagnostic: diagnostic('duplicate-label', doc.range(l.start, l.end), `Duplicate label '${name}' (also at ${others.map(labelPlace).join(', ')})`) });
       }
     }
   }

@@ -7,7 +7,7 @@
 import type { Position } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { uriToPath } from '../../project/files.js';
-import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../../math/macros.js';
 import type { EquationFeatures } from '../../index/equationFeatures.js';
 import { rankEquations, W_FINGERPRINT, type Scored } from '../../index/equationRanking.js';

@@ -5,7 +5,7 @@ import { CodeActionKind, type CodeAction, type Range } from 'vscode-languageserv
 import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { bodyText, enclosingStatement, proofTarget, statementAt, statementOf, type FoundStatement } from '../../analysis/structure.js';
-import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { latexToPlain } from '../../analysis/render.js';
 import type { Result } from '../../index/retrieval.js';
 import { HOVER_PROOFS, type ServerIndex } from '../../index/serverIndex.js';

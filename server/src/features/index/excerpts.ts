@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Doc } from '../../project/workspace.js';
 import { uriToPath } from '../../project/files.js';
-import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { latexToMarkdown } from '../../analysis/render.js';
 import type { Result } from '../../index/retrieval.js';
 

@@ -4,7 +4,7 @@
 import { CodeActionKind, type CodeAction, type Range } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { enclosingStatement, labelTarget } from '../../analysis/structure.js';
-import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { latexToPlain } from '../../analysis/render.js';
 import { suggestCitations } from '../../index/retrieval.js';
 import type { ServerIndex } from '../../index/serverIndex.js';

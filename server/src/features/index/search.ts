@@ -16,7 +16,7 @@ import { latexToPlain } from '../../analysis/render.js';
 import { search } from '../../index/retrieval.js';
 import type { ServerIndex } from '../../index/serverIndex.js';
 import type { Query } from '../../index/store.js';
-import { expandProofWikiMacros } from '../../index/proofwikiMacros.js';
+import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { markFormulas } from '../../index/queryText.js';
 import { macroWriter } from '../../math/blocks.js';
 import { isNameQuery, nameKey } from '../../index/namedResults.js';

@@ -3,7 +3,7 @@
 // name, a length). Features that read words as words (term hovers) act only in prose, and in
 // the text arguments of commands (\emph, \textbf, \section, \footnote, \text inside math).
 import type { Doc } from '../../project/workspace.js';
-import { DISPLAY_MATH_ENVS } from '../../syntax/blockAnalyser.js';
+import { DISPLAY_MATH_ENVS } from '../../syntax/displayMath.js';
 
 export type TextPlace = 'prose' | 'math' | 'comment' | 'preamble' | 'argument';
 
