@@ -688,6 +688,10 @@ async function main() {
   const hoverMath = spawnSync(process.execPath, [path.join(root, 'scripts', 'out', 'bin', 'benchHoverMath.js')], { stdio: 'inherit' });
   if (hoverMath.status === 3) missed.push('hover math: a p95 target (first render < 150 ms, rendered < 50 ms)');
   else if (hoverMath.status !== 0) results.errors.push(`bench-hover-math exited with ${hoverMath.status ?? hoverMath.signal}`);
+  // the dependency graph: its update after a keystroke, call hierarchy, the graph view (against MATHSENSE_BENCH_BASELINE when set)
+  const dependencies = spawnSync(process.execPath, [path.join(root, 'scripts', 'out', 'bin', 'benchDependencies.js')], { stdio: 'inherit' });
+  if (dependencies.status === 3) missed.push('dependency graph: call hierarchy p95 < 30 ms');
+  else if (dependencies.status !== 0) results.errors.push(`bench-dependencies exited with ${dependencies.status ?? dependencies.signal}`);
   if (results.errors.length) {
     console.log(`\nFAILED:\n${results.errors.map((e) => `  - ${e}`).join('\n')}`);
     process.exit(1);

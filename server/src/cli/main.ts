@@ -2,6 +2,7 @@
 import { runCheck } from './check.js';
 import { progressBar } from './progress.js';
 import { INDEX_USAGE } from './indexCommands.js';
+import { GRAPH_USAGE } from './graph.js';
 
 const USAGE = `Usage: mathsense <command> [options]
 
@@ -11,7 +12,7 @@ Commands:
   check [--format text|json] [--unused-labels] [--no-derivations] [--show-unknown] <file-or-dir>...
                                         analyse documents and print diagnostics
                                         exit 0: no errors, 1: errors, 2: usage/internal failure
-  models info [--accelerator auto|cpu|cuda|webgpu] [--models DIR] [--json]
+${GRAPH_USAGE}  models info [--accelerator auto|cpu|cuda|webgpu] [--models DIR] [--json]
                                         show the embedding model and the execution provider in use
 ${INDEX_USAGE}  --version                             print the version
 `;
@@ -54,6 +55,11 @@ export async function main(argv: string[]): Promise<number> {
         else paths.push(a);
       }
       return runCheck({ paths, format, settings: { unusedLabels }, derivations, showUnknown, progress: process.stderr.isTTY ? progressBar((s) => process.stderr.write(s), true) : undefined });
+    }
+    case 'graph': {
+      if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
+      const { graphCommand } = await import('./graph.js');
+      return graphCommand(rest, { out: (s) => { process.stdout.write(s); }, err: (s) => { process.stderr.write(s); } });
     }
     case 'models': {
       if (rest[0] !== 'info') { process.stderr.write(`mathsense models: expected 'info'\n${USAGE}`); return 2; }

@@ -35,7 +35,7 @@ test('check reports progress per document, and per display-math block for one do
     fs.copyFileSync(path.join(dir, 'b.tex'), path.join(lone, 'notes.txt'));
     let err = '';
     assert.equal(runCheck({ paths: [path.join(lone, 'notes.txt')], format: 'text', out: () => {}, err: (s) => { err += s; } }), 0);
-    assert.match(err, /notes\.txt is not a \.tex, \.ltx, .* file; checking it as LaTeX\n1 document checked: 0 errors, 1 other diagnostic/);
+    assert.match(err, /notes\.txt is not a \.tex, \.ltx, .* file; reading it as LaTeX\n1 document checked: 0 errors, 1 other diagnostic/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

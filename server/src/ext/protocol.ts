@@ -191,3 +191,89 @@ export interface RelatedResponse {
   provisional?: true;
   message?: string;
 }
+
+// ── Dependency graph ──────────────────────────────────────────────────────────────────────
+
+/** Request DependencyGraphParams → DependencyGraphResponse: what rests on what, for the graph view and `mathsense graph`. */
+export const DEPENDENCY_GRAPH_REQUEST = 'mathsense/dependencyGraph';
+/** Client command (VS Code): the graph view on the neighbourhood of the statement at the cursor. */
+export const SHOW_DEPENDENCY_GRAPH_COMMAND = 'mathsense.showDependencyGraph';
+/** Client command (VS Code): the graph view on the whole compilation of the active document. */
+export const SHOW_WHOLE_DEPENDENCY_GRAPH_COMMAND = 'mathsense.showWholeDependencyGraph';
+
+export interface DependencyGraphParams {
+  uri: string;
+  /** With `scope: 'neighbourhood'`: the statement at this place (or the statement its proof proves). */
+  position?: Position;
+  /** 'whole': every statement of the document's compilation; 'neighbourhood': the statement at `position` and what is within `depth` steps of it, both ways. */
+  scope: 'whole' | 'neighbourhood';
+  /** Steps from the statement in a neighbourhood; 1 when absent. */
+  depth?: number;
+}
+
+/**
+ * Blueprint (leanblueprint) marks of a statement: `\leanok` in the statement and in its proof,
+ * `\mathlibok`, `\notready`; ready = every statement it uses is formalized (`\leanok` or
+ * `\mathlibok`), proofReady = every statement its proof uses is.
+ */
+export interface BlueprintStatus {
+  statementDone: boolean;
+  proofDone: boolean;
+  mathlib: boolean;
+  notReady: boolean;
+  ready: boolean;
+  proofReady: boolean;
+  /** `\lean{…}` declarations named. */
+  lean?: string[];
+}
+
+/** Outside blueprints: proved in the project, stated without a proof here, or cited from outside (a `\cite` in it, or in another document). */
+export type ProofStatus = 'proved' | 'stated' | 'cited' | 'definition';
+
+export interface GraphNode {
+  /** Stable within one response: the statement's first label, else `file#n`. */
+  id: string;
+  labels: string[];
+  /** "Lemma", "Definition", … */
+  kind: string;
+  /** As LaTeX prints it: from the `.aux` when there is one, else counted. */
+  number?: string;
+  numberFrom?: 'aux' | 'counted';
+  title?: string;
+  uri: string;
+  /** The statement's `\begin{…}` line. */
+  range: Range;
+  /** The statement's text (TeX, without labels and blueprint marks), cut to a few hundred characters; the view typesets it. */
+  text: string;
+  status: ProofStatus;
+  blueprint?: BlueprintStatus;
+  /** In a document this compilation reads through xr (`\externaldocument`), not compiled with it. */
+  external?: boolean;
+}
+
+/**
+ * `from` uses `to`. explicit: a `\ref`-like reference (also through the project's macros) or a
+ * blueprint `\uses`; byName: "by Lemma 3.2", "by the Cauchy–Schwarz inequality" without a
+ * reference, resolved to exactly one statement; suggested: a statement the proof reads close
+ * to by meaning and does not cite (a "may use", never mixed with the others).
+ */
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: 'explicit' | 'byName' | 'suggested';
+  /** In the statement itself or in its proof. */
+  where: 'statement' | 'proof';
+}
+
+export interface DependencyGraphResponse {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** The statement the neighbourhood is around. */
+  focus?: string;
+  /** The document's compilation is a blueprint (it uses `\uses`, `\leanok`, `\lean`). */
+  blueprint: boolean;
+  /** The root document of the compilation. */
+  root?: string;
+  /** Set when no statement is at the position, or the document is not LaTeX. */
+  message?: string;
+}

@@ -31,6 +31,8 @@ export const SETTINGS = {
   'index.path': { type: 'string', default: '', scope: 'window' },
   'index.sources': { type: 'array', default: [], scope: 'window' },
   'relatedEquations.lens': { type: 'string', default: 'matches', enum: ['matches', 'all', 'off'], scope: 'resource' },
+  'lens.dependencies': { type: 'boolean', default: true, scope: 'resource' },
+  'diagnostics.unusedStatements': { type: 'boolean', default: false, scope: 'resource' },
   'relatedEquations.codeLens': { type: 'boolean', default: true, scope: 'resource', deprecated: true },
   'trace.server': { type: 'string', default: 'off', enum: ['off', 'messages', 'verbose'], scope: 'window', client: true },
   'hover.references': { type: 'boolean', default: true, scope: 'resource', neighbour: true },

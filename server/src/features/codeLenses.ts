@@ -5,7 +5,8 @@
 import type { CodeLens } from 'vscode-languageserver-types';
 import type { Doc } from '../project/workspace.js';
 import { SHOW_RELATED_COMMAND } from '../ext/protocol.js';
-import type { FeatureContext } from './context.js';
+import type { FeatureContext, FeatureSettings } from './context.js';
+import { dependencyLenses } from './dependencies/dependencyLenses.js';
 import { equationLenses, lensData, lensSite, lensTitle, matchLenses } from './equations/equationLenses.js';
 import { findRelatedEquations } from './equations/relatedEquations.js';
 
@@ -20,7 +21,15 @@ const LENS_BUDGET_REFRESHED_MS = 150;
 export type LensRefresh = 'soon' | 'analysed';
 
 export async function codeLensesAt(ctx: FeatureContext, doc: Doc): Promise<{ lenses: CodeLens[]; refresh?: LensRefresh }> {
-  const mode = ctx.settingsFor(doc).equations.lens;
+  const settings = ctx.settingsFor(doc);
+  const deps = settings.dependencies.lens
+    ? ctx.guard('codeLens (dependencies)', [], () => dependencyLenses(ctx.ws, doc, { numbers: (d) => ctx.numbers(d), graphView: ctx.resultsPanel }))
+    : [];
+  const r = await equationLensesAt(ctx, doc, settings.equations.lens);
+  return { ...r, lenses: [...deps, ...r.lenses] };
+}
+
+async function equationLensesAt(ctx: FeatureContext, doc: Doc, mode: FeatureSettings['equations']['lens']): Promise<{ lenses: CodeLens[]; refresh?: LensRefresh }> {
   if (mode === 'off') return { lenses: [] };
   ctx.warmEquations();
   if (mode === 'all') return { lenses: equationLenses(doc) };

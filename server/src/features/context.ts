@@ -19,12 +19,14 @@ import type { RelatedContext } from './equations/relatedEquations.js';
  */
 export interface ProviderSettings { referenceHover: boolean; citationHover: boolean; candidateProofHover: boolean; termHover: boolean; labelCompletion: boolean; citationCompletion: boolean; outline: boolean }
 export interface EquationSettings { lens: LensMode }
+export interface DependencySettings { lens: boolean }
 
 /** The settings features read, per document (its workspace folder's). */
 export interface FeatureSettings {
   diagnostics: DiagnosticSettings;
   derivations: DerivationSettings;
   equations: EquationSettings;
+  dependencies: DependencySettings;
   providers: ProviderSettings;
 }
 

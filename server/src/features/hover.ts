@@ -12,6 +12,7 @@ import { candidateProofsMarkdown } from './index/candidateProofs.js';
 import { disambiguationMarkdown } from './index/termSenses.js';
 import { hoverAnswer, type HoverSources } from './hover/providers.js';
 import type { FeatureContext } from './context.js';
+import { dependencyLine } from './dependencies/dependencyLenses.js';
 
 
 /** The hover request: the document's own answer, with what the running services add where it applies. */
@@ -25,6 +26,7 @@ export function hoverAt(ctx: FeatureContext, doc: Doc, offset: number): Hover | 
     proofs: providers.candidateProofHover ? () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
     math: ctx.hoverMath(),
     numbers: () => ctx.numbers(doc),
+    dependencies: () => ctx.guard('hover (dependencies)', undefined, () => dependencyLine(ctx.ws, doc, offset, (d) => ctx.numbers(d))),
   });
 }
 

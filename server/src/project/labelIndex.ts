@@ -38,6 +38,9 @@ export class LabelIndex {
   /** Documents with BULK_LABELS label names or more: not in holders, labelHolders asks each. */
   private readonly bulk = new Set<Doc>();
 
+  /** Advances whenever any document's set of label names changes. */
+  labelGeneration(): number { return this.generation; }
+
   /** `doc` was stored or replaced: its label names are read again. */
   reindex(doc: Doc): void {
     const map = doc.labelMap();

@@ -797,8 +797,11 @@ function factsOf(uses: MacroUse[]) {
 /** References `doc` makes through its project's macros (`\\thmref{x}`), shaped like its own `\\ref`s. */
 export function macroRefs(ws: Scopes & Includers, doc: Doc): DocRef[] {
   const macros = projectMacros(ws, doc);
-  return macros.length ? factsOf(macroUses(doc, macros, inheritedState(ws, doc))).refs : [];
+  return macros.length ? factsOf(macroUses(doc, macros, inheritedState(ws, doc))).refs : NO_REFS;
 }
+
+/** One empty list, so callers may keep what they derived from a document's macro references by identity. */
+const NO_REFS: DocRef[] = [];
 
 /** Labels `doc` defines through its project's macros (`\\theorem{thm:x}{…}{…}`), by name. */
 export function macroLabelMap(doc: Doc, macros: readonly UserMacro[], state: MacroState = NO_STATE): Map<string, DocLabel[]> {

@@ -329,6 +329,8 @@ export class Workspace {
   findLabel(from: Doc, name: string): LabelLocation[] { return this.labels.findLabel(from, name); }
   /** Number of definitions `name` has as seen from `from` (cached until a label set or the graph changes). */
   countLabel(from: Doc, name: string): number { return this.labels.countLabel(from, name); }
+  /** Advances whenever any document's set of label names changes (what resolved references rest on, with the graph generation). */
+  labelGeneration(): number { return this.labels.labelGeneration(); }
   /** Documents that define a label of this name, anywhere in the workspace. */
   labelHolders(name: string): Iterable<Doc> { return this.labels.labelHolders(name); }
   /** All labels visible from `from` without a prefix (its own project). */

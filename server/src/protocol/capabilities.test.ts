@@ -45,6 +45,7 @@ const REQUESTS: Record<string, (uri: string) => [string, unknown]> = {
   foldingRangeProvider: (uri) => ['textDocument/foldingRange', { textDocument: { uri } }],
   documentLinkProvider: (uri) => ['textDocument/documentLink', { textDocument: { uri } }],
   codeLensProvider: (uri) => ['textDocument/codeLens', { textDocument: { uri } }],
+  callHierarchyProvider: (uri) => ['textDocument/prepareCallHierarchy', { textDocument: { uri }, position: { line: 0, character: 0 } }],
   inlayHintProvider: (uri) => ['textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } } }],
   executeCommandProvider: () => ['workspace/executeCommand', { command: SERVER_COMMANDS[0], arguments: [{ latex: 'x^2 + y^2 = z^2' }] }],
 };

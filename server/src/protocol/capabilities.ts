@@ -18,6 +18,7 @@ export const CAPABILITIES: ServerCapabilities = {
   documentLinkProvider: { resolveProvider: false },
   codeLensProvider: { resolveProvider: true },
   inlayHintProvider: true,
+  callHierarchyProvider: true,
   executeCommandProvider: { commands: [...SERVER_COMMANDS] },
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };

@@ -21,12 +21,14 @@ import { registerInlayHints } from './handlers/inlayHints.js';
 import { registerCodeActions } from './handlers/codeActions.js';
 import { registerCodeLens } from './handlers/codeLens.js';
 import { registerCommands } from './handlers/commands.js';
+import { registerDependencies } from './handlers/dependencies.js';
 import { registerStatus } from './handlers/status.js';
 
 /** One per capability in CAPABILITIES (document sync and workspace events are registered apart). */
 const HANDLERS: ReadonlyArray<(c: Connection, s: Session) => void> = [
   registerDocuments, registerHover, registerCompletion, registerNavigation, registerSymbols, registerFolding,
   registerDocumentLinks, registerInlayHints, registerCodeActions, registerCodeLens, registerCommands, registerStatus,
+  registerDependencies,
 ];
 
 /** The session's way to the client, over the connection. */

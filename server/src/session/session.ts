@@ -27,6 +27,7 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
+import { dependencyGraphBuilt, dependencySteps } from '../analysis/dependencies/dependencyGraph.js';
 import { runInTurns } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
@@ -121,7 +122,7 @@ export class Session implements FeatureContext {
       error: (m) => client.error(m),
       guard: this.guard,
       loaded: () => { this.diagnostics.revalidateAll(); this.numbersChanged(); },
-      settled: () => this.diagnostics.projectLoaded(),
+      settled: () => { this.diagnostics.projectLoaded(); this.warmDependencies(); },
     });
     // the index's preparation runs after the project is read, not interleaved with it
     this.index.waitFor(() => this.loader.idle());
@@ -201,6 +202,31 @@ export class Session implements FeatureContext {
     } else this.diagnostics.changed(doc);
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
+    this.warmDependencies();
+  }
+
+  private graphWarming = false;
+
+  /**
+   * The dependency graph is built, or brought up to date, a document at a time between
+   * requests; its first build brings the checks, lenses and hover lines that wait for it.
+   */
+  private warmDependencies(): void {
+    if (this.graphWarming || this.shuttingDown) return;
+    this.graphWarming = true;
+    const first = !dependencyGraphBuilt(this.ws);
+    const end = (ok: boolean) => {
+      this.graphWarming = false;
+      if (!ok || !first || this.shuttingDown) return;
+      this.diagnostics.revalidateAll();
+      this.refreshLenses('soon');
+    };
+    runInTurns(dependencySteps(this.ws, (d) => this.numbers(d)), {
+      guard: (slice) => this.guard('dependency graph', undefined, slice),
+      stop: () => this.shuttingDown,
+      done: () => end(true),
+      failed: () => end(false),
+    });
   }
 
   /** What a large document's first diagnostics read, pausing (`yield`) now and then: run in turns. */

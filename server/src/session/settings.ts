@@ -22,6 +22,7 @@ export function parseSettings(raw: unknown): ServerSettings {
     index: indexSettings(raw),
     // `codeLens: false` (the older switch) still turns lenses off
     equations: { lens: readSetting(raw, 'relatedEquations.codeLens') ? readSetting(raw, 'relatedEquations.lens') : 'off' },
+    dependencies: { lens: readSetting(raw, 'lens.dependencies') },
     providers: {
       referenceHover: readSetting(raw, 'hover.references'), citationHover: readSetting(raw, 'hover.citations'),
       candidateProofHover: readSetting(raw, 'hover.candidateProofs'), termHover: readSetting(raw, 'hover.terms'),

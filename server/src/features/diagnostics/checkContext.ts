@@ -8,6 +8,8 @@ import { readSetting } from '../../ext/settings.js';
 
 export interface DiagnosticSettings {
   unusedLabels: boolean;
+  /** Statements nothing uses (hint, off by default). */
+  unusedStatements?: boolean;
   structure: boolean;
   /** False beside a neighbour that reports them too (LaTeX Workshop, texlab); default on. */
   duplicateLabels?: boolean;
@@ -19,6 +21,7 @@ export const defaultDiagnosticSettings: DiagnosticSettings = diagnosticSettings(
 export function diagnosticSettings(raw: unknown): DiagnosticSettings {
   return {
     unusedLabels: readSetting(raw, 'diagnostics.unusedLabels'),
+    unusedStatements: readSetting(raw, 'diagnostics.unusedStatements'),
     structure: readSetting(raw, 'diagnostics.structure'),
     duplicateLabels: readSetting(raw, 'diagnostics.duplicateLabels'),
   };

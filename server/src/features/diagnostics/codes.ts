@@ -12,7 +12,7 @@ export type Need = 'compiled' | 'whole-project';
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** The checks that propose diagnostics (each one module). */
-export type Producer = 'files' | 'labels' | 'includes' | 'structure' | 'citations' | 'derivations';
+export type Producer = 'files' | 'labels' | 'includes' | 'structure' | 'citations' | 'derivations' | 'dependencies';
 
 export interface CodeRule {
   /** The usual severity; a producer lowers it only for a case its message names. */
@@ -49,6 +49,13 @@ export const CODES = {
   'unmatched-end': { severity: 'warning', setting: 'mathsense.diagnostics.structure', needs: COMPILED, producer: 'structure' },
   // citations (features/citations/citations.ts)
   'undefined-citation': { severity: 'warning', needs: WHOLE, producer: 'citations' },
+  // what rests on what (dependencyChecks.ts): a circle or an order needs every file of the compilation
+  'proof-cycle': { severity: 'warning', setting: 'mathsense.diagnostics.structure', needs: WHOLE, producer: 'dependencies' },
+  // some authors state a result after its first use on purpose: said, not flagged
+  'used-before-stated': { severity: 'information', setting: 'mathsense.diagnostics.structure', needs: WHOLE, producer: 'dependencies' },
+  'blueprint-marks': { severity: 'warning', needs: NONE, producer: 'dependencies' },
+  'blueprint-ready': { severity: 'information', needs: WHOLE, producer: 'dependencies' },
+  'unused-statement': { severity: 'hint', setting: 'mathsense.diagnostics.unusedStatements', needs: WHOLE, producer: 'dependencies' },
   // derivation steps (features/equations/derivation.ts), checked in the background
   'derivation-step': { severity: 'warning', setting: 'mathsense.derivations.enabled', needs: NONE, producer: 'derivations' },
   'derivation-unknown': { severity: 'information', setting: 'mathsense.derivations.showUnknown', needs: NONE, producer: 'derivations' },

@@ -12,6 +12,7 @@ import { CheckContext, defaultDiagnosticSettings, type DiagnosticSettings } from
 import { labelChecks } from './labelChecks.js';
 import { includeChecks } from './includeChecks.js';
 import { structureChecks } from './structureChecks.js';
+import { dependencyChecks } from './dependencyChecks.js';
 
 export { defaultDiagnosticSettings, type DiagnosticSettings } from './checkContext.js';
 
@@ -68,5 +69,7 @@ export function* candidateSteps(ws: Workspace, doc: Doc, settings: DiagnosticSet
   yield* includeChecks(cx);
   yield;
   structureChecks(cx);
+  yield;
+  dependencyChecks(cx);
   return out;
 }

@@ -26,6 +26,8 @@ export interface HoverSources {
   numbers?: () => AuxNumbers | undefined;
   /** False: `\ref` hovers are left to a neighbour (LaTeX Workshop, texlab). */
   references?: boolean;
+  /** One line on a statement's head: what it uses and what uses it. */
+  dependencies?: () => string | undefined;
 }
 
 /** The place a hover is asked for, each fact read at most once per request. */
@@ -75,8 +77,10 @@ const labelHover: HoverProvider = (p) => {
   const count = `*Referenced ${n} time${n === 1 ? '' : 's'}*`;
   const num = numberLine(ws, doc, p.src.numbers?.(), t.name);
   const value = `${num ? `${num}\n\n` : ''}${labelHoverMarkdown(ws, { doc, label: t.label, prefix: '' }, doc.uri)}\n\n${count}`;
+  const deps = p.head ? p.src.dependencies?.() : undefined;
   const proofs = p.src.proofs && p.head ? p.src.proofs() : undefined;
-  return markdown(proofs ? `${value}\n\n---\n\n${proofs}` : value, doc.range(t.start, t.end));
+  const withDeps = deps ? `${value}\n\n${deps}` : value;
+  return markdown(proofs ? `${withDeps}\n\n---\n\n${proofs}` : withDeps, doc.range(t.start, t.end));
 };
 
 /** A term: which indexed definition the context means. */
@@ -90,9 +94,11 @@ const termHover: HoverProvider = (p) => {
  * …; not exercises, examples, remarks): candidate proofs. Never the words of its body.
  */
 const statementHeadHover: HoverProvider = (p) => {
-  if (!p.src.proofs || p.target?.type === 'ref' || !p.head) return null;
-  const proofs = p.src.proofs();
-  return proofs ? markdown(proofs) : null;
+  if (p.target?.type === 'ref' || !p.head) return null;
+  const deps = p.src.dependencies?.();
+  const proofs = p.src.proofs?.();
+  if (!proofs) return deps ? markdown(deps) : null;
+  return markdown(deps ? `${deps}\n\n---\n\n${proofs}` : proofs);
 };
 
 /** Asked in this order; the first answer is the hover. */

@@ -1,0 +1,363 @@
+// What one document says about what rests on what, before anything is resolved: its
+// theorem-like statements, the proofs it holds and which statement each proves (the proof that
+// follows, `\begin{proof}[Proof of Theorem~\ref{x}]`, a blueprint `\proves{x}`), the references
+// and blueprint `\uses` inside each statement and proof (the project's own reference macros
+// included), the results they name without a reference ("by Lemma 3.2", "by the Cauchy–Schwarz
+// inequality") and the blueprint marks. Plain data per document version, so the project's
+// graph re-reads only the documents an edit changed.
+import type { DocEnv } from '../../model/documentView.js';
+import type { Doc, Workspace } from '../../project/workspace.js';
+import { isComputedName, macroRefs } from '../../project/userMacros.js';
+import { provable } from '../../project/theorems.js';
+import { statements, type Statement } from '../structure.js';
+
+export type Where = 'statement' | 'proof';
+
+/** A reference or `\uses` key inside a statement or a proof. */
+export interface UseSite {
+  /** The key as written (an xr prefix included). */
+  name: string;
+  where: Where;
+  /** The key's span. */
+  start: number;
+  end: number;
+  cmd: string;
+  /**
+   * Said in passing, not as a step of the argument: "as in the proof of Lemma~\ref{x}", "cf.",
+   * "compare", a `\pageref`. Still an edge; never the ground of a cycle or order warning.
+   */
+  weak: boolean;
+}
+
+/** A result named without a reference: by its printed number or by its name. */
+export interface Mention {
+  kind: 'number' | 'name';
+  /** number: `lemma 3.2` (kind word lower-cased, then the number); name: the normalized name. */
+  key: string;
+  where: Where;
+  start: number;
+  end: number;
+}
+
+export interface BlueprintMarks {
+  leanok: boolean;
+  proofLeanok: boolean;
+  mathlibok: boolean;
+  notready: boolean;
+  lean: string[];
+}
+
+export interface StatementUses {
+  st: Statement;
+  /** Position among the document's statements. */
+  ordinal: number;
+  /** Its proofs in this document (a proof elsewhere that names it arrives through that document's `foreign`). */
+  proofs: DocEnv[];
+  uses: UseSite[];
+  mentions: Mention[];
+  marks: BlueprintMarks;
+  /** The statement or its title cites the literature (`\cite`): a result from outside. */
+  cites: boolean;
+  provable: boolean;
+}
+
+/** A proof of this document for a statement named by a reference (`Proof of Theorem~\ref{x}`, `\proves{x}`) that is not one of its own. */
+export interface ForeignProof {
+  target: string;
+  proof: DocEnv;
+  uses: UseSite[];
+  mentions: Mention[];
+  leanok: boolean;
+}
+
+export interface DocumentUses {
+  statements: StatementUses[];
+  foreign: ForeignProof[];
+  /** The document uses blueprint commands (`\uses`, `\leanok`, `\lean`). */
+  blueprint: boolean;
+  /** Kinds and titles of the statements, and the sections: what statement keys, counted numbers and mentions by name rest on. */
+  shape: string;
+  /** Every label name the document defines (a statement's, an equation's, a section's). */
+  labelNames: ReadonlySet<string>;
+  /** Environment index → the statement (ordinal) it is. */
+  statementOfEnv: ReadonlyMap<number, number>;
+  /** Proof environment index → the statement it proves: an ordinal here, or the label it names elsewhere. */
+  proofOfEnv: ReadonlyMap<number, number | string>;
+}
+
+const cache = new WeakMap<readonly DocEnv[], { refs: unknown; macroRefs: unknown; stmts: unknown; value: DocumentUses }>();
+
+/** Whether `documentUses` has been read for the document's current views (a cheap look, nothing is built). */
+export function documentUsesCurrent(doc: Doc): boolean {
+  return lastFor.get(doc.uri)?.doc === doc && lastFor.get(doc.uri)?.version === doc.version;
+}
+const lastFor = new Map<string, { doc: Doc; version: number }>();
+
+/** A document left out of the graph: no statements. */
+export function noUses(doc: Doc): DocumentUses {
+  const hit = none.get(doc);
+  if (hit?.version === doc.version) return hit.value;
+  const value: DocumentUses = { statements: [], foreign: [], blueprint: false, shape: '', labelNames: new Set(), statementOfEnv: new Map(), proofOfEnv: new Map() };
+  none.set(doc, { version: doc.version, value });
+  return value;
+}
+const none = new WeakMap<Doc, { version: number; value: DocumentUses }>();
+
+/** The document's statements and what each uses, as written; kept per document version. */
+export function documentUses(ws: Workspace, doc: Doc): DocumentUses {
+  const envs = doc.envs();
+  const refs = doc.refs();
+  const viaMacros = macroRefs(ws, doc);
+  const stmts = statements(ws, doc);
+  const hit = cache.get(envs);
+  if (hit && hit.refs === refs && hit.macroRefs === viaMacros && hit.stmts === stmts) return hit.value;
+  const value = readUses(ws, doc, envs, stmts, [...refs, ...viaMacros.filter((r) => !isComputedName(r.name))]);
+  cache.set(envs, { refs, macroRefs: viaMacros, stmts, value });
+  lastFor.set(doc.uri, { doc, version: doc.version });
+  return value;
+}
+
+/** What an environment's own text says, by its text (offsets from its body's start): kept from one version of a document to the next. */
+interface EnvReading { marks: Omit<BlueprintMarks, 'proofLeanok'>; cites: boolean; mentions: Mention[] }
+const readings = new Map<string, Map<string, EnvReading>>();
+
+const PROOF_ENVS = /^(proof|pf|prf|proof\*|demo|demostracion|beweis|preuve|dem)$/;
+const PAGE_REFS = /pageref|cpageref|Cpageref|vpageref|cpagerefrange|Cpagerefrange/;
+
+function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: readonly Statement[], refs: ReadonlyArray<{ name: string; start: number; end: number; cmd: string; cmdStart: number }>): DocumentUses {
+  const text = doc.latexText;
+  const registry = ws.theorems(doc);
+  const byEnv = new Map<number, StatementUses>();
+  const out: StatementUses[] = stmts.map((st, ordinal) => {
+    const su: StatementUses = {
+      st, ordinal, proofs: [], uses: [], mentions: [], marks: { leanok: false, proofLeanok: false, mathlibok: false, notready: false, lean: [] },
+      cites: false, provable: provable(st.kind, (e) => registry.get(e)),
+    };
+    byEnv.set(st.index, su);
+    return su;
+  });
+  // each proof: the statement it proves, here (by index) or elsewhere (by label)
+  const proofOf = new Map<number, StatementUses | { target: string }>();
+  const provesRefs = refs.filter((r) => r.cmd === 'proves');
+  const byLabel = new Map<string, StatementUses>();
+  for (const su of out) for (const l of su.st.labels) if (!byLabel.has(l.name)) byLabel.set(l.name, su);
+  const proofIndex = new Map<DocEnv, number>();
+  for (let i = 0; i < envs.length; i++) {
+    if (!PROOF_ENVS.test(envs[i].name)) continue;
+    const proof = envs[i];
+    proofIndex.set(proof, i);
+    const proves = provesRefs.length ? provesRefs.find((r) => r.start > proof.bodyStart && r.end <= proof.bodyEnd) : undefined;
+    const named = proves?.name ?? proofOfName(text, proof);
+    let target: StatementUses | { target: string } | undefined;
+    if (named !== undefined) {
+      const local = byLabel.get(named);
+      target = local ?? { target: named };
+    } else {
+      const prev = adjacentStatement(envs, i, byEnv);
+      if (prev) target = prev;
+    }
+    if (!target) continue;
+    proofOf.set(i, target);
+    if ('st' in target) target.proofs.push(proof);
+  }
+  const foreign = new Map<number, ForeignProof>();
+  for (const [i, t] of proofOf) {
+    if (!('st' in t)) foreign.set(i, { target: t.target, proof: envs[i], uses: [], mentions: [], leanok: false });
+  }
+  // the innermost statement or attached proof around an offset (offsets asked in increasing order)
+  const innermost = sweep(envs);
+  const owner = (offset: number): { su?: StatementUses; foreign?: ForeignProof; where: Where } | undefined => {
+    for (let i = innermost(offset); i >= 0; i = envs[i].parent) {
+      const su = byEnv.get(i);
+      if (su) return { su, where: 'statement' };
+      const p = proofOf.get(i);
+      if (p) return 'st' in p ? { su: p, where: 'proof' } : { foreign: foreign.get(i)!, where: 'proof' };
+    }
+    return undefined;
+  };
+  const seen = new Set<string>();
+  for (const r of [...refs].sort((a, b) => a.start - b.start)) {
+    if (r.cmd === 'proves' || !r.name) continue;
+    const o = owner(r.start);
+    if (!o) continue;
+    const key = `${r.start}:${r.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const site: UseSite = { name: r.name, where: o.where, start: r.start, end: r.end, cmd: r.cmd, weak: PAGE_REFS.test(r.cmd) || passing(text, r.cmdStart) };
+    (o.su ?? o.foreign!).uses.push(site);
+  }
+  let blueprint = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves');
+  // marks, citations and mentions, read from each statement's and proof's own text (comments
+  // blanked); an environment whose text is as in the last version is not read again
+  const last = readings.get(doc.uri);
+  const now = new Map<string, EnvReading>();
+  const reading = (i: number): EnvReading => {
+    const env = envs[i];
+    // by a hash of its text: a slice would keep the whole last version of the text alive
+    const raw = textKey(text, env.start, env.end);
+    let r = now.get(raw) ?? last?.get(raw);
+    if (!r) {
+      const body = ownText(text, envs, i);
+      const m = readMarks(body);
+      r = {
+        marks: m,
+        cites: /\\cite[a-zA-Z]*\*?\s*[[{]/.test(body) || (env.opt !== undefined && /\\cite/.test(text.slice(env.opt.start, env.opt.end))),
+        mentions: mentionsIn(body, 0),
+      };
+    }
+    now.set(raw, r);
+    return r;
+  };
+  const placed = (r: EnvReading, env: DocEnv, where: Where): Mention[] => r.mentions.map((m) => ({ ...m, where, start: m.start + env.bodyStart, end: m.end + env.bodyStart }));
+  for (const su of out) {
+    const r = reading(su.st.index);
+    const m = r.marks;
+    su.marks = { ...su.marks, leanok: m.leanok, mathlibok: m.mathlibok, notready: m.notready, lean: m.lean };
+    su.cites = r.cites;
+    su.mentions.push(...placed(r, su.st.env, 'statement'));
+    for (const p of su.proofs) {
+      const pr = reading(proofIndex.get(p)!);
+      if (pr.marks.leanok) su.marks.proofLeanok = true;
+      su.mentions.push(...placed(pr, p, 'proof'));
+    }
+    if (m.leanok || m.mathlibok || m.lean.length) blueprint = true;
+  }
+  for (const [i, f] of foreign) {
+    const pr = reading(i);
+    f.leanok = pr.marks.leanok;
+    f.mentions.push(...placed(pr, envs[i], 'proof'));
+  }
+  readings.set(doc.uri, now);
+  // what mentions elsewhere resolve against, and what counted numbers rest on (sections too)
+  const shape = out.map((su) => `${su.st.kind.env}|${su.st.title ?? ''}`).join('\n')
+    + `\n${doc.sections().map((s) => `${s.level}${s.starred ? '*' : ''}`).join(',')}`;
+  const statementOfEnv = new Map(out.map((su) => [su.st.index, su.ordinal]));
+  const proofOfEnv = new Map([...proofOf].map(([i, t]) => [i, 'st' in t ? t.ordinal : t.target] as [number, number | string]));
+  return { statements: out, foreign: [...foreign.values()], blueprint, shape, labelNames: new Set(doc.labelMap().keys()), statementOfEnv, proofOfEnv };
+}
+
+/** A 53-bit hash of `text[start, end)` with its length (cyrb53). */
+function textKey(text: string, start: number, end: number): string {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${end - start}:${(h2 >>> 0).toString(36)}${(h1 >>> 0).toString(36)}`;
+}
+
+/**
+ * The innermost environment around each offset, asked in increasing order: one pass over the
+ * environments instead of a search from the start per offset.
+ */
+function sweep(envs: readonly DocEnv[]): (offset: number) => number {
+  let next = 0;
+  const open: number[] = [];
+  const inside = (e: DocEnv, offset: number) => offset < e.end || (!e.closed && offset <= e.end);
+  return (offset) => {
+    while (next < envs.length && envs[next].start <= offset) open.push(next++);
+    while (open.length && !inside(envs[open[open.length - 1]], offset)) open.pop();
+    // an environment that ended with a later one still open below it (unbalanced input)
+    for (let k = open.length - 1; k >= 0; k--) if (inside(envs[open[k]], offset)) return open[k];
+    return -1;
+  };
+}
+
+/** `\begin{proof}[Proof of Theorem~\ref{x}]`: x. */
+function proofOfName(text: string, proof: DocEnv): string | undefined {
+  if (!proof.opt) return undefined;
+  const m = /\\(?:[a-zA-Z]*ref|cref|Cref|autoref)\*?\s*\{([^{}]+)\}/.exec(text.slice(proof.opt.start, proof.opt.end));
+  return m ? m[1].split(',')[0].trim() : undefined;
+}
+
+/** The statement a proof follows: the nearest sibling before it, with no other proof between (structure.ts#proofTarget's rule, within one document). */
+function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: ReadonlyMap<number, StatementUses>): StatementUses | undefined {
+  const proof = envs[proofIndex];
+  for (let i = proofIndex - 1; i >= 0; i--) {
+    const env = envs[i];
+    if (env.end > proof.start) continue; // an ancestor of the proof
+    if (env.parent !== proof.parent) continue;
+    if (PROOF_ENVS.test(env.name)) return undefined;
+    const su = byEnv.get(i);
+    if (su) return su.provable ? su : undefined;
+  }
+  return undefined;
+}
+
+/** Words just before a reference that make it a mention in passing. */
+const PASSING = /(?:\bproofs? of|\bas in|\bsimilar(?:ly)?(?: to)?|\banalog(?:ous(?:ly)?)?(?: to)?|\bcf\.?|\bcompare(?: with)?|\bsee also|\bgenerali[sz]\w*|\bspecial case of|\bconverse (?:of|to)|\bcontrast(?: with)?|\bunlike|\blike|\bin the spirit of)\s*(?:(?:the|a|an)\s+)?(?:[A-Za-z]+[.~ ]?\s*)?$/i;
+
+/** A word PASSING needs, looked for first: most references have none before them. */
+const PASSING_WORDS = /proof|as in|simil|analog|cf|compar|see also|generali|special case|convers|contrast|unlike|like|spirit/i;
+
+/** Whether the reference command starting at `at` is a mention in passing (by the words before it in its sentence). */
+function passing(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 60), at);
+  if (!PASSING_WORDS.test(before)) return false;
+  const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n\n'), -1) + 1);
+  return PASSING.test(sentence.replace(/~/g, ' '));
+}
+
+/** The text of environment `i` that is its own: nested statements and proofs blanked, comments blanked (offsets kept). */
+function ownText(text: string, envs: readonly DocEnv[], i: number): string {
+  const env = envs[i];
+  let body = text.slice(env.bodyStart, env.bodyEnd);
+  for (let j = i + 1; j < envs.length && envs[j].start < env.bodyEnd; j++) {
+    const inner = envs[j];
+    if (inner.parent !== i) continue;
+    if (!PROOF_ENVS.test(inner.name) && !/^(theorem|lemma|proposition|corollary|claim|definition)/i.test(inner.name)) continue;
+    const a = inner.start - env.bodyStart, b = Math.min(inner.end, env.bodyEnd) - env.bodyStart;
+    body = body.slice(0, a) + ' '.repeat(Math.max(0, b - a)) + body.slice(b);
+  }
+  return body.replace(/(^|[^\\])%.*$/gm, (m, pre: string) => pre + ' '.repeat(m.length - pre.length));
+}
+
+function readMarks(body: string): Omit<BlueprintMarks, 'proofLeanok'> {
+  const lean: string[] = [];
+  for (const m of body.matchAll(/\\lean\s*\{([^{}]*)\}/g)) lean.push(...m[1].split(',').map((s) => s.trim()).filter(Boolean));
+  return { leanok: /\\leanok(?![a-zA-Z])/.test(body), mathlibok: /\\mathlibok(?![a-zA-Z])/.test(body), notready: /\\notready(?![a-zA-Z])/.test(body), lean };
+}
+
+/** Printed kind names a mention by number may use, with their abbreviations. */
+const KIND_WORDS: Record<string, string> = {
+  theorem: 'theorem', thm: 'theorem', lemma: 'lemma', lem: 'lemma', proposition: 'proposition', prop: 'proposition',
+  corollary: 'corollary', cor: 'corollary', definition: 'definition', def: 'definition', defn: 'definition', claim: 'claim',
+};
+const NUMBER_MENTION = /\b(Theorem|Thm|Lemma|Lem|Proposition|Prop|Corollary|Cor|Definition|Defn|Def|Claim)\.?(?:~|\s+|\\ )((?:[A-Z]\.)?\d+(?:\.\d+){0,3})(?![.\d]*\d)(?!\s*\()/g;
+/** "by the Cauchy–Schwarz inequality", "from Zorn's lemma": a cue, then up to five name words. */
+const NAME_MENTION = /\b(?:by|from|using|apply(?:ing)?|via|of|invoke|invoking)\s+(?:the\s+)?((?:[A-Z][\w'’\\{}\-–—]*(?:[\s~]+|(?=[,.;:)]|$))){1,5}(?:theorem|lemma|inequality|principle|formula|criterion|test|property|identity|law|rule)?)/g;
+
+function mentionsIn(body: string, base: number, where: Where = 'statement'): Mention[] {
+  const out: Mention[] = [];
+  for (const m of body.matchAll(NUMBER_MENTION)) {
+    out.push({ kind: 'number', key: `${KIND_WORDS[m[1].toLowerCase()]} ${m[2]}`, where, start: base + m.index!, end: base + m.index! + m[0].length });
+  }
+  for (const m of body.matchAll(NAME_MENTION)) {
+    const key = normalizeName(m[1]);
+    if (key.length < 4 || /^(theorem|lemma|proposition|corollary|definition)$/.test(key)) continue;
+    const at = m.index! + m[0].indexOf(m[1]);
+    out.push({ kind: 'name', key, where, start: base + at, end: base + at + m[1].trimEnd().length });
+  }
+  return out;
+}
+
+/** Words that say what kind of result a name is, dropped so "Cauchy–Schwarz" meets "the Cauchy–Schwarz inequality". */
+const GENERIC = /\b(the|theorem|lemma|proposition|corollary|inequality|principle|formula|criterion|test|property|identity|law|rule|s)\b/g;
+
+/** A result's name as mentions and titles are compared: letters only, accents and kind words dropped. */
+export function normalizeName(name: string): string {
+  return name
+    .replace(/\\["'`^~=.]\s*\{?([a-zA-Z])\}?/g, '$1')
+    .normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+    .replace(/[’']s\b/g, '')
+    .replace(/--+|[–—-]/g, ' ')
+    .replace(/[\\{}$~]/g, ' ')
+    .toLowerCase()
+    .replace(GENERIC, ' ')
+    .replace(/[^a-z0-9 ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

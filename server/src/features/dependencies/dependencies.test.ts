@@ -1,0 +1,228 @@
+// The dependency graph on fixtures: which statement each reference, `\uses` and mention lands in,
+// how proofs attach, what call hierarchy, lenses and the hover line say, the checks, and that an
+// edit to one proof re-reads one document and gives the graph a fresh build gives.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { fixture, type Fixture } from '../../testing/fixture.js';
+import { expect } from '../../testing/snapshot.js';
+import { check } from '../../testing/snapshot.js';
+import { checkDiagnostics, cursorOf } from '../../testing/featureChecks.js';
+import { Workspace } from '../../project/workspace.js';
+import { dependencyIndex, type DependencyIndex } from '../../analysis/dependencies/dependencyGraph.js';
+import { dependencyGraph } from './graphView.js';
+import { incomingCalls, outgoingCalls, prepareCallHierarchy } from './callHierarchy.js';
+import { dependencyLenses, dependencyLine } from './dependencyLenses.js';
+import { defaultDiagnosticSettings } from '../diagnostics/checkContext.js';
+
+/** Every edge of the compilation of `file`, one a line: `from -> to kind/where`. */
+function edges(fx: Fixture, file: string): string {
+  const r = dependencyGraph(fx.ws, { doc: fx.doc(file), scope: 'whole' });
+  return r.edges.map((e) => `${e.from} -> ${e.to} ${e.kind}/${e.where}`).join('\n');
+}
+
+const BOOK = String.raw`
+%! main.tex
+\documentclass{book}
+\newtheorem{theorem}{Theorem}[chapter]
+\newtheorem{lemma}[theorem]{Lemma}
+\newcommand{\lemref}[1]{Lemma~\ref{lem:#1}}
+\begin{document}
+\chapter{One}
+\input{one}
+\end{document}
+%! one.tex
+\begin{lemma}[Zorn's lemma]\label{lem:zorn}
+Every chain has a bound.
+\end{lemma}
+\begin{lemma}\label{lem:base}
+An equation
+\begin{equation}\label{eq:base} a = b \end{equation}
+\end{lemma}
+\begin{proof}
+See Section~\ref{sec:none}, and the proof is trivial.
+\end{proof}
+\begin{theorem}\label{thm:main}
+By \eqref{eq:base}, things hold.
+\end{theorem}
+\begin{proof}
+By \lemref{base} and by Zorn's lemma. As in the proof of Lemma~\ref{lem:zorn}, done.
+\end{proof}
+\begin{lemma}\label{lem:late}
+Later.
+\end{lemma}
+\begin{proof}[Proof of Theorem~\ref{thm:main}, again]
+By Lemma 1.4 we are done.
+\end{proof}
+`;
+
+test('edges: references in a statement and its proof, equations to their statement, sections to nothing, macros, names and numbers', () => {
+  const fx = fixture(BOOK);
+  check(edges(fx, 'main.tex'), expect`
+    thm:main -> lem:base explicit/statement
+    thm:main -> lem:base explicit/proof
+    thm:main -> lem:zorn explicit/proof
+    thm:main -> lem:late byName/proof
+  `);
+});
+
+test('a proof attaches to the statement before it, to the one its optional argument names, or to a blueprint \\proves', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\begin{lemma}\label{a}A.\end{lemma}
+\begin{definition}\label{d}D.\end{definition}
+\begin{proof}Of nothing: \ref{a}.\end{proof}
+\begin{lemma}\label{b}B.\end{lemma}
+\begin{proof}\proves{a}\uses{b}\end{proof}
+\begin{lemma}\label{c}C.\end{lemma}
+\begin{proof}\uses{b}\end{proof}
+\end{document}
+`);
+  check(edges(fx, 'main.tex'), expect`
+    a -> b explicit/proof
+    c -> b explicit/proof
+  `);
+});
+
+const BLUEPRINT = String.raw`
+%! content.tex
+\documentclass{report}
+\begin{document}
+\begin{definition}\label{def:a}\lean{A}\leanok A.\end{definition}
+\begin{lemma}\label{lem:b}\uses{def:a}\leanok B.\end{lemma}
+\begin{proof}\uses{lem:c}\leanok\end{proof}
+\begin{lemma}\label{lem:c}\uses{def:a}\notready C.\end{lemma}
+\begin{proof}\uses{lem:b}\end{proof}
+\begin{theorem}\label{thm:d}\uses{lem:c} D.\end{theorem}
+\begin{proof}\uses{lem:b, lem:c}\leanok\end{proof}
+\end{document}
+`;
+
+test('blueprints: \\uses in statements and proofs, the marks, ready', () => {
+  const fx = fixture(BLUEPRINT);
+  const r = dependencyGraph(fx.ws, { doc: fx.doc('content.tex'), scope: 'whole' });
+  assert.equal(r.blueprint, true);
+  check(r.nodes.map((n) => `${n.id} ${n.status} ${JSON.stringify(n.blueprint)}`).join('\n'), expect`
+    def:a definition {"statementDone":true,"proofDone":true,"mathlib":false,"notReady":false,"ready":true,"proofReady":true,"lean":["A"]}
+    lem:b proved {"statementDone":true,"proofDone":true,"mathlib":false,"notReady":false,"ready":true,"proofReady":false}
+    lem:c proved {"statementDone":false,"proofDone":false,"mathlib":false,"notReady":true,"ready":true,"proofReady":true}
+    thm:d proved {"statementDone":false,"proofDone":true,"mathlib":false,"notReady":false,"ready":false,"proofReady":false}
+  `);
+  dependencyIndex(fx.ws);
+  // lem:b's proof and lem:c's proof use each other; lem:c is \notready though all it uses is
+  // formalized; thm:d's proof is formalized, its statement is not
+  checkDiagnostics(fx, 'content.tex', expect`
+    5:20-5:25 warning proof-cycle: Circular proofs: Lemma lem:b → Lemma lem:c → Lemma lem:b (each uses the next)
+    7:20-7:25 warning proof-cycle: Circular proofs: Lemma lem:b → Lemma lem:c → Lemma lem:b (each uses the next)
+    5:20-5:25 information used-before-stated: Lemma lem:c is used here before it is stated (content.tex:6)
+    6:1-6:14 information blueprint-ready: Every result Lemma lem:c uses is formalized: it is ready to be formalized (remove \notready)
+    8:1-8:16 warning blueprint-marks: The proof of Theorem thm:d is marked \leanok but its statement is not: mark the statement \leanok too
+  `);
+});
+
+test('call hierarchy: incoming are the users, outgoing what the statement and its proof use, with the places', () => {
+  const fx = fixture(BOOK.replace('\\begin{theorem}\\label{thm:main}', '\\begin{theorem}<|>\\label{thm:main}'));
+  const { doc, offset } = cursorOf(fx);
+  const [item] = prepareCallHierarchy(fx.ws, doc, offset)!;
+  assert.equal(item.name, 'Theorem thm:main');
+  const out = outgoingCalls(fx.ws, item).map((c) => `${c.to.name} ${c.to.detail} at ${c.fromRanges.map((r) => `${r.start.line + 1}:${r.start.character + 1}`).join(' ')}`);
+  check(out.join('\n'), expect`
+    Lemma lem:base one.tex:4 at 12:11 15:12
+    Lemma (Zorn's lemma) lem:zorn · one.tex:1 at 15:69
+    Lemma lem:late one.tex:17 at 21:4
+  `);
+  const zorn = prepareCallHierarchy(fx.ws, doc, doc.text.indexOf('lem:zorn'))!;
+  check(incomingCalls(fx.ws, zorn[0]).map((c) => `${c.from.name} ${c.from.detail}`).join('\n'), expect`Theorem thm:main one.tex:11`);
+});
+
+test('lens and hover line: uses and used by, by name', () => {
+  const fx = fixture(BOOK);
+  dependencyIndex(fx.ws);
+  const doc = fx.doc('one.tex');
+  check(dependencyLenses(fx.ws, doc, { graphView: false }).map((l) => `${l.range.start.line + 1}: ${l.command!.title}`).join('\n'), expect`
+    1: uses 0 · used by 1
+    4: uses 0 · used by 1
+    11: uses 3 · used by 0
+    17: uses 0 · used by 1
+  `);
+  check(dependencyLine(fx.ws, doc, doc.text.indexOf('thm:main'))!, expect`
+    *Uses Lemma \`lem:base\`, Lemma \`lem:zorn\`, Lemma \`lem:late\` · used by nothing yet*
+  `);
+});
+
+test('unused statements: off by default; lemmas nothing uses, not the last result of a section', () => {
+  const spec = String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\section{A}
+\begin{lemma}\label{a}A.\end{lemma}
+\begin{lemma}\label{b}B.\end{lemma}
+\begin{proof}By Lemma~\ref{a}.\end{proof}
+\begin{lemma}\label{c}C.\end{lemma}
+\begin{lemma}\label{d}D.\end{lemma}
+\end{document}
+`;
+  const fx = fixture(spec);
+  dependencyIndex(fx.ws);
+  checkDiagnostics(fx, 'main.tex', expect``);
+  checkDiagnostics(fx, 'main.tex', expect`
+    5:1-5:14 hint unused-statement: Lemma b is never used: no reference, \uses or mention by name in this project
+    7:1-7:14 hint unused-statement: Lemma c is never used: no reference, \uses or mention by name in this project
+  `, { ...defaultDiagnosticSettings, unusedStatements: true });
+});
+
+test('no cycle from a mention in passing or a statement pointing ahead', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\begin{lemma}\label{a}A; compare Lemma~\ref{b}.\end{lemma}
+\begin{proof}As in the proof of Lemma~\ref{b}.\end{proof}
+\begin{lemma}\label{b}B.\end{lemma}
+\begin{proof}By Lemma~\ref{a}.\end{proof}
+\end{document}
+`);
+  dependencyIndex(fx.ws);
+  checkDiagnostics(fx, 'main.tex', expect``);
+});
+
+/** Every node and edge, to compare an updated graph with a fresh one. */
+function dump(g: DependencyIndex): string {
+  const lines: string[] = [];
+  for (const d of g.documents().sort((a, b) => a.uri.localeCompare(b.uri))) {
+    for (const n of g.nodesIn(d)) {
+      lines.push(`${d.uri}#${n.su.ordinal} ${n.su.st.labels.map((l) => l.name).join(',')}`);
+      for (const e of g.uses(n.key)) { const t = g.node(e.to)!; lines.push(`  -> ${t.doc.uri}#${t.su.ordinal} ${e.kind}/${e.where}`); }
+      for (const e of g.usedBy(n.key).sort((a, b) => a.from.localeCompare(b.from))) { const f = g.node(e.from)!; lines.push(`  <- ${f.doc.uri}#${f.su.ordinal}`); }
+    }
+  }
+  return lines.join('\n');
+}
+
+test('an edit updates the graph: a proof re-reads one document; a label renamed elsewhere re-resolves its users; the result is a fresh build\'s', () => {
+  const fx = fixture(BOOK);
+  const g = dependencyIndex(fx.ws);
+  const one = fx.doc('one.tex');
+  const fresh = () => {
+    const ws = new Workspace({ fs: fx.fs });
+    for (const d of fx.ws.all()) ws.open(d.uri, 'latex', 1, d.text);
+    return dump(dependencyIndex(ws));
+  };
+  const edit = (from: string, to: string) => {
+    const at = one.text.indexOf(from);
+    assert.ok(at >= 0, from);
+    fx.ws.edit(one.uri, [{ range: { start: one.positionAt(at), end: one.positionAt(at + from.length) }, text: to }], one.version + 1);
+    return dependencyIndex(fx.ws);
+  };
+  edit('and the proof is trivial', 'and by Lemma~\\ref{lem:late} it is trivial');
+  assert.deepEqual(g.lastSync, { reread: 1, full: false });
+  assert.equal(dump(g), fresh());
+  edit('\\label{lem:late}', '\\label{lem:later}');
+  assert.equal(g.lastSync.full, false);
+  assert.equal(dump(g), fresh());
+  edit('\\begin{lemma}\\label{lem:later}', '\\begin{lemma}[Later]\\label{lem:later}');
+  assert.equal(g.lastSync.full, true);
+  assert.equal(dump(g), fresh());
+});
