@@ -39,7 +39,16 @@ export interface DepEdge {
   weak: boolean;
   /** Reached through xr (`\externaldocument`): the target is in a document compiled apart. */
   external: boolean;
+  /**
+   * The reference names a label inside the statement (an equation, an item) or in its proof,
+   * not the statement's own: often a hypothesis cited ("under (3.1)"), not the result used.
+   * Shown; never the ground of a check.
+   */
+  inner: boolean;
 }
+
+/** Where a reference key lands. */
+interface Resolved { key: NodeKey; external: boolean; inner: boolean }
 
 export interface NodeNumber { number: string; from: 'aux' | 'counted' }
 
@@ -78,7 +87,7 @@ export class DependencyIndex {
   private numberCache = new Map<NodeKey, NodeNumber | null>();
   private countedCache = new Map<Doc, Map<string, Map<number, string>>>();
   /** Per document: where each reference key written in it lands; valid until what keys resolve against changes (a full re-resolve). */
-  private resolved = new Map<string, Map<string, { key: NodeKey; external: boolean } | null>>();
+  private resolved = new Map<string, Map<string, Resolved | null>>();
   /** Advances whenever an edge or node changes: what answers derived from the graph are kept by. */
   version = 0;
   /** Documents re-read by the last sync, and whether it re-resolved everything. */
@@ -139,12 +148,12 @@ export class DependencyIndex {
     const redo = new Set<string>();
     for (const [d, u] of changed) {
       const old = this.parts.get(d.uri);
-      if (old) { for (const e of old.out) this.unlink(e); this.unwrite(d.uri, old.uses); }
+      if (old) for (const e of old.out) this.unlink(e);
       // same shape: the same keys, new statement data
       const part: Part = { doc: d, uses: u, nodes: this.nodesOf(d, u), out: [] };
       for (const n of part.nodes) { this.byKey.set(n.key, n); this.numberCache.delete(n.key); }
       this.parts.set(d.uri, part);
-      this.write(d.uri, u);
+      this.write(d.uri, u, old?.uses);
       if (old?.doc !== d || renamed.size) this.resolved.delete(d.uri);
       redo.add(d.uri);
     }
@@ -178,18 +187,15 @@ export class DependencyIndex {
     return [...out];
   }
 
-  private write(uri: string, u: DocumentUses): void {
-    const names = (f: { uses: readonly UseSite[] }) => f.uses.map((x) => x.name);
-    for (const n of [...u.statements.flatMap(names), ...u.foreign.flatMap(names), ...u.foreign.map((f) => f.target)]) {
+  /** The document now writes `u.written` (before: `old.written`). */
+  private write(uri: string, u: DocumentUses, old?: DocumentUses): void {
+    if (old) for (const n of old.written) if (!u.written.has(n)) this.writers.get(n)?.delete(uri);
+    for (const n of u.written) {
+      if (old?.written.has(n)) continue;
       let s = this.writers.get(n);
       if (!s) this.writers.set(n, s = new Set());
       s.add(uri);
     }
-  }
-
-  private unwrite(uri: string, u: DocumentUses): void {
-    const names = (f: { uses: readonly UseSite[] }) => f.uses.map((x) => x.name);
-    for (const n of [...u.statements.flatMap(names), ...u.foreign.flatMap(names), ...u.foreign.map((f) => f.target)]) this.writers.get(n)?.delete(uri);
   }
 
   private *rebuild(): Generator<void, void> {
@@ -243,14 +249,14 @@ export class DependencyIndex {
         if (to === undefined) memo.set(u.name, to = this.resolveName(doc, u.name) ?? null);
         if (!to || to.key === from) continue;
         explicit.add(to.key);
-        this.link(part, { from, to: to.key, kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', doc, start: u.start, end: u.end, weak: u.weak, external: to.external });
+        this.link(part, { from, to: to.key, kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', doc, start: u.start, end: u.end, weak: u.weak, external: to.external, inner: to.inner });
       }
       const named = new Set<NodeKey>();
       for (const m of mentions) {
         const to = this.resolveMention(doc, m);
         if (!to || to === from || explicit.has(to) || named.has(to)) continue;
         named.add(to);
-        this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, doc, start: m.start, end: m.end, weak: false, external: false });
+        this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, doc, start: m.start, end: m.end, weak: false, external: false, inner: false });
       }
     };
     for (const su of part.uses.statements) add(key(su.ordinal), su.uses, su.mentions);
@@ -261,24 +267,25 @@ export class DependencyIndex {
   }
 
   /** The statement a reference key written in `from` lands in: the one around its label (an equation's, an item's), or the one a proof holding it proves. */
-  resolveName(from: Doc, name: string, depth = 0): { key: NodeKey; external: boolean } | undefined {
+  resolveName(from: Doc, name: string, depth = 0): Resolved | undefined {
     for (const loc of this.ws.findLabel(from, name)) {
-      const key = this.ownerOfLabel(loc.doc, loc.label, depth);
-      if (key) return { key, external: loc.prefix !== '' };
+      const owner = this.ownerOfLabel(loc.doc, loc.label, depth);
+      if (owner) return { ...owner, external: loc.prefix !== '' };
     }
     return undefined;
   }
 
-  private ownerOfLabel(doc: Doc, label: DocLabel, depth: number): NodeKey | undefined {
+  private ownerOfLabel(doc: Doc, label: DocLabel, depth: number): { key: NodeKey; inner: boolean } | undefined {
     const part = this.parts.get(doc.uri);
     if (!part) return undefined;
     const envs = doc.envs();
     for (let i = label.env; i >= 0 && i < envs.length; i = envs[i].parent) {
+      const inner = i !== label.env || label.mathEnv >= 0;
       const ord = part.uses.statementOfEnv.get(i);
-      if (ord !== undefined) return `${this.idOf(doc)}#${ord}`;
+      if (ord !== undefined) return { key: `${this.idOf(doc)}#${ord}`, inner };
       const p = part.uses.proofOfEnv.get(i);
-      if (typeof p === 'number') return `${this.idOf(doc)}#${p}`;
-      if (typeof p === 'string' && depth < 2) return this.resolveName(doc, p, depth + 1)?.key;
+      if (typeof p === 'number') return { key: `${this.idOf(doc)}#${p}`, inner: true };
+      if (typeof p === 'string') { const r = depth < 2 ? this.resolveName(doc, p, depth + 1) : undefined; return r && { key: r.key, inner: true }; }
     }
     return undefined;
   }
@@ -409,7 +416,7 @@ export class DependencyIndex {
    */
   cycles(nodes: readonly DepNode[]): NodeKey[][] {
     const inSet = new Set(nodes.map((n) => n.key));
-    const next = (k: NodeKey) => this.uses(k).filter((e) => e.kind === 'explicit' && !e.weak && (e.where === 'proof' || e.via === 'uses') && inSet.has(e.to) && e.to !== k).map((e) => e.to);
+    const next = (k: NodeKey) => this.uses(k).filter((e) => e.kind === 'explicit' && !e.weak && !e.inner && (e.where === 'proof' || e.via === 'uses') && inSet.has(e.to) && e.to !== k).map((e) => e.to);
     // Tarjan's algorithm, iterative
     const index = new Map<NodeKey, number>(), low = new Map<NodeKey, number>(), onStack = new Set<NodeKey>();
     const stack: NodeKey[] = [];

@@ -79,6 +79,8 @@ export interface DocumentUses {
   shape: string;
   /** Every label name the document defines (a statement's, an equation's, a section's). */
   labelNames: ReadonlySet<string>;
+  /** Every reference key its statements and proofs write (a proof's target's too). */
+  written: ReadonlySet<string>;
   /** Environment index → the statement (ordinal) it is. */
   statementOfEnv: ReadonlyMap<number, number>;
   /** Proof environment index → the statement it proves: an ordinal here, or the label it names elsewhere. */
@@ -97,7 +99,7 @@ const lastFor = new Map<string, { doc: Doc; version: number }>();
 export function noUses(doc: Doc): DocumentUses {
   const hit = none.get(doc);
   if (hit?.version === doc.version) return hit.value;
-  const value: DocumentUses = { statements: [], foreign: [], blueprint: false, shape: '', labelNames: new Set(), statementOfEnv: new Map(), proofOfEnv: new Map() };
+  const value: DocumentUses = { statements: [], foreign: [], blueprint: false, shape: '', labelNames: new Set(), written: new Set(), statementOfEnv: new Map(), proofOfEnv: new Map() };
   none.set(doc, { version: doc.version, value });
   return value;
 }
@@ -119,7 +121,22 @@ export function documentUses(ws: Workspace, doc: Doc): DocumentUses {
 
 /** What an environment's own text says, by its text (offsets from its body's start): kept from one version of a document to the next. */
 interface EnvReading { marks: Omit<BlueprintMarks, 'proofLeanok'>; cites: boolean; mentions: Mention[] }
-const readings = new Map<string, Map<string, EnvReading>>();
+/** The last version read of each document: its text and its environments' readings by start. */
+const readings = new Map<string, { text: string; byStart: Map<number, EnvReading> }>();
+
+/** How many characters at the start and at the end two versions share. */
+function sameAround(a: string, b: string): { prefix: number; suffix: number } {
+  const n = Math.min(a.length, b.length);
+  // a chunk at a time (compared natively), then character by character
+  const CHUNK = 4096;
+  let prefix = 0;
+  while (prefix + CHUNK <= n && a.slice(prefix, prefix + CHUNK) === b.slice(prefix, prefix + CHUNK)) prefix += CHUNK;
+  while (prefix < n && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix + CHUNK <= n - prefix && a.slice(a.length - suffix - CHUNK, a.length - suffix) === b.slice(b.length - suffix - CHUNK, b.length - suffix)) suffix += CHUNK;
+  while (suffix < n - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  return { prefix, suffix };
+}
 
 const PROOF_ENVS = /^(proof|pf|prf|proof\*|demo|demostracion|beweis|preuve|dem)$/;
 const PAGE_REFS = /pageref|cpageref|Cpageref|vpageref|cpagerefrange|Cpagerefrange/;
@@ -188,14 +205,19 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   }
   let blueprint = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves');
   // marks, citations and mentions, read from each statement's and proof's own text (comments
-  // blanked); an environment whose text is as in the last version is not read again
+  // blanked); an environment wholly before or after what changed since the last version read is
+  // not read again
   const last = readings.get(doc.uri);
-  const now = new Map<string, EnvReading>();
+  const unchanged = last ? sameAround(last.text, text) : undefined;
+  const now = new Map<number, EnvReading>();
   const reading = (i: number): EnvReading => {
     const env = envs[i];
-    // by a hash of its text: a slice would keep the whole last version of the text alive
-    const raw = textKey(text, env.start, env.end);
-    let r = now.get(raw) ?? last?.get(raw);
+    let r: EnvReading | undefined;
+    if (last && unchanged) {
+      const delta = text.length - last.text.length;
+      if (env.end <= unchanged.prefix) r = last.byStart.get(env.start);
+      else if (env.start >= text.length - unchanged.suffix) r = last.byStart.get(env.start - delta);
+    }
     if (!r) {
       const body = ownText(text, envs, i);
       const m = readMarks(body);
@@ -205,7 +227,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
         mentions: mentionsIn(body, 0),
       };
     }
-    now.set(raw, r);
+    now.set(env.start, r);
     return r;
   };
   const placed = (r: EnvReading, env: DocEnv, where: Where): Mention[] => r.mentions.map((m) => ({ ...m, where, start: m.start + env.bodyStart, end: m.end + env.bodyStart }));
@@ -227,26 +249,16 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     f.leanok = pr.marks.leanok;
     f.mentions.push(...placed(pr, envs[i], 'proof'));
   }
-  readings.set(doc.uri, now);
+  readings.set(doc.uri, { text, byStart: now });
   // what mentions elsewhere resolve against, and what counted numbers rest on (sections too)
   const shape = out.map((su) => `${su.st.kind.env}|${su.st.title ?? ''}`).join('\n')
     + `\n${doc.sections().map((s) => `${s.level}${s.starred ? '*' : ''}`).join(',')}`;
   const statementOfEnv = new Map(out.map((su) => [su.st.index, su.ordinal]));
   const proofOfEnv = new Map([...proofOf].map(([i, t]) => [i, 'st' in t ? t.ordinal : t.target] as [number, number | string]));
-  return { statements: out, foreign: [...foreign.values()], blueprint, shape, labelNames: new Set(doc.labelMap().keys()), statementOfEnv, proofOfEnv };
-}
-
-/** A 53-bit hash of `text[start, end)` with its length (cyrb53). */
-function textKey(text: string, start: number, end: number): string {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${end - start}:${(h2 >>> 0).toString(36)}${(h1 >>> 0).toString(36)}`;
+  const written = new Set<string>();
+  for (const su of out) for (const u of su.uses) written.add(u.name);
+  for (const f of foreign.values()) { written.add(f.target); for (const u of f.uses) written.add(u.name); }
+  return { statements: out, foreign: [...foreign.values()], blueprint, shape, labelNames: new Set(doc.labelMap().keys()), written, statementOfEnv, proofOfEnv };
 }
 
 /**
@@ -288,10 +300,10 @@ function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: R
 }
 
 /** Words just before a reference that make it a mention in passing. */
-const PASSING = /(?:\bproofs? of|\bas in|\bsimilar(?:ly)?(?: to)?|\banalog(?:ous(?:ly)?)?(?: to)?|\bcf\.?|\bcompare(?: with)?|\bsee also|\bgenerali[sz]\w*|\bspecial case of|\bconverse (?:of|to)|\bcontrast(?: with)?|\bunlike|\blike|\bin the spirit of)\s*(?:(?:the|a|an)\s+)?(?:[A-Za-z]+[.~ ]?\s*)?$/i;
+const PASSING = /(?:\bproofs? of|\b(?:and |which )?(?:thus|hence|therefore|so)|\b(?:prov(?:es|ing|ed)|establish(?:es|ing|ed)?|impl(?:y|ies|ying)|yield(?:s|ing)?|gives?|giving|complet(?:es?|ing)|conclud(?:es?|ing)|finish(?:es|ing))(?: the proof of)?|\bas in|\bsimilar(?:ly)?(?: to)?|\banalog(?:ous(?:ly)?)?(?: to)?|\bcf\.?|\bcompare(?: with)?|\bsee also|\bgenerali[sz]\w*|\bspecial case of|\bconverse (?:of|to)|\bcontrast(?: with)?|\bunlike|\blike|\bin the spirit of)\s*(?:(?:the|a|an)\s+)?(?:[A-Za-z]+[.~ ]?\s*)?$/i;
 
 /** A word PASSING needs, looked for first: most references have none before them. */
-const PASSING_WORDS = /proof|as in|simil|analog|cf|compar|see also|generali|special case|convers|contrast|unlike|like|spirit/i;
+const PASSING_WORDS = /proof|as in|simil|analog|cf|compar|see also|generali|special case|convers|contrast|unlike|like|spirit|thus|hence|therefore|so\b|prov|establish|impl|yield|giv|complet|conclud|finish/i;
 
 /** Whether the reference command starting at `at` is a mention in passing (by the words before it in its sentence). */
 function passing(text: string, at: number): boolean {

@@ -82,8 +82,8 @@ function unusedChecks(g: DependencyIndex, doc: Doc, mine: readonly DepNode[], ou
   }
 }
 
-/** An explicit reference or `\uses`, said as a step of the argument. */
-const strong = (e: DepEdge) => e.kind === 'explicit' && !e.weak;
+/** An explicit reference to a statement's own label or a `\uses`, said as a step of the argument. */
+const strong = (e: DepEdge) => e.kind === 'explicit' && !e.weak && !e.inner;
 
 const cycleCache = new WeakMap<DependencyIndex, { version: number; nodes: readonly DepNode[]; cycles: NodeKey[][] }>();
 
