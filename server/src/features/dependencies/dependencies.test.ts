@@ -173,7 +173,7 @@ test('unused statements: off by default; lemmas nothing uses, not the last resul
   `, { ...defaultDiagnosticSettings, unusedStatements: true });
 });
 
-test('no cycle from a mention in passing or a statement pointing ahead', () => {
+test('no cycle from a mention in passing, a conclusion, a hypothesis cited by its equation, or a statement pointing ahead', () => {
   const fx = fixture(String.raw`
 %! main.tex
 \documentclass{article}
@@ -182,10 +182,16 @@ test('no cycle from a mention in passing or a statement pointing ahead', () => {
 \begin{proof}As in the proof of Lemma~\ref{b}.\end{proof}
 \begin{lemma}\label{b}B.\end{lemma}
 \begin{proof}By Lemma~\ref{a}.\end{proof}
+\begin{theorem}\label{main}Under \begin{equation}\label{hyp} x > 0 \end{equation} it holds.\end{theorem}
+\begin{proof}By Lemma~\ref{c}.\end{proof}
+\begin{lemma}\label{c}Assume \eqref{hyp}. Then C.\end{lemma}
+\begin{proof}Directly. This completes the proof of Lemma~\ref{c} and thus Theorem~\ref{main}.\end{proof}
 \end{document}
 `);
   dependencyIndex(fx.ws);
-  checkDiagnostics(fx, 'main.tex', expect``);
+  checkDiagnostics(fx, 'main.tex', expect`
+    8:28-8:29 information used-before-stated: Lemma c is used here before it is stated (main.tex:9)
+  `);
 });
 
 /** Every node and edge, to compare an updated graph with a fresh one. */
