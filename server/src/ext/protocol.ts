@@ -209,6 +209,8 @@ export interface DependencyGraphParams {
   scope: 'whole' | 'neighbourhood';
   /** Steps from the statement in a neighbourhood; 1 when absent. */
   depth?: number;
+  /** Evaluation only: the cosine "may use" suggestions are shown from (the server's judged threshold when absent). */
+  mayUseThreshold?: number;
 }
 
 /**
@@ -263,6 +265,8 @@ export interface GraphEdge {
   kind: 'explicit' | 'byName' | 'suggested';
   /** In the statement itself or in its proof. */
   where: 'statement' | 'proof';
+  /** A suggested edge's cosine. */
+  score?: number;
 }
 
 export interface DependencyGraphResponse {
@@ -276,4 +280,6 @@ export interface DependencyGraphResponse {
   root?: string;
   /** Set when no statement is at the position, or the document is not LaTeX. */
   message?: string;
+  /** "May use" suggestions wait for vectors being computed: ask again shortly for them. */
+  suggestionsPending?: boolean;
 }

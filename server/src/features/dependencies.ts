@@ -26,5 +26,6 @@ export function dependencyGraphFor(ctx: FeatureContext, p: DependencyGraphParams
   return dependencyGraph(ctx.ws, {
     doc, scope: p.scope === 'whole' ? 'whole' : 'neighbourhood', depth: p.depth,
     offset: p.position ? doc.offsetAt(p.position) : undefined,
+    index: ctx.index, mayUseThreshold: typeof p.mayUseThreshold === 'number' ? p.mayUseThreshold : undefined,
   }, (d) => ctx.numbers(d));
 }

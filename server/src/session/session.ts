@@ -27,7 +27,10 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
-import { dependencyGraphBuilt, dependencySteps } from '../analysis/dependencies/dependencyGraph.js';
+import { dependencyGraphBuilt, dependencyGraphVersion, dependencySteps } from '../analysis/dependencies/dependencyGraph.js';
+
+/** Typing pause after which the dependency graph is brought up to date. */
+const DEPENDENCY_DELAY_MS = 250;
 import { runInTurns } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
@@ -164,6 +167,7 @@ export class Session implements FeatureContext {
 
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    if (this.dependencyTimer) clearTimeout(this.dependencyTimer);
     this.slicedOpens.stop();
     this.diagnostics.stop();
     this.prefetch.stop();
@@ -215,9 +219,12 @@ export class Session implements FeatureContext {
     if (this.graphWarming || this.shuttingDown) return;
     this.graphWarming = true;
     const first = !dependencyGraphBuilt(this.ws);
+    const before = dependencyGraphVersion(this.ws);
     const end = (ok: boolean) => {
       this.graphWarming = false;
-      if (!ok || !first || this.shuttingDown) return;
+      if (!ok || this.shuttingDown) return;
+      // what the graph's checks and lenses said may have changed
+      if (!first && dependencyGraphVersion(this.ws) === before) return;
       this.diagnostics.revalidateAll();
       this.refreshLenses('soon');
     };
@@ -261,6 +268,15 @@ export class Session implements FeatureContext {
     this.diagnostics.changed(doc);
     if (touchedProject) void this.loader.loadPending();
     this.prefetch.schedule(doc);
+    this.dependenciesSoon();
+  }
+
+  private dependencyTimer: NodeJS.Timeout | undefined;
+
+  /** After a pause in typing, the dependency graph catches up (its checks meanwhile keep their last findings). */
+  private dependenciesSoon(): void {
+    if (this.dependencyTimer) clearTimeout(this.dependencyTimer);
+    this.dependencyTimer = setTimeout(() => { this.dependencyTimer = undefined; this.warmDependencies(); }, DEPENDENCY_DELAY_MS);
   }
 
   closed(uri: string): void {

@@ -12,6 +12,7 @@ import { printedNumberOf, type AuxNumbers } from '../../project/auxNumbers.js';
 import { documentUses, documentUsesCurrent, noUses, normalizeName, type DocumentUses, type Mention, type StatementUses, type UseSite, type Where } from './documentUses.js';
 import { countedNumbers } from './countedNumbers.js';
 import { drain } from '../../util/turns.js';
+import { projectMacros } from '../../project/userMacros.js';
 
 /** A statement: `docId#ordinal`. */
 export type NodeKey = string;
@@ -47,6 +48,8 @@ export interface DepEdge {
   inner: boolean;
 }
 
+const sameContext = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Where a reference key lands. */
 interface Resolved { key: NodeKey; external: boolean; inner: boolean }
 
@@ -57,6 +60,9 @@ export type NumbersOf = (doc: Doc) => AuxNumbers | undefined;
 
 interface Part {
   doc: Doc;
+  /** The document's version the part was read from, with what its reading rests on outside it (the project's theorem kinds and macros). */
+  version: number;
+  context: readonly unknown[];
   uses: DocumentUses;
   nodes: DepNode[];
   /** The edges this document's statements and proofs make. */
@@ -103,6 +109,23 @@ export class DependencyIndex {
   /** Whether the whole workspace has been read once (what follows is edit by edit). */
   built = false;
 
+  /** Built and holding every document's current version: answers need no update (a cheap look). */
+  isCurrent(): boolean {
+    if (!this.built || this.stamp !== `${this.ws.graphGeneration()}`) return false;
+    const docs = this.ws.all();
+    if (docs.length !== this.parts.size) return false;
+    for (const d of docs) {
+      const p = this.parts.get(d.uri);
+      if (p?.doc !== d || p.version !== d.version || !sameContext(p.context, this.contextOf(d))) return false;
+    }
+    return true;
+  }
+
+  /** What a document's reading rests on outside it: the theorem kinds and the macros of its project (cached objects, compared by identity). */
+  private contextOf(d: Doc): readonly unknown[] {
+    return [this.ws.theorems(d), projectMacros(this.ws, d)];
+  }
+
   /** `sync`, pausing (`yield`) between documents: the first build of a large project runs in turns. */
   *syncSteps(numbersOf?: NumbersOf): Generator<void, void> {
     if (numbersOf) this.numbersOf = numbersOf;
@@ -116,11 +139,12 @@ export class DependencyIndex {
     for (const [uri, p] of this.parts) if (!present.has(uri)) { full ||= p.uses.statements.length > 0; this.parts.delete(uri); }
     for (const d of docs) {
       const old0 = this.parts.get(d.uri);
+      if (old0 && old0.doc === d && old0.version === d.version && sameContext(old0.context, this.contextOf(d))) continue;
       // a document read for the first time or edited is read now, a pause after each
       if (!old0 || old0.doc !== d || !documentUsesCurrent(d)) yield;
       const u = d.text.length > MAX_GRAPH_CHARS ? noUses(d) : documentUses(ws, d);
       const old = this.parts.get(d.uri);
-      if (old?.uses === u && old.doc === d) continue;
+      if (old?.uses === u && old.doc === d) { old.version = d.version; old.context = this.contextOf(d); continue; }
       changed.push([d, u]);
       if (!old ? u.statements.length > 0 : old.uses.shape !== u.shape) full = true;
       if (old) {
@@ -140,7 +164,7 @@ export class DependencyIndex {
     this.version++;
     if (full) {
       this.stamp = stamp;
-      for (const [d, u] of changed) this.parts.set(d.uri, { doc: d, uses: u, nodes: [], out: [] });
+      for (const [d, u] of changed) this.parts.set(d.uri, { doc: d, version: d.version, context: this.contextOf(d), uses: u, nodes: [], out: [] });
       yield* this.rebuild();
       this.built = true;
       return;
@@ -150,7 +174,7 @@ export class DependencyIndex {
       const old = this.parts.get(d.uri);
       if (old) for (const e of old.out) this.unlink(e);
       // same shape: the same keys, new statement data
-      const part: Part = { doc: d, uses: u, nodes: this.nodesOf(d, u), out: [] };
+      const part: Part = { doc: d, version: d.version, context: this.contextOf(d), uses: u, nodes: this.nodesOf(d, u), out: [] };
       for (const n of part.nodes) { this.byKey.set(n.key, n); this.numberCache.delete(n.key); }
       this.parts.set(d.uri, part);
       this.write(d.uri, u, old?.uses);
@@ -494,6 +518,17 @@ export function builtDependencyIndex(ws: Workspace, numbersOf?: NumbersOf): Depe
   if (!idx?.built) return undefined;
   idx.sync(numbersOf);
   return idx;
+}
+
+/** The graph only when it holds every document's current version already (nothing is read or resolved). */
+export function currentDependencyIndex(ws: Workspace): DependencyIndex | undefined {
+  const idx = indexes.get(ws);
+  return idx?.isCurrent() ? idx : undefined;
+}
+
+/** Advances whenever the workspace's graph changes (-1 before it exists). */
+export function dependencyGraphVersion(ws: Workspace): number {
+  return indexes.get(ws)?.version ?? -1;
 }
 
 /** Whether the workspace's graph has been built once. */

@@ -125,7 +125,7 @@ interface EnvReading { marks: Omit<BlueprintMarks, 'proofLeanok'>; cites: boolea
 const readings = new Map<string, { text: string; byStart: Map<number, EnvReading> }>();
 
 /** How many characters at the start and at the end two versions share. */
-function sameAround(a: string, b: string): { prefix: number; suffix: number } {
+export function sameAround(a: string, b: string): { prefix: number; suffix: number } {
   const n = Math.min(a.length, b.length);
   // a chunk at a time (compared natively), then character by character
   const CHUNK = 4096;

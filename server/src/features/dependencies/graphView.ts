@@ -8,6 +8,8 @@ import type { BlueprintStatus, DependencyGraphParams, DependencyGraphResponse, G
 import type { DependencyIndex, DepNode, NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
 import { bodyText } from '../../analysis/structure.js';
 import { graphOf } from './graphNames.js';
+import { mayUse, type MayUse } from './mayUse.js';
+import type { ServerIndex } from '../../index/serverIndex.js';
 
 /** Characters of a statement's text a node carries. */
 const TEXT_CHARS = 400;
@@ -18,6 +20,9 @@ export interface GraphQuery {
   offset?: number;
   scope: DependencyGraphParams['scope'];
   depth?: number;
+  /** The index whose encoder vectors give the focus statement's "may use" suggestions (neighbourhoods only). */
+  index?: ServerIndex;
+  mayUseThreshold?: number;
 }
 
 export function dependencyGraph(ws: Workspace, q: GraphQuery, numbers?: (doc: Doc) => AuxNumbers | undefined): DependencyGraphResponse {
@@ -27,11 +32,19 @@ export function dependencyGraph(ws: Workspace, q: GraphQuery, numbers?: (doc: Do
   const root = ws.roots(q.doc)[0]?.uri;
   let keys: NodeKey[];
   let focus: NodeKey | undefined;
+  let suggested: MayUse[] = [];
+  let pending = false;
   if (q.scope === 'neighbourhood') {
     const at = g.nodeAt(q.doc, q.offset ?? 0);
     if (!at) return { nodes: [], edges: [], blueprint, root, message: 'No theorem-like statement or proof here: put the cursor in a statement or its proof.' };
     focus = at.key;
     keys = neighbourhood(g, at.key, Math.max(1, Math.min(q.depth ?? 1, 6)));
+    if (q.index) {
+      const m = mayUse(ws, g, q.index, at, { threshold: q.mayUseThreshold });
+      suggested = m.suggestions;
+      pending = m.pending;
+      for (const s of suggested) if (!keys.includes(s.key)) keys.push(s.key);
+    }
   } else {
     keys = ws.includeOrder(ws.roots(q.doc)).flatMap((d) => g.nodesIn(d).map((n) => n.key));
     if (keys.length === 0) keys = g.nodesIn(q.doc).map((n) => n.key);
@@ -63,7 +76,8 @@ export function dependencyGraph(ws: Workspace, q: GraphQuery, numbers?: (doc: Do
       edges.push({ from: ids.get(k)!, to: ids.get(e.to)!, kind: e.kind, where: e.where });
     }
   }
-  return { nodes, edges, blueprint, root, ...(focus ? { focus: ids.get(focus) } : {}) };
+  for (const s of suggested) edges.push({ from: ids.get(focus!)!, to: ids.get(s.key)!, kind: 'suggested', where: 'proof', score: Math.round(s.score * 1000) / 1000 });
+  return { nodes, edges, blueprint, root, ...(focus ? { focus: ids.get(focus) } : {}), ...(pending ? { suggestionsPending: true } : {}) };
 }
 
 /** The statement and what is within `depth` steps of it, either way. */

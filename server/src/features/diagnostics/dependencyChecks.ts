@@ -6,16 +6,48 @@
 // ("as in the proof of …") or a result named without a reference; the graph is asked only once
 // the session has built it (a first build of a large workspace never runs inside a keystroke).
 import type { Doc, Workspace } from '../../project/workspace.js';
-import { builtDependencyIndex, type DepEdge, type DependencyIndex, type DepNode, type NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
+import { currentDependencyIndex, type DepEdge, type DependencyIndex, type DepNode, type NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
 import { uriBaseName } from '../../project/files.js';
 import { texText } from '../../project/texText.js';
 import { diagnostic } from './codes.js';
 import type { CheckContext } from './checkContext.js';
+import type { Candidate } from './publishGate.js';
+import { sameAround } from '../../analysis/dependencies/documentUses.js';
 
 export function dependencyChecks(cx: CheckContext): void {
-  const { ws, doc, out } = cx;
-  const g = builtDependencyIndex(ws);
-  if (!g) return;
+  const { ws, doc } = cx;
+  // a keystroke does not wait for the graph: until the session has brought it up to date (in
+  // turns, shortly after), the last findings stay, moved with the text around them
+  const g = currentDependencyIndex(ws);
+  if (!g) { cx.out.push(...carried(ws, doc)); return; }
+  const out: Candidate[] = [];
+  findings(cx, g, out);
+  cx.out.push(...out);
+  let byDoc = lastFindings.get(ws);
+  if (!byDoc) lastFindings.set(ws, byDoc = new Map());
+  byDoc.set(doc.uri, { text: doc.text, found: out.map((c) => ({ start: doc.offsetAt(c.diagnostic.range.start), end: doc.offsetAt(c.diagnostic.range.end), c })) });
+}
+
+/** Per workspace and document: the text the last findings were made for, and each finding's offsets. */
+const lastFindings = new WeakMap<Workspace, Map<string, { text: string; found: Array<{ start: number; end: number; c: Candidate }> }>>();
+
+/** The last findings of `doc` wholly before or after what changed since, at their places now. */
+function carried(ws: Workspace, doc: Doc): Candidate[] {
+  const last = lastFindings.get(ws)?.get(doc.uri);
+  if (!last) return [];
+  if (last.text === doc.text) return last.found.map((f) => f.c);
+  const { prefix, suffix } = sameAround(last.text, doc.text);
+  const delta = doc.text.length - last.text.length;
+  const out: Candidate[] = [];
+  for (const f of last.found) {
+    const moved = f.end <= prefix ? f : f.start >= last.text.length - suffix ? { start: f.start + delta, end: f.end + delta } : undefined;
+    if (moved) out.push({ ...f.c, diagnostic: { ...f.c.diagnostic, range: doc.range(moved.start, moved.end) } });
+  }
+  return out;
+}
+
+function findings(cx: CheckContext, g: DependencyIndex, out: Candidate[]): void {
+  const { ws, doc } = cx;
   const mine = g.nodesIn(doc);
   if (mine.length === 0 && !g.documents().some((d) => d === doc)) return;
   const scope = ws.scope(doc);
@@ -52,7 +84,7 @@ export function dependencyChecks(cx: CheckContext): void {
   if (cx.settings.unusedStatements) unusedChecks(g, doc, mine, out);
 }
 
-type Out = CheckContext['out'];
+type Out = Candidate[];
 
 function blueprintChecks(g: DependencyIndex, doc: Doc, mine: readonly DepNode[], out: Out): void {
   for (const n of mine) {
