@@ -4,8 +4,8 @@
 // judgements (--judged), the precision and coverage of each threshold and the lowest one whose
 // shown suggestions are judged plausible at least 70% of the time.
 //
-//   node scripts/out/bin/evalMayUse.js --out test-output/may-use-sample.json [--per-book 25]
-//   node scripts/out/bin/evalMayUse.js --judged test/real-world/may-use-judgements.json
+//   node scripts/out/bin/evalMayUse.js --sample [--out test-output/may-use-sample.json] [--per-book 25]
+//   node scripts/out/bin/evalMayUse.js [--judged test/real-world/may-use-judgements.json]   (the default)
 //
 // Data: $MATHSENSE_SHARED/data or ../shared/data (latex-wild and the HoTT book: evaluation only).
 import * as fs from 'node:fs';
@@ -93,8 +93,8 @@ function thresholds(judged: Judged[]): void {
   console.log(chosen === undefined ? `\nno threshold reaches ${100 * TARGET}% precision with 5 or more shown` : `\nlowest threshold with precision >= ${100 * TARGET}%: ${chosen.toFixed(2)}`);
 }
 
-const judgedPath = arg('--judged');
-if (judgedPath) thresholds(JSON.parse(fs.readFileSync(judgedPath, 'utf8')).items as Judged[]);
+const judgedPath = argv.includes('--sample') ? undefined : arg('--judged') ?? path.join(repoRoot, 'test', 'real-world', 'may-use-judgements.json');
+if (judgedPath && fs.existsSync(judgedPath)) thresholds(JSON.parse(fs.readFileSync(judgedPath, 'utf8')).items as Judged[]);
 else {
   const items = await sample();
   const outPath = arg('--out') ?? path.join(repoRoot, 'test-output', 'may-use-sample.json');

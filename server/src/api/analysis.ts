@@ -2,3 +2,4 @@
 // document structure and rendering.
 export { latexToPlain } from '../analysis/render.js';
 export { statements } from '../analysis/structure.js';
+export { dependencyIndex, type DepEdge, type DependencyIndex, type DepNode } from '../analysis/dependencies/dependencyGraph.js';

@@ -32,6 +32,8 @@ export interface DepEdge {
   where: Where;
   /** A reference command, a blueprint `\uses`, a printed number, a name. */
   via: 'ref' | 'uses' | 'number' | 'name';
+  /** The reference key or the name as written (a `\uses` key, "lemma 3.2", "cauchy schwarz"). */
+  name: string;
   /** Where it is written. */
   doc: Doc;
   start: number;
@@ -273,14 +275,14 @@ export class DependencyIndex {
         if (to === undefined) memo.set(u.name, to = this.resolveName(doc, u.name) ?? null);
         if (!to || to.key === from) continue;
         explicit.add(to.key);
-        this.link(part, { from, to: to.key, kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', doc, start: u.start, end: u.end, weak: u.weak, external: to.external, inner: to.inner });
+        this.link(part, { from, to: to.key, kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', name: u.name, doc, start: u.start, end: u.end, weak: u.weak, external: to.external, inner: to.inner });
       }
       const named = new Set<NodeKey>();
       for (const m of mentions) {
         const to = this.resolveMention(doc, m);
         if (!to || to === from || explicit.has(to) || named.has(to)) continue;
         named.add(to);
-        this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, doc, start: m.start, end: m.end, weak: false, external: false, inner: false });
+        this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, name: m.key, doc, start: m.start, end: m.end, weak: false, external: false, inner: false });
       }
     };
     for (const su of part.uses.statements) add(key(su.ordinal), su.uses, su.mentions);
