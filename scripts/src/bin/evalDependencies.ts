@@ -39,6 +39,8 @@ function compiled(ws: Workspace, g: DependencyIndex, rootFile: string): DepNode[
 const nodeId = (n: DepNode, folder: string) => n.su.st.labels[0]?.name ?? `${path.relative(folder, new URL(n.doc.uri).pathname)}:${n.doc.positionAt(n.su.st.env.start).line + 1}`;
 
 let failed = false;
+const VERBOSE = process.argv.includes('--verbose');
+const misses: string[] = [];
 
 // ── blueprints ──
 if (fs.existsSync(ORACLES)) {
@@ -111,6 +113,10 @@ if (fs.existsSync(JUDGED)) {
         }
         ours += got.size;
         agree += [...got].filter((x) => want.has(x)).length;
+        if (VERBOSE) {
+          for (const x of want) if (!got.has(x)) misses.push(`${j.book} ${kind}: missed ${s.label ?? `${s.file}:${s.line}`} -> ${x}`);
+          for (const x of got) if (!want.has(x)) misses.push(`${j.book} ${kind}: extra ${s.label ?? `${s.file}:${s.line}`} -> ${x}`);
+        }
       }
       const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(0)}%` : '-');
       rows.push([j.book, String(j.statements.length), kind, String(judged), String(ours), String(agree), pct(agree, ours), pct(agree, judged)]);
@@ -118,6 +124,7 @@ if (fs.existsSync(JUDGED)) {
   }
   console.log('\n## Book edges against a judged sample\n');
   console.log(table(rows));
+  if (misses.length) console.log(`\n${misses.join('\n')}`);
 } else {
   console.error(`no judged sample at ${path.relative(repoRoot, JUDGED)}`);
   failed = true;

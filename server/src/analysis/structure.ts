@@ -229,16 +229,38 @@ export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofL
     }
   }
   const registry = ws.theorems(doc);
+  const i = statementBefore(envs, proofIndex, (k) => !!registry.get(envs[k].name), (k) => envs[k].name === 'proof');
+  const kind = i >= 0 ? registry.get(envs[i].name) : undefined;
+  if (kind && provable(kind)) return { proof, statement: { doc, env: envs[i], kind }, via: 'adjacent' };
+  return { proof, via: 'none' };
+}
+
+/** Layout environments a statement may be wrapped in, the proof following the wrapper (`\begin{samepage}…\end{samepage}`). */
+const WRAPPERS = /^(samepage|minipage|center|flushleft|flushright|framed|shaded|mdframed|tcolorbox|leftbar|boxedminipage)\*?$/;
+
+/**
+ * The statement a proof follows: the nearest environment before it at its level (or the last
+ * statement inside a layout wrapper there) that is a statement, unless another proof comes
+ * first; -1 when there is none.
+ */
+export function statementBefore(envs: readonly DocEnv[], proofIndex: number, isStatement: (i: number) => boolean, isProof: (i: number) => boolean): number {
+  const proof = envs[proofIndex];
   for (let i = proofIndex - 1; i >= 0; i--) {
     const env = envs[i];
     if (env.end > proof.start) continue; // an ancestor of the proof
     if (env.parent !== proof.parent) continue;
-    if (env.name === 'proof') break;
-    const kind = registry.get(env.name);
-    if (kind && provable(kind)) return { proof, statement: { doc, env, kind }, via: 'adjacent' };
-    if (kind) break;
+    if (isProof(i)) return -1;
+    if (isStatement(i)) return i;
+    if (WRAPPERS.test(env.name)) {
+      // the wrapper's last statement, when nothing but it ends the wrapper's environments
+      for (let k = i + 1; k < proofIndex && envs[k].start < env.end; k++) {
+        if (envs[k].parent !== i) continue;
+        if (isStatement(k) && !envs.slice(k + 1, proofIndex).some((e) => e.parent === i && e.start < env.end)) return k;
+      }
+      return -1;
+    }
   }
-  return { proof, via: 'none' };
+  return -1;
 }
 
 /** A statement's text as the index reads it: its body without `\label`s. */

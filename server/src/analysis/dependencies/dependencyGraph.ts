@@ -31,7 +31,7 @@ export interface DepEdge {
   kind: EdgeKind;
   where: Where;
   /** A reference command, a blueprint `\uses`, a printed number, a name. */
-  via: 'ref' | 'uses' | 'number' | 'name';
+  via: 'ref' | 'uses' | 'number' | 'name' | 'previous';
   /** The reference key or the name as written (a `\uses` key, "lemma 3.2", "cauchy schwarz"). */
   name: string;
   /** Where it is written. */
@@ -76,6 +76,11 @@ const MAX_GRAPH_CHARS = 8_000_000;
 /** Documents re-resolved between pauses of a full re-resolve. */
 const PARTS_PER_PAUSE = 8;
 
+/** A name ending with a word that says what kind of result it is (mentions by name compare whole names). */
+const GENERIC_END = /\b(theorem|lemma|proposition|corollary|inequality|principle|formula|criterion|test|property|identity|law|rule)$/;
+
+interface MentionIndex { numbers: Map<string, NodeKey[]>; names: Map<string, NodeKey[]>; wholeNames: Map<string, NodeKey[]> }
+
 const KIND_WORD = /^(theorem|lemma|proposition|corollary|definition|claim)\b/i;
 
 export class DependencyIndex {
@@ -91,7 +96,7 @@ export class DependencyIndex {
   /** Per root whose numbers were read: the `.aux` labels they were read from (the store keeps one map per unchanged file set). */
   private numbersSeen = new Map<Doc, unknown>();
   /** Per scope: numbers and names statements are mentioned by, built when first asked. */
-  private mentionIndex = new WeakMap<Set<Doc>, { numbers: Map<string, NodeKey[]>; names: Map<string, NodeKey[]> }>();
+  private mentionIndex = new WeakMap<Set<Doc>, MentionIndex>();
   private numberCache = new Map<NodeKey, NodeNumber | null>();
   private countedCache = new Map<Doc, Map<string, Map<number, string>>>();
   /** Per document: where each reference key written in it lands; valid until what keys resolve against changes (a full re-resolve). */
@@ -279,7 +284,7 @@ export class DependencyIndex {
       }
       const named = new Set<NodeKey>();
       for (const m of mentions) {
-        const to = this.resolveMention(doc, m);
+        const to = this.resolveMention(doc, m, from);
         if (!to || to === from || explicit.has(to) || named.has(to)) continue;
         named.add(to);
         this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, name: m.key, doc, start: m.start, end: m.end, weak: false, external: false, inner: false });
@@ -316,13 +321,28 @@ export class DependencyIndex {
     return undefined;
   }
 
-  private resolveMention(from: Doc, m: Mention): NodeKey | undefined {
+  /** `self`: the statement the mention is in or proves, never its own answer ("the previous lemma" in a lemma's proof is the one before it). */
+  private resolveMention(from: Doc, m: Mention, self?: NodeKey): NodeKey | undefined {
+    if (m.kind === 'previous') {
+      // the nearest statement of that kind before the mention, in the same document
+      const nodes = this.parts.get(from.uri)?.nodes ?? [];
+      for (let i = nodes.length - 1; i >= 0; i--) {
+        const n = nodes[i];
+        if (n.su.st.env.end > m.start || n.key === self) continue;
+        if (KIND_WORD.exec(n.su.st.kind.title)?.[1].toLowerCase() === m.key) return n.key;
+      }
+      return undefined;
+    }
     const idx = this.mentionsOf(this.ws.scope(from));
     if (m.kind === 'number') {
       const hit = idx.numbers.get(m.key);
       return hit?.length === 1 ? hit[0] : undefined;
     }
     // the longest run of the mention's first words that is one statement's name
+    if (m.whole) {
+      const hit = idx.wholeNames.get(m.key);
+      return hit?.length === 1 ? hit[0] : undefined;
+    }
     const words = m.key.split(' ');
     for (let n = words.length; n >= 1; n--) {
       const k = words.slice(0, n).join(' ');
@@ -333,10 +353,10 @@ export class DependencyIndex {
     return undefined;
   }
 
-  private mentionsOf(scope: Set<Doc>): { numbers: Map<string, NodeKey[]>; names: Map<string, NodeKey[]> } {
+  private mentionsOf(scope: Set<Doc>): MentionIndex {
     let idx = this.mentionIndex.get(scope);
     if (idx) return idx;
-    idx = { numbers: new Map(), names: new Map() };
+    idx = { numbers: new Map(), names: new Map(), wholeNames: new Map() };
     const push = (m: Map<string, NodeKey[]>, k: string, v: NodeKey) => { const l = m.get(k); if (!l) m.set(k, [v]); else if (!l.includes(v)) l.push(v); };
     for (const d of scope) {
       const part = this.parts.get(d.uri);
@@ -347,6 +367,30 @@ export class DependencyIndex {
         if (word && num) push(idx.numbers, `${word} ${num.number}`, n.key);
         const title = n.su.st.title && normalizeName(n.su.st.title);
         if (title && title.length >= 4) push(idx.names, title, n.key);
+        if (title && title.length >= 4) {
+          // whole names keep their kind word: the title's own, else the statement's kind ("Green" of a theorem is "Green's theorem")
+          const whole = normalizeName(n.su.st.title!, true);
+          push(idx.wholeNames, GENERIC_END.test(whole) ? whole : `${whole} ${n.su.st.kind.title.toLowerCase()}`, n.key);
+        }
+        // "Well ordering property of $\N$" is named "the well ordering property" too (not "Fundamental theorem of algebra" "the fundamental theorem")
+        const ofMath = n.su.st.title && /\s+of\s+\$/.exec(n.su.st.title);
+        const short = ofMath && normalizeName(n.su.st.title!.slice(0, ofMath.index));
+        if (short && short !== title && short.length >= 4) push(idx.names, short, n.key);
+        const shortWhole = ofMath && normalizeName(n.su.st.title!.slice(0, ofMath.index), true);
+        if (shortWhole && GENERIC_END.test(shortWhole)) push(idx.wholeNames, shortWhole, n.key);
+        // an unnumbered kind the project declares names one result (`\newtheorem*{wop}{Well ordering property}`)
+        const kind = n.su.st.kind;
+        if (!kind.numbered && kind.source === 'user' && !KIND_WORD.test(kind.title)) {
+          const k = normalizeName(kind.title);
+          if (k.length >= 4) push(idx.names, k, n.key);
+          const whole = normalizeName(kind.title, true);
+          if (GENERIC_END.test(whole)) push(idx.wholeNames, whole, n.key);
+          const ofMath0 = /\s+of\s+\$/.exec(kind.title);
+          if (ofMath0) { const w = normalizeName(kind.title.slice(0, ofMath0.index), true); if (GENERIC_END.test(w)) push(idx.wholeNames, w, n.key); }
+          const ofMath = /\s+of\s+\$/.exec(kind.title);
+          const ks = ofMath && normalizeName(kind.title.slice(0, ofMath.index));
+          if (ks && ks !== k && ks.length >= 4) push(idx.names, ks, n.key);
+        }
       }
     }
     this.mentionIndex.set(scope, idx);

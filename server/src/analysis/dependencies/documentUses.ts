@@ -9,7 +9,7 @@ import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { isComputedName, macroRefs } from '../../project/userMacros.js';
 import { provable } from '../../project/theorems.js';
-import { statements, type Statement } from '../structure.js';
+import { statementBefore, statements, type Statement } from '../structure.js';
 
 export type Where = 'statement' | 'proof';
 
@@ -31,9 +31,11 @@ export interface UseSite {
 
 /** A result named without a reference: by its printed number or by its name. */
 export interface Mention {
-  kind: 'number' | 'name';
-  /** number: `lemma 3.2` (kind word lower-cased, then the number); name: the normalized name. */
+  kind: 'number' | 'name' | 'previous';
+  /** number: `lemma 3.2` (kind word lower-cased, then the number); name: the normalized name; previous: the kind word ("the lemma above"). */
   key: string;
+  /** A name that ends with its kind word ("the mean value theorem"): only a statement of exactly that name answers, never one named by its first words. */
+  whole?: boolean;
   where: Where;
   start: number;
   end: number;
@@ -285,18 +287,11 @@ function proofOfName(text: string, proof: DocEnv): string | undefined {
   return m ? m[1].split(',')[0].trim() : undefined;
 }
 
-/** The statement a proof follows: the nearest sibling before it, with no other proof between (structure.ts#proofTarget's rule, within one document). */
+/** The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use too), when proofs are written for it. */
 function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: ReadonlyMap<number, StatementUses>): StatementUses | undefined {
-  const proof = envs[proofIndex];
-  for (let i = proofIndex - 1; i >= 0; i--) {
-    const env = envs[i];
-    if (env.end > proof.start) continue; // an ancestor of the proof
-    if (env.parent !== proof.parent) continue;
-    if (PROOF_ENVS.test(env.name)) return undefined;
-    const su = byEnv.get(i);
-    if (su) return su.provable ? su : undefined;
-  }
-  return undefined;
+  const i = statementBefore(envs, proofIndex, (k) => byEnv.has(k), (k) => PROOF_ENVS.test(envs[k].name));
+  const su = i >= 0 ? byEnv.get(i) : undefined;
+  return su?.provable ? su : undefined;
 }
 
 /** Words just before a reference that make it a mention in passing. */
@@ -342,16 +337,38 @@ const NUMBER_MENTION = /\b(Theorem|Thm|Lemma|Lem|Proposition|Prop|Corollary|Cor|
 /** "by the Cauchy–Schwarz inequality", "from Zorn's lemma": a cue, then up to five name words. */
 const NAME_MENTION = /\b(?:by|from|using|apply(?:ing)?|via|of|invoke|invoking)\s+(?:the\s+)?((?:[A-Z][\w'’\\{}\-–—]*(?:[\s~]+|(?=[,.;:)]|$))){1,5}(?:theorem|lemma|inequality|principle|formula|criterion|test|property|identity|law|rule)?)/g;
 
-function mentionsIn(body: string, base: number, where: Where = 'statement'): Mention[] {
+/** "by the mean value theorem", "from the Lebesgue covering lemma": a cue, up to four words, a word that says what kind of result. */
+const KIND_NAME_MENTION = /\b(?:by|from|using|apply(?:ing)?|via|of|invoke|invoking)\s+(?:the\s+)?((?:[\w'’\\{}\-–—]+[\s~]+){1,4}?(?:theorem|lemma|inequality|principle|formula|criterion|test|property|identity|law|rule)s?(?:\s+of\s+[A-Za-z][\w'’\-–—]*)?)\b/gi;
+/** What a result's name is never: words that place it ("the lemma above") or say nothing. */
+const NOT_A_NAME = /^(?:above|below|previous|preceding|following|next|this|that|these|last|first|second|third|main|same|above mentioned|general|usual|standard|key|basic|last mentioned)$/;
+
+/** "the lemma above", "the previous theorem", "the preceding proposition": the nearest such statement before. */
+const PREVIOUS_MENTION = /\bthe\s+(?:(?:previous|preceding|last|above)\s+(lemma|theorem|proposition|corollary|claim)|(lemma|theorem|proposition|corollary|claim)\s+above)\b/gi;
+/** Link and emphasis commands around a name, blanked so the name reads as text (offsets kept). */
+const AROUND_NAMES = /\\hyperlink\s*\{[^{}]*\}\s*\{|\\hyperref\s*\[[^\]]*\]\s*\{|\\(?:emph|textit|textbf|textsl|em)\s*\{/g;
+
+function mentionsIn(text: string, base: number, where: Where = 'statement'): Mention[] {
   const out: Mention[] = [];
+  const seen = new Set<number>();
+  const body = text.replace(AROUND_NAMES, (m) => ' '.repeat(m.length));
+  for (const m of body.matchAll(PREVIOUS_MENTION)) {
+    out.push({ kind: 'previous', key: (m[1] ?? m[2]).toLowerCase(), where, start: base + m.index!, end: base + m.index! + m[0].length });
+  }
   for (const m of body.matchAll(NUMBER_MENTION)) {
     out.push({ kind: 'number', key: `${KIND_WORDS[m[1].toLowerCase()]} ${m[2]}`, where, start: base + m.index!, end: base + m.index! + m[0].length });
   }
-  for (const m of body.matchAll(NAME_MENTION)) {
-    const key = normalizeName(m[1]);
-    if (key.length < 4 || /^(theorem|lemma|proposition|corollary|definition)$/.test(key)) continue;
-    const at = m.index! + m[0].indexOf(m[1]);
-    out.push({ kind: 'name', key, where, start: base + at, end: base + at + m[1].trimEnd().length });
+  for (const re of [KIND_NAME_MENTION, NAME_MENTION]) {
+    for (const m of body.matchAll(re)) {
+      const whole = re === KIND_NAME_MENTION;
+      // a name that ends with its kind word is compared whole ("mean value theorem" is not the "mean-value property")
+      const bare = normalizeName(m[1]);
+      if (bare.length < 4 || NOT_A_NAME.test(bare) || /^(theorem|lemma|proposition|corollary|definition)$/.test(bare)) continue;
+      const key = whole ? normalizeName(m[1], true).replace(/s$/, '') : bare;
+      const at = m.index! + m[0].indexOf(m[1]);
+      if (seen.has(at)) continue;
+      seen.add(at);
+      out.push({ kind: 'name', key, where, start: base + at, end: base + at + m[1].trimEnd().length, ...(whole ? { whole: true } : {}) });
+    }
   }
   return out;
 }
@@ -360,15 +377,16 @@ function mentionsIn(body: string, base: number, where: Where = 'statement'): Men
 const GENERIC = /\b(the|theorem|lemma|proposition|corollary|inequality|principle|formula|criterion|test|property|identity|law|rule|s)\b/g;
 
 /** A result's name as mentions and titles are compared: letters only, accents and kind words dropped. */
-export function normalizeName(name: string): string {
+export function normalizeName(name: string, keepKinds = false): string {
   return name
+    .replace(/\\(?:footnote|index|label)\s*\{(?:[^{}]|\{[^{}]*\})*\}/g, ' ')
     .replace(/\\["'`^~=.]\s*\{?([a-zA-Z])\}?/g, '$1')
     .normalize('NFD').replace(/[\u0300-\u036f]/g, '')
     .replace(/[’']s\b/g, '')
     .replace(/--+|[–—-]/g, ' ')
     .replace(/[\\{}$~]/g, ' ')
     .toLowerCase()
-    .replace(GENERIC, ' ')
+    .replace(keepKinds ? /\b(the|s)\b/g : GENERIC, ' ')
     .replace(/[^a-z0-9 ]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -232,3 +232,29 @@ test('an edit updates the graph: a proof re-reads one document; a label renamed 
   assert.equal(g.lastSync.full, true);
   assert.equal(dump(g), fresh());
 });
+
+test('by name: a whole name with its kind word, a name of the project\'s own unnumbered kind, "the previous lemma"; a proof after a statement wrapped in samepage', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\newtheorem{thm}{Theorem}
+\newtheorem{lemma}[thm]{Lemma}
+\newtheorem*{wop}{Well ordering property of $\mathbb{N}$}
+\begin{document}
+\begin{wop}\label{wop}Every set has a least element.\end{wop}
+\begin{thm}[Mean value theorem]\label{mvt}M.\end{thm}
+\begin{thm}[Mean-value property]\label{mvp}H.\end{thm}
+\begin{samepage}
+\begin{lemma}\label{a}A.\end{lemma}
+\end{samepage}
+\begin{proof}By the mean value theorem, and by the \hyperlink{w}{well ordering property}.\end{proof}
+\begin{lemma}\label{b}B.\end{lemma}
+\begin{proof}By the previous lemma.\end{proof}
+\end{document}
+`);
+  check(edges(fx, 'main.tex'), expect`
+    a -> mvt byName/proof
+    a -> wop byName/proof
+    b -> a byName/proof
+  `);
+});
