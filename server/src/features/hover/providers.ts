@@ -69,7 +69,7 @@ const referenceHover: HoverProvider = ({ ws, doc, target: t, src }) => {
   return markdown(parts.join(num && parts.length === 2 ? '\n\n' : '\n\n---\n\n'), range);
 };
 
-/** A label: what it labels and how often it is referenced; on a statement's head, its candidate proofs too. */
+/** A label: what it labels and how often it is referenced; on a statement's head, what it uses and is used by and its candidate proofs too. */
 const labelHover: HoverProvider = (p) => {
   const { ws, doc, target: t } = p;
   if (t?.type !== 'label') return null;
@@ -91,7 +91,8 @@ const termHover: HoverProvider = (p) => {
 
 /**
  * The head of a statement (its `\begin` line, title or label) proofs attach to (theorems, lemmas,
- * …; not exercises, examples, remarks): candidate proofs. Never the words of its body.
+ * …; not exercises, examples, remarks): what it uses and what uses it, then candidate proofs.
+ * Never the words of its body.
  */
 const statementHeadHover: HoverProvider = (p) => {
   if (p.target?.type === 'ref' || !p.head) return null;
