@@ -50,6 +50,16 @@ await Promise.all([
     format: 'cjs',
     external: ['onnxruntime-node'],
   }),
+  // the graph view's layout, run in its webview (a browser script: one global, no Node)
+  esbuild.build({
+    ...common,
+    platform: 'browser',
+    sourcemap: false,
+    entryPoints: ['client/src/graphLayout.ts'],
+    outfile: 'dist/media/graphLayout.js',
+    format: 'iife',
+    globalName: 'MathSenseGraphLayout',
+  }),
   esbuild.build({
     ...common,
     entryPoints: ['client/src/extension.ts'],

@@ -7,6 +7,7 @@ import { registerCommands } from './commands.js';
 import { createClient, HOVER_MATH_COLOR, hoverMathColor } from './languageClient.js';
 import { ProgressTracker } from './progress.js';
 import { ResultsPanel } from './resultsPanel.js';
+import { DependencyGraphPanel, registerDependencyGraph } from './dependencyGraph.js';
 import { STATUS_CHANGED, STATUS_REQUEST, type ServerStatus } from './status.js';
 import { StatusBar } from './statusBar.js';
 
@@ -59,6 +60,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<MathSe
     restart: async () => { output.info('restarting the language server'); await c.restart(); },
     output, panel, statusBar,
   });
+  const graphPanel = new DependencyGraphPanel(context.extensionUri, () => client, (m) => output.info(m));
+  context.subscriptions.push(graphPanel);
+  registerDependencyGraph(context, graphPanel, output);
 
   try {
     await c.start();
