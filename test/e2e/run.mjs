@@ -479,6 +479,33 @@ try {
     return rows.slice(0, 4).map((r) => r.replace(/\s+/g, ' ').slice(0, 80)).join(' | ');
   });
 
+  await step('the dependency graph view draws the document\'s statements; a click on Lemma (Gauss) arrives at its statement', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    await runCommand('MathSense: Show dependency graph of the whole document');
+    await page.locator('.tabs-container .tab', { hasText: 'MathSense: dependency graph' }).first().waitFor({ state: 'visible', timeout: T(60_000) });
+    let frame;
+    for (const end = Date.now() + T(60_000); !frame && Date.now() < end; await page.waitForTimeout(500)) {
+      for (const f of page.frames()) if (await f.locator('.node').count().catch(() => 0)) { frame = f; break; }
+    }
+    if (!frame) throw new Error('no webview frame with the graph\'s statements');
+    const nodes = await frame.locator('.node').count();
+    const edges = await frame.locator('line.edge').count();
+    const summary = await frame.locator('#summary').innerText();
+    if (edges < 1) throw new Error(`no edges drawn (${summary})`);
+    await page.mouse.move(1000, 800);
+    await page.waitForTimeout(800);
+    await shot('11-dependency-graph.png');
+    await frame.locator('.node', { hasText: 'Gauss' }).first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'basics.tex' }).first().waitFor({ state: 'visible', timeout: T(30_000) });
+    const at = await page.locator('#status\\.editor\\.selection').first().innerText();
+    const line = fs.readFileSync(path.join(workspace, 'chapters', 'basics.tex'), 'utf8').split('\n').findIndex((l) => l.includes('\\label{lem:gauss}')) + 1;
+    if (!new RegExp(`Ln ${line}\\b`).test(at)) throw new Error(`the click went to ${at}, not line ${line} of basics.tex`);
+    await shot('11-dependency-graph-click.png');
+    return `${nodes} statements, ${edges} edges (${summary}); the click arrived at basics.tex ${at}`;
+  });
+
   await step('\\ref{ typed in a proof offers the project\'s results ranked by relevance, not the theorem being proved', async () => {
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');

@@ -9,10 +9,11 @@ import type { DependencyIndex, DepNode, NodeKey } from '../../analysis/dependenc
 import { bodyText } from '../../analysis/structure.js';
 
 /**
- * Cosine above which a suggestion is shown: the lowest at which the judged sample's suggestions
- * were plausible often enough (the figure and the sample are in the judgements file).
+ * Cosine above which a suggestion is shown: the lowest at which a judged sample's suggestions
+ * are plausible often enough (evalMayUse). No sample has been judged yet, so none is shown
+ * (above any cosine); `mayUseThreshold` in the request shows them for judging.
  */
-export const MAY_USE_THRESHOLD = 0.6;
+export const MAY_USE_THRESHOLD = 1.01;
 /** Suggestions per statement at most. */
 const MAY_USE_LIMIT = 3;
 /** Statements of the project a proof is compared with at most (the nearest before it first). */
