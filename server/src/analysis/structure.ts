@@ -229,10 +229,15 @@ export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofL
     }
   }
   const registry = ws.theorems(doc);
-  const i = statementBefore(envs, proofIndex, (k) => !!registry.get(envs[k].name), (k) => envs[k].name === 'proof');
+  const i = statementBefore(envs, proofIndex, (k) => { const kd = registry.get(envs[k].name); return !!kd && !isAside(kd); }, (k) => envs[k].name === 'proof');
   const kind = i >= 0 ? registry.get(envs[i].name) : undefined;
   if (kind && provable(kind)) return { proof, statement: { doc, env: envs[i], kind }, via: 'adjacent' };
   return { proof, via: 'none' };
+}
+
+/** Kinds said beside a result, never proved: a remark between a theorem and its proof leaves the proof the theorem's (plastexdepgraph's rule too). */
+export function isAside(kind: TheoremKind): boolean {
+  return /remark|note|discussion|aside|caution|warning|comment/i.test(`${kind.title} ${kind.env}`);
 }
 
 /** Layout environments a statement may be wrapped in, the proof following the wrapper (`\begin{samepage}…\end{samepage}`). */

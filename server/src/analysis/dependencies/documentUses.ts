@@ -9,7 +9,7 @@ import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { isComputedName, macroRefs } from '../../project/userMacros.js';
 import { provable } from '../../project/theorems.js';
-import { statementBefore, statements, type Statement } from '../structure.js';
+import { isAside, statementBefore, statements, type Statement } from '../structure.js';
 
 export type Where = 'statement' | 'proof';
 
@@ -289,7 +289,7 @@ function proofOfName(text: string, proof: DocEnv): string | undefined {
 
 /** The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use too), when proofs are written for it. */
 function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: ReadonlyMap<number, StatementUses>): StatementUses | undefined {
-  const i = statementBefore(envs, proofIndex, (k) => byEnv.has(k), (k) => PROOF_ENVS.test(envs[k].name));
+  const i = statementBefore(envs, proofIndex, (k) => { const su = byEnv.get(k); return !!su && !isAside(su.st.kind); }, (k) => PROOF_ENVS.test(envs[k].name));
   const su = i >= 0 ? byEnv.get(i) : undefined;
   return su?.provable ? su : undefined;
 }

@@ -65,7 +65,7 @@ test('edges: references in a statement and its proof, equations to their stateme
   `);
 });
 
-test('a proof attaches to the statement before it, to the one its optional argument names, or to a blueprint \\proves', () => {
+test('a proof attaches to the statement before it (a remark between does not count), to the one its optional argument names, or to a blueprint \\proves', () => {
   const fx = fixture(String.raw`
 %! main.tex
 \documentclass{article}
@@ -76,6 +76,7 @@ test('a proof attaches to the statement before it, to the one its optional argum
 \begin{lemma}\label{b}B.\end{lemma}
 \begin{proof}\proves{a}\uses{b}\end{proof}
 \begin{lemma}\label{c}C.\end{lemma}
+\begin{remark}Said in passing.\end{remark}
 \begin{proof}\uses{b}\end{proof}
 \end{document}
 `);
