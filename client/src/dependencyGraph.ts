@@ -2,13 +2,22 @@
 // the statement at the cursor, or the whole compilation) drawn in a webview (media/graph.js,
 // laid out by graphLayout.ts); a click on a statement opens it. One panel, reused. Same strict
 // Content-Security-Policy as the results panel: nonce'd local scripts, local styles and fonts.
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage, webviewRoots } from './webviewPage.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   DEPENDENCY_GRAPH_REQUEST, SHOW_DEPENDENCY_GRAPH_COMMAND, SHOW_WHOLE_DEPENDENCY_GRAPH_COMMAND,
   type DependencyGraphParams, type DependencyGraphResponse,
 } from 'mathsense-server/protocol';
+
+/** The view's frame: its toolbar, legend, the stage the graph is drawn on, the statement pane. */
+const GRAPH_BODY = `<div class="toolbar">
+<button data-depth="1">Neighbourhood</button><button data-depth="2">2 steps</button><button data-depth="3">3 steps</button><button data-depth="whole">Whole document</button>
+<label><input type="checkbox" id="mayuse"> may use</label>
+<span id="summary" class="summary"></span>
+</div>
+<div class="legend"><span class="l-proved">proved</span><span class="l-stated">stated</span><span class="l-cited">cited</span><span class="l-sdone">statement formalized</span><span class="l-pdone">proof formalized</span><span class="l-ready">ready</span><span class="l-mathlib">Mathlib</span></div>
+<div class="main"><div id="stage" class="stage"><div id="canvas" class="canvas"></div></div><aside id="pane" class="pane">Point at a statement to read it; click to open it.</aside></div>`;
 
 interface Asked { uri: string; position?: { line: number; character: number }; scope: 'whole' | 'neighbourhood'; depth: number }
 
@@ -41,15 +50,13 @@ export class DependencyGraphPanel implements vscode.Disposable {
   }
 
   private create(): void {
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const bundled = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
     this.ready = false;
     const panel = vscode.window.createWebviewPanel(DependencyGraphPanel.viewType, 'MathSense: dependency graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [media, bundled], retainContextWhenHidden: true,
+      enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: webviewRoots(this.extensionUri), retainContextWhenHidden: true,
     });
-    panel.iconPath = vscode.Uri.joinPath(media, 'mathsense.svg');
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'mathsense.svg');
     this.panel = panel;
-    panel.webview.html = this.html(panel.webview, media, bundled);
+    panel.webview.html = webviewPage(panel.webview, this.extensionUri, { title: 'MathSense: dependency graph', styles: ['graph.css'], scripts: ['dist:graphLayout.js', 'graph.js'], body: GRAPH_BODY });
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
     panel.webview.onDidReceiveMessage(async (m: { type: string; id?: string; depth?: string; ms?: number; nodes?: number; engine?: string; message?: string }) => {
       if (m.type === 'ready') { this.ready = true; this.post(); }
@@ -76,35 +83,6 @@ export class DependencyGraphPanel implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(n.uri));
     const start = new vscode.Position(n.range.start.line, n.range.start.character);
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(start, start) });
-  }
-
-  private html(webview: vscode.Webview, media: vscode.Uri, bundled: vscode.Uri): string {
-    const nonce = crypto.randomBytes(16).toString('base64');
-    const uri = (base: vscode.Uri, ...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(base, ...p)).toString();
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri(bundled, 'katex', 'katex.min.css')}">
-<link rel="stylesheet" href="${uri(media, 'graph.css')}">
-<title>MathSense: dependency graph</title>
-</head>
-<body>
-<div class="toolbar">
-<button data-depth="1">Neighbourhood</button><button data-depth="2">2 steps</button><button data-depth="3">3 steps</button><button data-depth="whole">Whole document</button>
-<label><input type="checkbox" id="mayuse"> may use</label>
-<span id="summary" class="summary"></span>
-</div>
-<div class="legend"><span class="l-proved">proved</span><span class="l-stated">stated</span><span class="l-cited">cited</span><span class="l-sdone">statement formalized</span><span class="l-pdone">proof formalized</span><span class="l-ready">ready</span><span class="l-mathlib">Mathlib</span></div>
-<div class="main"><div id="stage" class="stage"><div id="canvas" class="canvas"></div></div><aside id="pane" class="pane">Point at a statement to read it; click to open it.</aside></div>
-<script nonce="${nonce}" src="${uri(bundled, 'katex', 'katex.min.js')}"></script>
-<script nonce="${nonce}" src="${uri(bundled, 'graphLayout.js')}"></script>
-<script nonce="${nonce}" src="${uri(media, 'graph.js')}"></script>
-</body>
-</html>`;
   }
 
   dispose(): void {

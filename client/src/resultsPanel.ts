@@ -3,8 +3,8 @@
 // clicking its link opens the source page in the browser (http(s) only, through VS Code).
 // Strict Content-Security-Policy (no inline code, nonce'd local scripts, local styles/fonts
 // only), theme-aware CSS (VS Code CSS variables), no network.
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage, webviewRoots } from './webviewPage.js';
 
 export interface ResultItem {
   /** Shown as the item's heading, e.g. "Key Lemma 1.2 (Pigeonhole principle)". */
@@ -44,18 +44,19 @@ export class ResultsPanel implements vscode.Disposable {
   get visible(): boolean { return !!this.panel?.visible; }
 
   private create(): void {
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const bundled = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
     this.ready = false;
     const panel = vscode.window.createWebviewPanel(ResultsPanel.viewType, 'MathSense', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableCommandUris: false,
       enableForms: false,
-      localResourceRoots: [media, bundled],
+      localResourceRoots: webviewRoots(this.extensionUri),
     });
-    panel.iconPath = vscode.Uri.joinPath(media, 'mathsense.svg');
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'mathsense.svg');
     this.panel = panel;
-    panel.webview.html = this.html(panel.webview, media, bundled);
+    panel.webview.html = webviewPage(panel.webview, this.extensionUri, {
+      title: 'MathSense', styles: ['results.css'], scripts: ['results.js'],
+      body: '<header id="heading" class="heading"></header>\n<main id="results" class="results" aria-live="polite"><p class="empty">No results yet.</p></main>',
+    });
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
     panel.webview.onDidReceiveMessage(async (m: { type: string; index?: number; message?: string }) => {
       if (m.type === 'ready') { this.ready = true; this.post(); }
@@ -80,35 +81,6 @@ export class ResultsPanel implements vscode.Disposable {
   private async openLink(index: number): Promise<void> {
     const url = this.items[index]?.url;
     if (url && httpUrl(url)) await vscode.env.openExternal(vscode.Uri.parse(url));
-  }
-
-  private html(webview: vscode.Webview, media: vscode.Uri, bundled: vscode.Uri): string {
-    const nonce = crypto.randomBytes(16).toString('base64');
-    const uri = (base: vscode.Uri, ...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(base, ...p)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri(bundled, 'katex', 'katex.min.css')}">
-<link rel="stylesheet" href="${uri(media, 'results.css')}">
-<title>MathSense</title>
-</head>
-<body>
-<header id="heading" class="heading"></header>
-<main id="results" class="results" aria-live="polite"><p class="empty">No results yet.</p></main>
-<script nonce="${nonce}" src="${uri(bundled, 'katex', 'katex.min.js')}"></script>
-<script nonce="${nonce}" src="${uri(media, 'results.js')}"></script>
-</body>
-</html>`;
   }
 
   dispose(): void {
