@@ -8,7 +8,7 @@ import type { BlueprintStatus, DependencyGraphParams, DependencyGraphResponse, G
 import type { DependencyIndex, DepNode, NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
 import { bodyText } from '../../analysis/structure.js';
 import { graphOf } from './graphNames.js';
-import { mayUse, type MayUse } from './mayUse.js';
+import { MAY_USE_THRESHOLD, mayUse, type MayUse } from './mayUse.js';
 import type { ServerIndex } from '../../index/serverIndex.js';
 
 /** Characters of a statement's text a node carries. */
@@ -39,7 +39,8 @@ export function dependencyGraph(ws: Workspace, q: GraphQuery, numbers?: (doc: Do
     if (!at) return { nodes: [], edges: [], blueprint, root, message: 'No theorem-like statement or proof here: put the cursor in a statement or its proof.' };
     focus = at.key;
     keys = neighbourhood(g, at.key, Math.max(1, Math.min(q.depth ?? 1, 6)));
-    if (q.index) {
+    // no vectors are asked for while no threshold shows a suggestion (evaluation asks with its own)
+    if (q.index && (q.mayUseThreshold !== undefined || MAY_USE_THRESHOLD <= 1)) {
       const m = mayUse(ws, g, q.index, at, { threshold: q.mayUseThreshold });
       suggested = m.suggestions;
       pending = m.pending;
