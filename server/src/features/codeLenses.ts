@@ -23,7 +23,7 @@ export type LensRefresh = 'soon' | 'analysed';
 export async function codeLensesAt(ctx: FeatureContext, doc: Doc): Promise<{ lenses: CodeLens[]; refresh?: LensRefresh }> {
   const settings = ctx.settingsFor(doc);
   const deps = settings.dependencies.lens
-    ? ctx.guard('codeLens (dependencies)', [], () => dependencyLenses(ctx.ws, doc, { numbers: (d) => ctx.numbers(d), graphView: ctx.resultsPanel }))
+    ? ctx.guard('codeLens (dependencies)', [], () => dependencyLenses(ctx.ws, doc, { graphView: ctx.resultsPanel }))
     : [];
   const r = await equationLensesAt(ctx, doc, settings.equations.lens);
   return { ...r, lenses: [...deps, ...r.lenses] };

@@ -26,7 +26,7 @@ export function hoverAt(ctx: FeatureContext, doc: Doc, offset: number): Hover | 
     proofs: providers.candidateProofHover ? () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
     math: ctx.hoverMath(),
     numbers: () => ctx.numbers(doc),
-    dependencies: () => ctx.guard('hover (dependencies)', undefined, () => dependencyLine(ctx.ws, doc, offset, (d) => ctx.numbers(d))),
+    dependencies: () => ctx.guard('hover (dependencies)', undefined, () => dependencyLine(ctx.ws, doc, offset)),
   });
 }
 

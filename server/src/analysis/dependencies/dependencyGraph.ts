@@ -566,6 +566,12 @@ export function builtDependencyIndex(ws: Workspace, numbersOf?: NumbersOf): Depe
   return idx;
 }
 
+/** The graph as the session last brought it up to date, without updating it (positions may be a few edits old). */
+export function lastDependencyIndex(ws: Workspace): DependencyIndex | undefined {
+  const idx = indexes.get(ws);
+  return idx?.built ? idx : undefined;
+}
+
 /** The graph only when it holds every document's current version already (nothing is read or resolved). */
 export function currentDependencyIndex(ws: Workspace): DependencyIndex | undefined {
   const idx = indexes.get(ws);

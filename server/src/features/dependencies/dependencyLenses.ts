@@ -2,16 +2,13 @@
 // by 5") and one line in the hover of a statement's head, with the results named by number.
 import type { CodeLens } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
-import type { AuxNumbers } from '../../project/auxNumbers.js';
 import { SHOW_DEPENDENCY_GRAPH_COMMAND } from '../../ext/protocol.js';
 import type { DependencyIndex, DepNode } from '../../analysis/dependencies/dependencyGraph.js';
 import { builtGraphOf, distinctTargets, numberedKind } from './graphNames.js';
 
-type Numbers = (doc: Doc) => AuxNumbers | undefined;
-
 /** "uses 3 · used by 5" on each statement head; a client with the graph view opens it there on a click. */
-export function dependencyLenses(ws: Workspace, doc: Doc, opts: { numbers?: Numbers; graphView: boolean }): CodeLens[] {
-  const g = builtGraphOf(ws, opts.numbers);
+export function dependencyLenses(ws: Workspace, doc: Doc, opts: { graphView: boolean }): CodeLens[] {
+  const g = builtGraphOf(ws, 'last');
   if (!g) return [];
   return g.nodesIn(doc).map((n) => {
     const { uses, usedBy } = counts(g, n);
@@ -34,8 +31,8 @@ function counts(g: DependencyIndex, n: DepNode): { uses: number; usedBy: number 
 const SHOWN = 4;
 
 /** "Uses Lemma 3.1, Theorem 2.4 · used by Corollary 3.5 and 4 more", for the statement at `offset`; undefined outside statements. */
-export function dependencyLine(ws: Workspace, doc: Doc, offset: number, numbers?: Numbers): string | undefined {
-  const g = builtGraphOf(ws, numbers);
+export function dependencyLine(ws: Workspace, doc: Doc, offset: number): string | undefined {
+  const g = builtGraphOf(ws, 'current');
   if (!g) return undefined;
   const n = g.nodeAt(doc, offset);
   if (!n) return undefined;

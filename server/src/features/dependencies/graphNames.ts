@@ -2,7 +2,7 @@
 // number) and reach the workspace's graph with the numbers of the last LaTeX run.
 import type { Doc, Workspace } from '../../project/workspace.js';
 import type { AuxNumbers } from '../../project/auxNumbers.js';
-import { builtDependencyIndex, dependencyIndex, type DepEdge, type DependencyIndex, type DepNode, type NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
+import { currentDependencyIndex, dependencyIndex, lastDependencyIndex, type DepEdge, type DependencyIndex, type DepNode, type NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
 import { uriBaseName } from '../../project/files.js';
 import { texText } from '../../project/texText.js';
 
@@ -11,9 +11,14 @@ export function graphOf(ws: Workspace, numbers?: (doc: Doc) => AuxNumbers | unde
   return dependencyIndex(ws, numbers);
 }
 
-/** The graph once the session has built it, else undefined: for what appears unasked (lenses, a hover's line). */
-export function builtGraphOf(ws: Workspace, numbers?: (doc: Doc) => AuxNumbers | undefined): DependencyIndex | undefined {
-  return builtDependencyIndex(ws, numbers);
+/**
+ * For what appears unasked (lenses, a hover's line), which never waits for the graph to catch up
+ * with an edit (on a large project that can take a second): `current`, the graph only when it
+ * holds every document as it is now; `last`, as the session last updated it (it catches up
+ * after a pause in typing and asks for lenses again).
+ */
+export function builtGraphOf(ws: Workspace, mode: 'current' | 'last'): DependencyIndex | undefined {
+  return mode === 'current' ? currentDependencyIndex(ws) : lastDependencyIndex(ws);
 }
 
 /** The number the last LaTeX run printed (a counted number is never shown as if printed). */
