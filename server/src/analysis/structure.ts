@@ -240,6 +240,9 @@ export function isAside(kind: TheoremKind): boolean {
   return /remark|note|discussion|aside|caution|warning|comment/i.test(`${kind.title} ${kind.env}`);
 }
 
+/** Siblings looked at before a proof for the statement it proves. */
+const SIBLINGS_BACK = 8;
+
 /** Layout environments a statement may be wrapped in, the proof following the wrapper (`\begin{samepage}…\end{samepage}`). */
 const WRAPPERS = /^(samepage|minipage|center|flushleft|flushright|framed|shaded|mdframed|tcolorbox|leftbar|boxedminipage)\*?$/;
 
@@ -250,19 +253,21 @@ const WRAPPERS = /^(samepage|minipage|center|flushleft|flushright|framed|shaded|
  */
 export function statementBefore(envs: readonly DocEnv[], proofIndex: number, isStatement: (i: number) => boolean, isProof: (i: number) => boolean): number {
   const proof = envs[proofIndex];
-  for (let i = proofIndex - 1; i >= 0; i--) {
+  let siblings = 0;
+  // environments before the proof's parent are none of its siblings; a few siblings back is far enough
+  for (let i = proofIndex - 1; i > proof.parent && siblings < SIBLINGS_BACK; i--) {
     const env = envs[i];
     if (env.end > proof.start) continue; // an ancestor of the proof
     if (env.parent !== proof.parent) continue;
+    siblings++;
     if (isProof(i)) return -1;
     if (isStatement(i)) return i;
     if (WRAPPERS.test(env.name)) {
       // the wrapper's last statement, when nothing but it ends the wrapper's environments
-      for (let k = i + 1; k < proofIndex && envs[k].start < env.end; k++) {
-        if (envs[k].parent !== i) continue;
-        if (isStatement(k) && !envs.slice(k + 1, proofIndex).some((e) => e.parent === i && e.start < env.end)) return k;
-      }
-      return -1;
+      // its last child environment, when that is a statement
+      let last = -1;
+      for (let k = i + 1; k < proofIndex && envs[k].start < env.end; k++) if (envs[k].parent === i) last = k;
+      return last >= 0 && isStatement(last) ? last : -1;
     }
   }
   return -1;
