@@ -125,7 +125,7 @@ export class Session implements FeatureContext {
       error: (m) => client.error(m),
       guard: this.guard,
       loaded: () => { this.diagnostics.revalidateAll(); this.numbersChanged(); },
-      settled: () => { this.diagnostics.projectLoaded(); this.warmDependencies(); },
+      settled: () => { this.diagnostics.projectLoaded(); this.dependenciesSoon(); },
     });
     // the index's preparation runs after the project is read, not interleaved with it
     this.index.waitFor(() => this.loader.idle());
@@ -206,7 +206,7 @@ export class Session implements FeatureContext {
     } else this.diagnostics.changed(doc);
     void this.loader.loadPending();
     this.prefetch.schedule(doc);
-    this.warmDependencies();
+    this.dependenciesSoon();
   }
 
   private graphWarming = false;
@@ -273,7 +273,7 @@ export class Session implements FeatureContext {
 
   private dependencyTimer: NodeJS.Timeout | undefined;
 
-  /** After a pause in typing, the dependency graph catches up (its checks meanwhile keep their last findings). */
+  /** After a pause in typing or opening, the dependency graph is built or catches up (its checks meanwhile keep their last findings): never in the middle of a burst of edits and requests. */
   private dependenciesSoon(): void {
     if (this.dependencyTimer) clearTimeout(this.dependencyTimer);
     this.dependencyTimer = setTimeout(() => { this.dependencyTimer = undefined; this.warmDependencies(); }, DEPENDENCY_DELAY_MS);

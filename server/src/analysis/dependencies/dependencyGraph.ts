@@ -73,6 +73,8 @@ interface Part {
 
 /** Documents longer than this are left out of the graph: reading them would hold the server too long (a generated dump, not an author's text). */
 const MAX_GRAPH_CHARS = 8_000_000;
+/** Documents looked at between pauses of an update. */
+const DOCS_PER_PAUSE = 16;
 /** Documents re-resolved between pauses of a full re-resolve. */
 const PARTS_PER_PAUSE = 8;
 
@@ -145,7 +147,10 @@ export class DependencyIndex {
     const docs = ws.all();
     const present = new Set(docs.map((d) => d.uri));
     for (const [uri, p] of this.parts) if (!present.has(uri)) { full ||= p.uses.statements.length > 0; this.parts.delete(uri); }
+    let looked = 0;
     for (const d of docs) {
+      // what each document's reading rests on is looked up (its project's macros): a pause now and then
+      if (++looked % DOCS_PER_PAUSE === 0) yield;
       const old0 = this.parts.get(d.uri);
       if (old0 && old0.doc === d && old0.version === d.version && sameContext(old0.context, this.contextOf(d))) continue;
       // a document read for the first time or edited is read now, a pause after each
