@@ -201,6 +201,13 @@ function* buildStatements(doc: Doc, envs: readonly DocEnv[], labels: readonly Do
 
 const PROOF_OF_RE = /\\(?:[a-zA-Z]*ref|cref|Cref|autoref)\*?\s*\{([^{}]+)\}/;
 
+/** The label `\begin{proof}[Proof of Theorem~\ref{x}]` names (its first key), if any. */
+export function proofOfLabel(text: string, proof: DocEnv): string | undefined {
+  if (!proof.opt) return undefined;
+  const m = PROOF_OF_RE.exec(text.slice(proof.opt.start, proof.opt.end));
+  return m ? m[1].split(',')[0].trim() : undefined;
+}
+
 export interface ProofLink {
   proof: DocEnv;
   /** The statement proved, when found in the workspace. */
@@ -216,15 +223,12 @@ export interface ProofLink {
 export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofLink {
   const envs = doc.envs();
   const proof = envs[proofIndex];
-  if (proof.opt) {
-    const m = PROOF_OF_RE.exec(doc.latexText.slice(proof.opt.start, proof.opt.end));
-    if (m) {
-      const name = m[1].split(',')[0].trim();
-      for (const loc of ws.findLabel(doc, name)) {
-        const target = labelTarget(ws, loc.doc, loc.label);
-        if (target.env && target.kind === 'theorem') {
-          return { proof, statement: { doc: loc.doc, env: target.env, kind: ws.theorems(loc.doc).get(target.env.name) }, via: 'reference' };
-        }
+  const name = proofOfLabel(doc.latexText, proof);
+  if (name !== undefined) {
+    for (const loc of ws.findLabel(doc, name)) {
+      const target = labelTarget(ws, loc.doc, loc.label);
+      if (target.env && target.kind === 'theorem') {
+        return { proof, statement: { doc: loc.doc, env: target.env, kind: ws.theorems(loc.doc).get(target.env.name) }, via: 'reference' };
       }
     }
   }

@@ -9,7 +9,7 @@ import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { isComputedName, macroRefs } from '../../project/userMacros.js';
 import { provable } from '../../project/theorems.js';
-import { isAside, statementBefore, statements, type Statement } from '../structure.js';
+import { isAside, proofOfLabel, statementBefore, statements, type Statement } from '../structure.js';
 
 export type Where = 'statement' | 'proof';
 
@@ -166,7 +166,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     const proof = envs[i];
     proofIndex.set(proof, i);
     const proves = provesRefs.length ? provesRefs.find((r) => r.start > proof.bodyStart && r.end <= proof.bodyEnd) : undefined;
-    const named = proves?.name ?? proofOfName(text, proof);
+    const named = proves?.name ?? proofOfLabel(text, proof);
     let target: StatementUses | { target: string } | undefined;
     if (named !== undefined) {
       const local = byLabel.get(named);
@@ -278,13 +278,6 @@ function sweep(envs: readonly DocEnv[]): (offset: number) => number {
     for (let k = open.length - 1; k >= 0; k--) if (inside(envs[open[k]], offset)) return open[k];
     return -1;
   };
-}
-
-/** `\begin{proof}[Proof of Theorem~\ref{x}]`: x. */
-function proofOfName(text: string, proof: DocEnv): string | undefined {
-  if (!proof.opt) return undefined;
-  const m = /\\(?:[a-zA-Z]*ref|cref|Cref|autoref)\*?\s*\{([^{}]+)\}/.exec(text.slice(proof.opt.start, proof.opt.end));
-  return m ? m[1].split(',')[0].trim() : undefined;
 }
 
 /** The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use too), when proofs are written for it. */
