@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { EncoderSession, EmbeddingCache, embedThroughCache, MathTokenizer, loadEncoderFiles, findModelsDir } from 'mathsense-server/api/embeddings';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
 import { textKey } from '../data/splits.js';
-import { ENTRY_KINDS, FILES, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, quantise, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource, recoverReferences, titleTable, type TermRankerModel, loadReferenceRankers, FIRST_TERM_ID, LoadedIndex, loadProofRanker, QUERY_TOKENS } from 'mathsense-server/api/index';
+import { ENTRY_KINDS, FILES, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_VERSION, headerPath, quantise, type EntryKind, type IndexEntry, type IndexHeader, type IndexSource, recoverReferences, titleTable, type TermRankerModel, loadReferenceRankers, FIRST_TERM_ID, LoadedIndex, loadProofRanker, QUERY_TOKENS, writeNames, writeDigest } from 'mathsense-server/api/index';
 import { readMathD2, readPlanetMath, readProofWiki, readStacks, SOURCES, type RawEntry, type SourceId } from './sources.js';
 import { buildIndexEquations } from './equations.js';
 import { trainTermRanker } from '../rankers/termFit.js';
@@ -235,6 +235,15 @@ export async function buildIndex(o: BuildOptions): Promise<BuildResult> {
     },
   };
   fs.writeFileSync(headerPath(tmp), JSON.stringify(header, null, 1));
+  // every title and what each statement cites, and the titles keyed by name: read by the server,
+  // which would otherwise parse every entry and key 45k titles itself
+  {
+    const built = LoadedIndex.load(tmp);
+    header.digest = writeDigest(tmp, built);
+    header.names = writeNames(tmp, built);
+    built.close();
+    bytes += header.digest.bytes + header.names.bytes;
+  }
   // the candidate-proof ranker, fitted by `npm run train:rankers`, and its proofs' hub scores
   // (needs vectors: the ranker reads the encoder's cosine)
   const { ranker: proofRanker, problem: proofProblem } = o.noVectors ? { problem: 'built without vectors' } : loadProofRanker(modelsDir);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Bm25Index, EncoderSession, MathTokenizer } from 'mathsense-server/api/embeddings';
-import { FILES, IndexError, headerPath, LoadedIndex, candidateProofs, citationsOf, citerMatch, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS, TERM_FEATURES, featureRows, titleText, recoverReferences, titleTable, indexProofRanker, expandProofWikiMacros } from 'mathsense-server/api/index';
+import { FILES, IndexError, headerPath, LoadedIndex, candidateProofs, citationsOf, citerMatch, disambiguate, search, suggestCitations, timesCited, QUERY_TOKENS, TERM_FEATURES, featureRows, titleText, recoverReferences, titleTable, indexProofRanker, expandProofWikiMacros, namedIds, prepareNames, ENTRY_KINDS } from 'mathsense-server/api/index';
 import { buildIndex } from './builder.js';
 import { computeHubs, computeHubsInWorkers, hubBackground } from './hubs.js';
 import * as os from 'node:os';
@@ -51,6 +51,51 @@ describe('index on a slice of the shared data', { skip: !hasData && 'shared data
     assert.ok(Object.keys(h.terms).length > 0);
     assert.equal(h.proofwikiMacrosExpanded, true, 'BM25 and the encoder read ProofWiki\'s macros written out');
     for (const f of Object.values(FILES)) assert.ok(fs.existsSync(path.join(dir, f)), f);
+  });
+
+  it('keys titles by name at build (names.json); a file cut short is said, and names are keyed at run time alike', async () => {
+    const h = index.header.names!;
+    assert.ok(h, 'the header lists names.json');
+    assert.equal(fs.statSync(path.join(dir, h.name)).size, h.bytes);
+    const read = LoadedIndex.load(dir);
+    assert.equal(await prepareNames(read, async () => {}), undefined, 'the build\'s table is used');
+    const copy = path.join(tmp, 'cut-names');
+    fs.cpSync(dir, copy, { recursive: true });
+    fs.truncateSync(path.join(copy, h.name), 50);
+    const cut = LoadedIndex.load(copy);
+    assert.match((await prepareNames(cut, async () => {})) ?? '', /cannot be used.*npm run index:build/);
+    let named = 0;
+    for (let id = 0; id < read.count; id++) {
+      const title = read.entry(id).title;
+      for (const kind of ENTRY_KINDS) {
+        const a = [...namedIds(read, title, kind)].sort(), b = [...namedIds(cut, title, kind)].sort();
+        assert.deepEqual(a, b, `${kind} named "${title}"`);
+        named += a.length;
+      }
+    }
+    assert.ok(named >= read.count, `${named} named`);
+    read.close(); cut.close();
+  });
+
+  it('digests every title and what each statement cites (digest.json); a corrupt digest is said, and the entries are read instead', () => {
+    const d = index.header.digest!;
+    assert.ok(d, 'the header lists digest.json');
+    assert.equal(index.digestProblem, undefined);
+    const copy = path.join(tmp, 'bad-digest');
+    fs.cpSync(dir, copy, { recursive: true });
+    fs.writeFileSync(path.join(copy, d.name), 'x'.repeat(d.bytes));
+    const bad = LoadedIndex.load(copy);
+    assert.match(bad.digestProblem ?? '', /not valid JSON.*npm run index:build/);
+    const [a, b] = index.header.kinds.statement;
+    for (let id = 0; id < index.count; id++) {
+      assert.equal(index.title(id), index.entry(id).title);
+      assert.equal(bad.title(id), index.title(id));
+      if (id >= a && id < b) {
+        assert.deepEqual([...index.digestCitations(id)!].sort(), citationsOf(bad, id).sort(), `statement ${id}`);
+        assert.equal(bad.digestCitations(id), undefined);
+      }
+    }
+    bad.close();
   });
 
   it('keeps a URL and a licence on every entry; kinds are contiguous; a bulk read (peek) gives the same entry', () => {

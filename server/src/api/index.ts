@@ -10,7 +10,8 @@ export { EQUATION_FILES, EQUATIONS_LAYOUT, type EquationsHeader, type KeysFile }
 export { ENTRY_KINDS, type EntryKind, FILES, headerPath, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_VERSION, type IndexEntry, IndexError, type IndexHeader, type IndexSource, quantise } from '../index/format.js';
 export { indexProofRanker, rankIndexProofs, statementSimilarity } from '../index/indexHubs.js';
 export { type MlpModel, mlpScore, readsMlp } from '../index/mlpRanker.js';
-export { namedIds } from '../index/namedResults.js';
+export { namedIds, prepareNames, writeNames, NAMES_FILE } from '../index/namedResults.js';
+export { writeDigest } from '../index/digest.js';
 export { defaultIndexDir, sharedDataDir } from '../index/paths.js';
 export { packageRoot } from '../util/packageRoot.js';
 export { HUB_BACKGROUND, HUB_NEIGHBOURS, type Hubs, loadProofRanker, PROOF_FEATURES, proofFeatureColumns, type ProofRankerModel, proofScores, rankWithHubs } from '../index/proofRanker.js';

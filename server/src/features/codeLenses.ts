@@ -12,8 +12,14 @@ import { findRelatedEquations } from './equations/relatedEquations.js';
 
 /** A lens resolution waits this long for workspace equations still being analysed. */
 export const LENS_WAIT_MS = 1500;
-/** A `matches` lens list searches this long, then answers with what it has (and asks for a refresh). */
-const LENS_BUDGET_MS = 1000;
+/**
+ * Without a client that refreshes lenses, a `matches` list waits this long for the workspace's
+ * equations, searches this long, and answers with what it has, a display at a time with the
+ * event loop free between them: an editor that asks for lenses as it opens a file must not hold
+ * its hovers and completions behind them (the rest come with the next list).
+ */
+const LENS_LIST_WAIT_MS = 250;
+const LENS_BUDGET_MS = 350;
 /** With a client that refreshes lenses: the list answers after this much searching, and fills in later. */
 const LENS_BUDGET_REFRESHED_MS = 150;
 
@@ -36,8 +42,9 @@ async function equationLensesAt(ctx: FeatureContext, doc: Doc, mode: FeatureSett
   // a client that refreshes gets the list at once with what is known (nothing waits for the
   // workspace's equations to be analysed), searched a display at a time with the event loop
   // free between them, so a hover or completion sent meanwhile is answered
-  const opts = ctx.lensRefresh ? { waitMs: 0, budgetMs: LENS_BUDGET_REFRESHED_MS, yieldBetween: true } : { waitMs: LENS_WAIT_MS, budgetMs: LENS_BUDGET_MS };
-  const m = await matchLenses(await ctx.related(), doc, ctx.lensMatches, opts);
+  const opts = ctx.lensRefresh ? { waitMs: 0, budgetMs: LENS_BUDGET_REFRESHED_MS, yieldBetween: true } : { waitMs: LENS_LIST_WAIT_MS, budgetMs: LENS_BUDGET_MS, yieldBetween: true };
+  // nor for the index's equations (the lenses are drawn again once they are loaded)
+  const m = await matchLenses(await ctx.related(opts.waitMs), doc, ctx.lensMatches, opts);
   return { lenses: m.lenses, ...(m.pending ? { refresh: 'analysed' as const } : m.incomplete ? { refresh: 'soon' as const } : {}) };
 }
 

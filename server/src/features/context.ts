@@ -44,8 +44,8 @@ export interface FeatureContext {
   hoverMath(): HoverMath;
   /** The client shows result lists in a panel (the VS Code extension). */
   readonly resultsPanel: boolean;
-  /** What a related-equations search uses (waits a little for the index's equations). */
-  related(): Promise<RelatedContext>;
+  /** What a related-equations search uses (waits a little for the index's equations, by default). */
+  related(equationsWaitMs?: number): Promise<RelatedContext>;
   /** Searches behind the `matches` lenses, per display text. */
   readonly lensMatches: MatchCache;
   /** The client asks for lenses again on `workspace/codeLens/refresh`: a list may answer with what is known. */

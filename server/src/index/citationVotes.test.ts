@@ -40,7 +40,7 @@ describe('votes over the index entries', () => {
   };
   // no postings and no vectors: the citer profiles (citerProfiles.ts) read as zeros
   const entry = (id: number) => ({ id, ...entries[id] });
-  const index = { entry, peek: entry, count: 11, header: { kinds: { statement: [0, 5] }, modelVersion: '' }, postings: () => {}, lengths: new Uint16Array(11) } as unknown as LoadedIndex;
+  const index = { entry, peek: entry, title: (id: number) => entry(id).title, digestCitations: () => undefined, count: 11, header: { kinds: { statement: [0, 5] }, modelVersion: '' }, postings: () => {}, lengths: new Uint16Array(11) } as unknown as LoadedIndex;
 
   it('reads what a statement cites from its premises and its proofs\' named results, never itself', () => {
     assert.deepEqual(citationsOf(index, 0), [3]);
@@ -77,7 +77,7 @@ describe('votes over the index entries', () => {
     const tok = MathTokenizer.load(vocabFile);
     const titles = ['Sum of Geometric Sequence', 'Product of Primes', 'Cauchy Sequence is Bounded', 'Ratio Test', 'Prime Factorization'];
     const titledEntry = (id: number) => ({ id, title: titles[id] ?? '', ...entries[id] });
-    const titled = { ...index, entry: titledEntry, peek: titledEntry } as unknown as LoadedIndex;
+    const titled = { ...index, entry: titledEntry, peek: titledEntry, title: (id: number) => titledEntry(id).title } as unknown as LoadedIndex;
     const net = (features: readonly string[]) => ({ features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), hidden: [features.map(() => 0)], bias: [0], out: [1] });
     // the shared network reads nothing; one weight on the votes of the neighbours by name
     const text = { features: [...TEXT_FEATURES], shared: net(SHARED_FEATURES), names: [0, 0, 0, 1] };

@@ -10,6 +10,8 @@
 //   bm25.bin        Uint32[vocab + 1] term offsets, Uint32[P] doc ids (ascending per term),
 //                   Uint16[P] term frequencies, Uint16[count] document lengths (tokens)
 //   equations.*     optional: display equations of the ProofWiki entries (equationStore.ts)
+//   digest.json     optional: every entry's title and what each statement cites (store.ts)
+//   names.json      optional: entry titles keyed by the names people write for them (namedResults.ts)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EquationsHeader } from './equationsFormat.js';
@@ -24,8 +26,9 @@ export const INDEX_FORMAT_VERSION = 1;
  * format changing, so `npm run setup` rebuilds an index whose entries an older build wrote.
  * 2: PlanetMath titles completed, equation numbering prefixes stripped, accents as letters.
  * 3: ProofWiki's notation macros written out in what BM25 and the encoder read.
+ * 4: result names keyed (names.json), titles and citations digested (digest.json) at build time.
  */
-export const INDEX_CONTENT_VERSION = 3;
+export const INDEX_CONTENT_VERSION = 4;
 
 export type EntryKind = 'statement' | 'proof' | 'definition';
 export const ENTRY_KINDS: EntryKind[] = ['statement', 'proof', 'definition'];
@@ -77,6 +80,10 @@ export interface IndexHeader {
   referenceRankers?: ReferenceRankers;
   /** The candidate-proof ranker copied from models/ at build, with its hub file (indexHubs.ts); absent: BM25+encoder. */
   proofRanker?: IndexProofRanker;
+  /** Every entry's title and what each statement cites (store.ts IndexDigest); absent: read from the entries. */
+  digest?: { name: string; bytes: number };
+  /** Titles keyed by name at build time (namedResults.ts), with the version of the keys; absent: keyed at run time. */
+  names?: { name: string; bytes: number; version: number };
 }
 
 export interface IndexEntry {

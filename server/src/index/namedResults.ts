@@ -6,9 +6,12 @@
 // word ("Theorem", "Lemma"); a name that adds a description to a person's result ("Picard's
 // theorem on existence and uniqueness") finds the indexed title whose words it contains
 // ("Picard's Existence Theorem"), more weakly.
-import type { EntryKind } from './format.js';
-import { perIndex, tick, type Pause } from './perIndex.js';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ENTRY_KINDS, type EntryKind } from './format.js';
+import { tick, type Pause } from './perIndex.js';
 import type { LoadedIndex } from './store.js';
+import { drain } from '../util/turns.js';
 
 const GENERIC_LAST = /\s(?:theorem|lemma|proposition|corollary)$/;
 
@@ -132,15 +135,15 @@ function add(m: Map<string, number[]>, k: string, v: number): void {
   if (ids) ids.push(v); else m.set(k, [v]);
 }
 
-/** Every entry's title read once, a slice at a time (a request waits at most one slice). */
-const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
+/** Every entry's title keyed, a slice at a time. */
+function* buildNames(index: LoadedIndex): Generator<void, Names> {
   const out = { statement: new Map(), proof: new Map(), definition: new Map(), aliases: { statement: new Map(), proof: new Map(), definition: new Map() }, personal: new Map() } as Names;
   let n = 0;
-  for (const kind of ['statement', 'proof', 'definition'] as EntryKind[]) {
+  for (const kind of ENTRY_KINDS) {
     const [a, b] = index.header.kinds[kind] ?? [0, 0];
     for (let id = a; id < b; id++) {
       if (++n % 200 === 0) yield;
-      const title = index.peek(id).title;
+      const title = index.title(id);
       nameKeys(title).forEach((k, i) => add(out[kind], k, i === 0 ? id : -(id + 1)));
       for (const k of aliasKeys(title)) add(out.aliases[kind], k, id);
       if (kind === 'statement' && PERSONAL.test(plainName(title)) && !title.includes('/')) {
@@ -154,10 +157,105 @@ const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
     }
   }
   return out;
-});
+}
 
-/** Builds the title keys in the background after a load, so the first named search does not wait. */
-export const prepareNames = (index: LoadedIndex, pause: Pause = tick): Promise<void> => names.prepare(pause, index);
+/**
+ * What the keys are made of: bumped whenever nameKeys, aliasKeys or PERSONAL change, so that a
+ * table written by an older build (names.json) is keyed again at run time rather than trusted.
+ */
+export const NAME_KEYS_VERSION = 1;
+export const NAMES_FILE = 'names.json';
+
+type Pairs<V> = Array<[string, V[]]>;
+interface NamesFile {
+  version: number;
+  count: number;
+  kinds: Record<EntryKind, Pairs<number>>;
+  aliases: Record<EntryKind, Pairs<number>>;
+  personal: Pairs<Personal>;
+}
+
+/**
+ * The title table written beside an index at build time: keying 45k titles takes the server a
+ * second of one thread, which a request that needs it first would otherwise wait for.
+ */
+export function writeNames(dir: string, index: LoadedIndex): { name: string; bytes: number; version: number } {
+  const t = drain(buildNames(index));
+  const pairs = <V>(m: Map<string, V[]>): Pairs<V> => [...m];
+  const file: NamesFile = {
+    version: NAME_KEYS_VERSION, count: index.count,
+    kinds: { statement: pairs(t.statement), proof: pairs(t.proof), definition: pairs(t.definition) },
+    aliases: { statement: pairs(t.aliases.statement), proof: pairs(t.aliases.proof), definition: pairs(t.aliases.definition) },
+    personal: pairs(t.personal),
+  };
+  const buf = Buffer.from(JSON.stringify(file));
+  fs.writeFileSync(path.join(dir, NAMES_FILE), buf);
+  return { name: NAMES_FILE, bytes: buf.length, version: NAME_KEYS_VERSION };
+}
+
+/** The build's table, or undefined when the index has none, or one of other keys or size (then keyed here). */
+function parseNames(index: LoadedIndex, buf: Buffer): Names | undefined {
+  const f = JSON.parse(buf.toString('utf8')) as NamesFile;
+  if (f.version !== NAME_KEYS_VERSION || f.count !== index.count) return undefined;
+  const maps = (r: Record<EntryKind, Pairs<number>>) => ({ statement: new Map(r.statement), proof: new Map(r.proof), definition: new Map(r.definition) });
+  return { ...maps(f.kinds), aliases: maps(f.aliases), personal: new Map(f.personal) };
+}
+
+/** The index's names.json when its header lists it with this version of the keys and its size. */
+function namesFileOf(index: LoadedIndex): string | undefined {
+  const n = index.header.names;
+  return n && n.version === NAME_KEYS_VERSION ? path.join(index.dir, n.name) : undefined;
+}
+
+const tables = new WeakMap<LoadedIndex, Names>();
+
+/** The build's table from its bytes, or why it cannot be used. */
+function fromFile(index: LoadedIndex, file: string, buf: Buffer): Names | string {
+  try {
+    if (buf.length !== index.header.names?.bytes) throw new Error(`${buf.length} bytes, the header says ${index.header.names?.bytes}`);
+    return parseNames(index, buf) ?? `${file} was keyed for another index`;
+  } catch (e) {
+    return `${file} cannot be used (${(e as Error).message})`;
+  }
+}
+
+/** The table for a request: the build's file, or keyed here and then (once per index). */
+function names(index: LoadedIndex): Names {
+  let t = tables.get(index);
+  if (t) return t;
+  const file = namesFileOf(index);
+  if (file) {
+    let got: Names | string | undefined;
+    try { got = fromFile(index, file, fs.readFileSync(file)); } catch { /* keyed below; prepareNames says why */ }
+    if (typeof got === 'object') t = got;
+  }
+  t ??= drain(buildNames(index));
+  tables.set(index, t);
+  return t;
+}
+
+/**
+ * Reads the build's table (or keys the titles in slices, awaiting `pause` between them) in the
+ * background after a load, so the first named search does not wait. Resolves with why the
+ * build's table could not be used, if it could not.
+ */
+export async function prepareNames(index: LoadedIndex, pause: Pause = tick): Promise<string | undefined> {
+  const file = namesFileOf(index);
+  let problem = file ? undefined : `the index has no ${NAMES_FILE} of this version: result names are keyed at run time (rebuild it with \`npm run index:build\`)`;
+  if (file) {
+    let got: Names | string;
+    try { got = fromFile(index, file, await fs.promises.readFile(file)); } catch (e) { got = `${file} cannot be read (${(e as Error).message})`; }
+    if (tables.has(index)) return undefined;
+    if (typeof got === 'object') { tables.set(index, got); return undefined; }
+    problem = `${got}: result names are keyed at run time (rebuild the index with \`npm run index:build\`)`;
+  }
+  const steps = buildNames(index);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (tables.has(index)) return problem; // a request built it meanwhile
+    if (r.done) { tables.set(index, r.value); return problem; }
+    await pause();
+  }
+}
 
 /**
  * Entries of `kind` whose title names `name`, with how exactly (2: the whole name, or a name of
@@ -170,7 +268,7 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
   const out = new Map<number, number>();
   const keys = nameKeys(name);
   if (keys.length === 0) return out;
-  const byKind = names.get(index);
+  const byKind = names(index);
   const put = (id: number, strength: number) => { if ((out.get(id) ?? 0) < strength) out.set(id, strength); };
   const several = keys[0].split(' ').length >= 2;
   keys.forEach((k, i) => {

@@ -114,6 +114,8 @@ function trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: Read
 
 /** What an indexed statement is known to cite: its PS-ProofWiki premises and its proofs' named results (`bulk`: a pass over all of them, entries not cached). */
 export function citationsOf(index: LoadedIndex, id: number, bulk = false): number[] {
+  const digested = index.digestCitations(id);
+  if (digested) return [...digested];
   const read = (i: number) => (bulk ? index.peek(i) : index.entry(i));
   const e = read(id);
   const out = new Set(e.premises ?? []);
@@ -197,7 +199,7 @@ const statementTitles = perIndex(function* (index: LoadedIndex, tok: MathTokeniz
   const [a, b] = index.header.kinds.statement;
   for (let id = a; id < b; id++) {
     if ((id - a) % 500 === 499) yield;
-    bm.add(tok.encode(resultName(undefined, index.peek(id).title)));
+    bm.add(tok.encode(resultName(undefined, index.title(id))));
   }
   return bm;
 });
@@ -279,7 +281,7 @@ const titleIndexes = perIndex(function* (index: LoadedIndex, tok: MathTokenizer)
   for (const [termKey, ids] of Object.entries(index.header.terms)) {
     for (const id of ids) {
       if (++n % 200 === 0) yield;
-      t.at.set(titleKey(termKey, id), t.bm.add(tok.encode(termTitle(termKey, index.peek(id).title))));
+      t.at.set(titleKey(termKey, id), t.bm.add(tok.encode(termTitle(termKey, index.title(id)))));
     }
   }
   return t;

@@ -21,7 +21,7 @@ import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
 import type { IndexStatus } from '../ext/protocol.js';
-import { turn } from '../util/turns.js';
+import { SLICE_MS, turn } from '../util/turns.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -100,19 +100,26 @@ export class ServerIndex {
         this.tok = tok;
         this.index = idx;
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
-        // the first term hover should not pay for reading every definition's title
-        // (both in slices that run only while requests pause)
-        const idle = () => this.idle();
-        void prepareDisambiguation(idx, tok, idle).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
-        void preparePhrases(idx, idle).catch((e: Error) => this.log(`index: title phrases not prepared: ${e.message}`));
-        void prepareNames(idx, idle).catch((e: Error) => this.log(`index: result names not prepared: ${e.message}`));
+        if (idx.digestProblem) this.log(`index: ${idx.digestProblem}`);
+        // the first term hover, named search and "results to cite" should not pay for reading
+        // every entry's title and citations: the tables are prepared one after another, in slices
+        // a few milliseconds apart, not only while requests pause (a client that asks without
+        // pause, a busy editor or the fuzz test, would otherwise meet them unbuilt and wait for a
+        // whole one); a request waits behind one slice at most
+        const slices = () => this.steady();
+        const citations = usableRankers(idx.header.referenceRankers);
+        if (!citations) this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
+        void (async () => {
+          const problem = await prepareNames(idx, slices).catch((e: Error) => `result names not prepared: ${e.message}`);
+          if (problem) this.log(`index: ${problem}`);
+          await prepareDisambiguation(idx, tok, slices).catch((e: Error) => this.log(`index: term titles not prepared: ${e.message}`));
+          await preparePhrases(idx, slices).catch((e: Error) => this.log(`index: title phrases not prepared: ${e.message}`));
+          if (citations) await prepareCitations(idx, tok, slices).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
+        })();
         // whether the encoder's vectors match the index's is known as soon as both are loaded,
         // not at the first query: the status reports it from then on
         void this.decideSemantic(idx);
         if (!usableTermRanker(idx.header.termRanker)) this.log(`index: no usable term ranker in ${dir}: term hovers rank definitions by title BM25 and text (rebuild the index with \`npm run index:build\`)`);
-        // nor the first "results to cite" for counting what every statement cites
-        if (usableRankers(idx.header.referenceRankers)) void prepareCitations(idx, tok, idle).catch((e: Error) => this.log(`index: citation counts not prepared: ${e.message}`));
-        else this.log(`index: no usable reference rankers in ${dir}: results to cite use direct match + votes (rebuild the index to include models/reference-ranker)`);
         // the proof ranker's hub scores (176 KB) are read now, not on the first theorem hover
         const proofs = indexProofRanker(idx);
         if ('problem' in proofs) this.log(`index: candidate proofs ranked by BM25+encoder alone, results to cite vote by the direct match's neighbours: ${proofs.problem}`);
@@ -182,6 +189,16 @@ export class ServerIndex {
     this.gate = gate;
   }
   private gate: () => Promise<void> = async () => {};
+
+  /**
+   * Between slices of the index's own preparation: after the gate, a slice's length of time and
+   * then a turn of the event loop, so that under a stream of requests it takes half the thread at most.
+   */
+  private async steady(): Promise<void> {
+    await this.gate();
+    await new Promise((r) => setTimeout(r, SLICE_MS));
+    await turn();
+  }
 
   private async idle(requests = true): Promise<void> {
     await this.gate();

@@ -16,7 +16,7 @@ const pairs = perIndex(function* (index: LoadedIndex): Generator<void, Set<strin
   const add = (t: string) => { const w = titleWords(t); for (let i = 1; i < w.length; i++) out.add(`${w[i - 1]} ${w[i]}`); };
   for (let id = 0; id < index.count; id++) {
     if (id % 1000 === 999) yield;
-    add(index.peek(id).title);
+    add(index.title(id));
   }
   for (const t of Object.keys(index.header.terms)) add(t);
   return out;

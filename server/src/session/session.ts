@@ -365,14 +365,20 @@ export class Session implements FeatureContext {
     return this.hoverMathMode;
   }
 
-  async related(): Promise<RelatedContext> {
+  async related(equationsWaitMs = EQUATIONS_WAIT_MS): Promise<RelatedContext> {
     const { index, formulaVectors, equations } = this.services;
     // the index's equations load on first use; a search waits for them a little, like for analyses
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([index.loadEquations(), new Promise((r) => { timer = setTimeout(r, EQUATIONS_WAIT_MS); })]);
+    const loading = index.loadEquations();
+    await Promise.race([loading, new Promise((r) => { timer = setTimeout(r, equationsWaitMs); })]);
     clearTimeout(timer);
     const got = index.get();
     const eqs = index.equations();
+    // a lens list that did not wait for them is drawn again once they are there
+    if (got && !eqs && !this.lensesAfterEquations) {
+      this.lensesAfterEquations = true;
+      void loading.then((e) => { if (e) this.refreshLenses('soon'); });
+    }
     return {
       ws: this.ws,
       equations,
@@ -384,6 +390,7 @@ export class Session implements FeatureContext {
   }
 
   private warmTimer: NodeJS.Timeout | undefined;
+  private lensesAfterEquations = false;
 
   /**
    * The workspace's equations are analysed (in the equation worker) once lenses are first asked

@@ -49,7 +49,7 @@ export function disambiguationMarkdown(ws: Workspace, doc: Doc, offset: number, 
   const hit = termAt(doc, offset, {
     isTerm: (t) => termCandidates(index, t).length > 0,
     isPhrase: (a, b) => isPhrase(index, a, b),
-    titles: (t) => termCandidates(index, t).map((id) => index.peek(id).title),
+    titles: (t) => termCandidates(index, t).map((id) => index.title(id)),
   });
   if (!hit) return undefined;
   const context = contextAround(ws, doc, offset);
