@@ -239,7 +239,7 @@ export function proofTarget(ws: Workspace, doc: Doc, proofIndex: number): ProofL
   return { proof, via: 'none' };
 }
 
-/** Kinds said beside a result, never proved: a remark between a theorem and its proof leaves the proof the theorem's (plastexdepgraph's rule too). */
+/** Kinds said beside a result, never proved: a remark between a theorem and its proof leaves the proof the theorem's (a blueprint's graph follows plastexdepgraph instead: dependencies/documentUses.ts). */
 export function isAside(kind: TheoremKind): boolean {
   return /remark|note|discussion|aside|caution|warning|comment/i.test(`${kind.title} ${kind.env}`);
 }

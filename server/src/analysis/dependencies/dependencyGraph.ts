@@ -300,6 +300,7 @@ export class DependencyIndex {
     for (const f of part.uses.foreign) {
       const to = this.resolveName(doc, f.target);
       if (to && !to.external) add(to.key, f.uses, f.mentions);
+      else if (!to && f.fallback !== undefined && this.ws.findLabel(doc, f.target).length === 0) add(key(f.fallback), f.uses, f.mentions);
     }
   }
 

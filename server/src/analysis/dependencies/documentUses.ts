@@ -66,6 +66,11 @@ export interface StatementUses {
 /** A proof of this document for a statement named by a reference (`Proof of Theorem~\ref{x}`, `\proves{x}`) that is not one of its own. */
 export interface ForeignProof {
   target: string;
+  /**
+   * `\proves{x}`: the ordinal of the statement the proof follows, which takes it when `x` is no
+   * label of the project (plastexdepgraph falls back so; authors write a Lean name there).
+   */
+  fallback?: number;
   proof: DocEnv;
   uses: UseSite[];
   mentions: Mention[];
@@ -161,6 +166,10 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const byLabel = new Map<string, StatementUses>();
   for (const su of out) for (const l of su.st.labels) if (!byLabel.has(l.name)) byLabel.set(l.name, su);
   const proofIndex = new Map<DocEnv, number>();
+  // in a blueprint the proof belongs to the theorem-like environment just before it, whatever its
+  // kind, as plastexdepgraph attaches it (a remark there takes it: authors then write \proves)
+  const blueprintRules = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves') || BLUEPRINT_MARK.test(text);
+  const fallbacks = new Map<number, number>();
   for (let i = 0; i < envs.length; i++) {
     if (!PROOF_ENVS.test(envs[i].name)) continue;
     const proof = envs[i];
@@ -171,8 +180,10 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     if (named !== undefined) {
       const local = byLabel.get(named);
       target = local ?? { target: named };
+      const prev = proves && !local ? adjacentStatement(envs, i, byEnv, blueprintRules) : undefined;
+      if (prev) fallbacks.set(i, prev.ordinal);
     } else {
-      const prev = adjacentStatement(envs, i, byEnv);
+      const prev = adjacentStatement(envs, i, byEnv, blueprintRules);
       if (prev) target = prev;
     }
     if (!target) continue;
@@ -181,7 +192,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   }
   const foreign = new Map<number, ForeignProof>();
   for (const [i, t] of proofOf) {
-    if (!('st' in t)) foreign.set(i, { target: t.target, proof: envs[i], uses: [], mentions: [], leanok: false });
+    if (!('st' in t)) foreign.set(i, { target: t.target, ...(fallbacks.has(i) ? { fallback: fallbacks.get(i) } : {}), proof: envs[i], uses: [], mentions: [], leanok: false });
   }
   // the innermost statement or attached proof around an offset (offsets asked in increasing order)
   const innermost = sweep(envs);
@@ -280,9 +291,16 @@ function sweep(envs: readonly DocEnv[]): (offset: number) => number {
   };
 }
 
-/** The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use too), when proofs are written for it. */
-function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: ReadonlyMap<number, StatementUses>): StatementUses | undefined {
-  const i = statementBefore(envs, proofIndex, (k) => { const su = byEnv.get(k); return !!su && !isAside(su.st.kind); }, (k) => PROOF_ENVS.test(envs[k].name));
+/** Blueprint marks on a statement (a document with them follows plastexdepgraph's rules). */
+const BLUEPRINT_MARK = /\\(?:leanok|mathlibok|notready|lean\s*\{)/;
+
+/**
+ * The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use
+ * too, a remark between them skipped), when proofs are written for it; `blueprint`: the
+ * theorem-like environment just before it, whatever its kind.
+ */
+function adjacentStatement(envs: readonly DocEnv[], proofIndex: number, byEnv: ReadonlyMap<number, StatementUses>, blueprint: boolean): StatementUses | undefined {
+  const i = statementBefore(envs, proofIndex, (k) => { const su = byEnv.get(k); return !!su && (blueprint || !isAside(su.st.kind)); }, (k) => PROOF_ENVS.test(envs[k].name));
   const su = i >= 0 ? byEnv.get(i) : undefined;
   return su?.provable ? su : undefined;
 }

@@ -65,7 +65,7 @@ test('edges: references in a statement and its proof, equations to their stateme
   `);
 });
 
-test('a proof attaches to the statement before it (a remark between does not count), to the one its optional argument names, or to a blueprint \\proves', () => {
+test('a proof attaches to the statement before it (a remark between does not count), or to the one its optional argument names', () => {
   const fx = fixture(String.raw`
 %! main.tex
 \documentclass{article}
@@ -74,15 +74,36 @@ test('a proof attaches to the statement before it (a remark between does not cou
 \begin{definition}\label{d}D.\end{definition}
 \begin{proof}Of nothing: \ref{a}.\end{proof}
 \begin{lemma}\label{b}B.\end{lemma}
-\begin{proof}\proves{a}\uses{b}\end{proof}
+\begin{proof}[Proof of Lemma~\ref{a}]By Lemma~\ref{b}.\end{proof}
 \begin{lemma}\label{c}C.\end{lemma}
 \begin{remark}Said in passing.\end{remark}
-\begin{proof}\uses{b}\end{proof}
+\begin{proof}By Lemma~\ref{b}.\end{proof}
 \end{document}
 `);
   check(edges(fx, 'main.tex'), expect`
     a -> b explicit/proof
     c -> b explicit/proof
+  `);
+});
+
+test('in a blueprint, proofs attach as plastexdepgraph attaches them: a remark before a proof takes it, \\proves names the statement, and a \\proves of no label falls back to the statement before', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{article}
+\begin{document}
+\begin{lemma}\label{a}A.\end{lemma}
+\begin{lemma}\label{b}B.\end{lemma}
+\begin{proof}\proves{a}\uses{b}\end{proof}
+\begin{lemma}\label{c}C.\end{lemma}
+\begin{remark}Said in passing.\end{remark}
+\begin{proof}\uses{b}\end{proof}
+\begin{lemma}\label{e}E.\end{lemma}
+\begin{proof}\proves{Lean.name_of_e}\uses{c}\end{proof}
+\end{document}
+`);
+  check(edges(fx, 'main.tex'), expect`
+    a -> b explicit/proof
+    e -> c explicit/proof
   `);
 });
 
