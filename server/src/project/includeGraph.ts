@@ -217,13 +217,22 @@ export class IncludeGraph {
         gen: this.generation, children: new Map(), parents: new Map(), scopes: new Map(), sharedScopes: new Map(),
         externals: new Map(), edges: new Map(), roots: new Map(), missing: new Map(), closures: new Map(),
       };
-      // resolving may load files from disk (which advances the generation): repeat until
-      // no new document appears
+      // resolving may load files from disk (which advances the generation): repeat until no new
+      // document appears; a file read on the way may define a macro that includes files
+      // (`\input{\olpath/sty/x.sty}` defining `\olimport`), and then the includes read before
+      // it are read again
       let before: number;
-      do {
+      let macros: UserMacro[];
+      for (;;) {
         before = this.store.storedCount();
+        macros = this.includeMacros();
         for (const doc of [...this.store.storedDocs()]) this.childrenUncached(doc);
-      } while (this.store.storedCount() !== before);
+        if (this.includeMacros() !== macros) {
+          this.cache.children.clear(); this.cache.edges.clear(); this.cache.missing.clear();
+          continue;
+        }
+        if (this.store.storedCount() === before) break;
+      }
       for (const [doc, kids] of this.cache.children) {
         for (const k of kids) {
           const ps = this.cache.parents.get(k);

@@ -284,3 +284,17 @@ test('a file that appears on disk is found by the next include lookup after a fi
   ws.filesChanged();
   assert.deepEqual(ws.missingIncludes(main).map((i) => i.path), []);
 });
+
+test('chapters included through a macro defined in a file that is itself read through a folder macro are read', () => {
+  // OpenLogic's layout: `\input{\olpath/sty/x.sty}` defines `\olimport`, with which the root
+  // includes its chapters; the file defining it is found while the root's includes are resolved
+  const fs = new MemoryFileSystem({
+    '/p/main.tex': '\\documentclass{book}\n\\newcommand{\\olpath}{.}\n\\input{\\olpath/sty/ol.sty}\n\\begin{document}\n\\olimport[content]{one}\n\\end{document}\n',
+    '/p/sty/ol.sty': '\\DeclareDocumentCommand \\olimport { s o m o }{\\IfNoValueTF{#2}{\\subfile{#3}}{\\subfile{#2/#3}}}\n',
+    '/p/content/one.tex': '\\documentclass[../main]{subfiles}\n\\begin{document}\n\\section{One}\\label{sec:one}\n\\end{document}\n',
+  });
+  const ws = new Workspace({ fs });
+  const main = ws.loadFile('/p/main.tex')!;
+  assert.deepEqual(ws.children(main).map((d) => base(d.uri)).sort(), ['ol.sty', 'one.tex']);
+  assert.equal(ws.findLabel(main, 'sec:one').length, 1);
+});
