@@ -16,19 +16,10 @@
   let graph;
   let view = { x: 0, y: 0, k: 1 };
 
+  /** Titles and statements as LaTeX (media/latex.js): text, inline and display math typeset. */
   function typeset(el, text) {
-    // $…$ typeset, the rest as text
     el.textContent = '';
-    const re = /\$([^$]+)\$/g;
-    let last = 0, m;
-    while ((m = re.exec(text))) {
-      if (m.index > last) el.appendChild(document.createTextNode(text.slice(last, m.index)));
-      const span = document.createElement('span');
-      try { katex.render(m[1], span, { throwOnError: false, displayMode: false }); } catch { span.textContent = m[0]; }
-      el.appendChild(span);
-      last = m.index + m[0].length;
-    }
-    if (last < text.length) el.appendChild(document.createTextNode(text.slice(last)));
+    window.MathSenseLatex.renderLatex(el, text, (message) => vscode.postMessage({ type: 'error', message }));
   }
 
   function statusClass(n) {
@@ -99,6 +90,8 @@
       canvas.appendChild(box);
     }
     fit(layout);
+    // the statuses the legend names: a blueprint's marks, else proved, stated and cited
+    document.body.classList.toggle('blueprint', !!graph.blueprint);
     const own = graph.nodes.filter((n) => !n.external);
     const parts = [`${own.length} statements`, `${edges.length} edges`];
     if (graph.blueprint) {
@@ -125,10 +118,24 @@
     pane.appendChild(body);
   }
 
+  /** Below this scale a statement's head cannot be read. */
+  const MIN_READABLE = 0.6;
+
   function fit(layout) {
     const w = stage.clientWidth || 800, h = stage.clientHeight || 600;
-    view.k = Math.min(1.5, Math.max(0.05, Math.min(w / layout.width, h / layout.height)));
-    view.x = (w - layout.width * view.k) / 2; view.y = 10;
+    const whole = Math.min(w / layout.width, h / layout.height);
+    if (whole >= MIN_READABLE) {
+      view.k = Math.min(1.5, whole);
+      view.x = (w - layout.width * view.k) / 2; view.y = 10;
+    } else {
+      // too large to read whole: at a readable size, the statement at the cursor (else the top
+      // of the graph) in view; the wheel zooms out, a drag pans
+      view.k = MIN_READABLE;
+      const f = graph.focus !== undefined ? layout.positions.get(graph.focus) : undefined;
+      const cx = f ? f.x + NODE_W / 2 : layout.width / 2;
+      view.x = w / 2 - cx * view.k;
+      view.y = f ? h / 2 - (f.y + NODE_H / 2) * view.k : 10;
+    }
     apply();
   }
 

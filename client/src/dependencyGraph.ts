@@ -16,7 +16,7 @@ const GRAPH_BODY = `<div class="toolbar">
 <label><input type="checkbox" id="mayuse"> may use</label>
 <span id="summary" class="summary"></span>
 </div>
-<div class="legend"><span class="l-proved">proved</span><span class="l-stated">stated</span><span class="l-cited">cited</span><span class="l-sdone">statement formalized</span><span class="l-pdone">proof formalized</span><span class="l-ready">ready</span><span class="l-mathlib">Mathlib</span></div>
+<div class="legend"><span class="plain l-proved">proved</span><span class="plain l-stated">stated</span><span class="plain l-cited">cited</span><span class="bp l-sdone">statement formalized</span><span class="bp l-pdone">proof formalized</span><span class="bp l-ready">ready</span><span class="bp l-mathlib">Mathlib</span></div>
 <div class="main"><div id="stage" class="stage"><div id="canvas" class="canvas"></div></div><aside id="pane" class="pane">Point at a statement to read it; click to open it.</aside></div>`;
 
 interface Asked { uri: string; position?: { line: number; character: number }; scope: 'whole' | 'neighbourhood'; depth: number }
@@ -56,7 +56,7 @@ export class DependencyGraphPanel implements vscode.Disposable {
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'mathsense.svg');
     this.panel = panel;
-    panel.webview.html = webviewPage(panel.webview, this.extensionUri, { title: 'MathSense: dependency graph', styles: ['graph.css'], scripts: ['dist:graphLayout.js', 'graph.js'], body: GRAPH_BODY });
+    panel.webview.html = webviewPage(panel.webview, this.extensionUri, { title: 'MathSense: dependency graph', styles: ['graph.css'], scripts: ['latex.js', 'dist:graphLayout.js', 'graph.js'], body: GRAPH_BODY });
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });
     panel.webview.onDidReceiveMessage(async (m: { type: string; id?: string; depth?: string; ms?: number; nodes?: number; engine?: string; message?: string }) => {
       if (m.type === 'ready') { this.ready = true; this.post(); }

@@ -54,7 +54,7 @@ export class ResultsPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'mathsense.svg');
     this.panel = panel;
     panel.webview.html = webviewPage(panel.webview, this.extensionUri, {
-      title: 'MathSense', styles: ['results.css'], scripts: ['results.js'],
+      title: 'MathSense', styles: ['results.css'], scripts: ['latex.js', 'results.js'],
       body: '<header id="heading" class="heading"></header>\n<main id="results" class="results" aria-live="polite"><p class="empty">No results yet.</p></main>',
     });
     panel.onDidDispose(() => { this.panel = undefined; this.ready = false; });

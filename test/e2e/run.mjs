@@ -297,6 +297,8 @@ try {
     for (const [label, png] of [['clm:powers', '09-candidate-proofs-definition-style.png'], ['fact:powers-sum', '09b-candidate-proofs-declaretheorem.png']]) {
       await page.mouse.move(10, 10);
       await page.keyboard.press('Escape');
+      // lenses above statements push the later ones below the fold, where Monaco renders nothing
+      await revealInResults(label);
       const head = token(label);
       await head.scrollIntoViewIfNeeded().catch(() => {});
       await head.waitFor({ state: 'visible', timeout: T(30_000) });
@@ -319,6 +321,7 @@ try {
   await step('an inlay hint after \\ref shows the number LaTeX printed', async () => {
     await page.mouse.move(10, 10);
     await page.keyboard.press('Escape');
+    await revealInResults('lem:odd');
     const line = page.locator('.view-line', { hasText: 'lem:odd' }).first();
     const end = Date.now() + T(60_000);
     let text = '';
@@ -330,6 +333,7 @@ try {
     if (!/lem:odd\}\s?1\.3/.test(text)) throw new Error(`no number after \\ref{lem:odd}: ${text}`);
     if (!/lem:gauss\}\s?lemma 1\.2/.test(text)) throw new Error(`no "lemma 1.2" after \\cref{lem:gauss}: ${text}`);
     // a starred variant whose \the… holds math and whose name comes from \Crefname: as the PDF prints it
+    await revealInResults('is starred');
     const starred = page.locator('.view-line', { hasText: 'is starred' }).first();
     await starred.scrollIntoViewIfNeeded().catch(() => {});
     let printed = '';
@@ -341,6 +345,7 @@ try {
     }
     if (!/prob:primes\}\s?Problem 2\.1†/.test(printed)) throw new Error(`no "Problem 2.1†" after \\Cref{prob:primes}: ${printed}`);
     await shot('08-inlay-numbers.png');
+    await revealInResults('\\section{Results}'); // the next steps look at the top of the file
     return `${text.slice(0, 100)} … ${printed}`;
   });
 
