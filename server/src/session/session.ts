@@ -27,7 +27,7 @@ import { StatementPrefetch } from './statementPrefetch.js';
 import { SlicedOpens } from './slicedOpens.js';
 import { statementSteps } from '../analysis/structure.js';
 import type { LatexDocument } from '../model/latexDocument.js';
-import { dependencyGraphBuilt, dependencyGraphVersion, dependencySteps } from '../analysis/dependencies/dependencyGraph.js';
+import { dependencyGraphBuilt, dependencyGraphMeaning, dependencyGraphVersion, dependencySteps } from '../analysis/dependencies/dependencyGraph.js';
 
 /** Typing pause after which the dependency graph is brought up to date. */
 const DEPENDENCY_DELAY_MS = 250;
@@ -220,12 +220,15 @@ export class Session implements FeatureContext {
     this.graphWarming = true;
     const first = !dependencyGraphBuilt(this.ws);
     const before = dependencyGraphVersion(this.ws);
+    const meant = dependencyGraphMeaning(this.ws);
     const end = (ok: boolean) => {
       this.graphWarming = false;
       if (!ok || this.shuttingDown) return;
-      // what the graph's checks and lenses said may have changed
+      // lenses move with the statements; the checks change only with what the graph says (their
+      // findings were carried to where the text put them), and re-checking every open document
+      // after each pause in typing made the next keystroke's diagnostics wait
       if (!first && dependencyGraphVersion(this.ws) === before) return;
-      this.diagnostics.revalidateAll();
+      if (first || dependencyGraphMeaning(this.ws) !== meant) this.diagnostics.revalidateAll();
       this.refreshLenses('soon');
     };
     runInTurns(dependencySteps(this.ws, (d) => this.numbers(d)), {

@@ -69,6 +69,18 @@ interface Part {
   nodes: DepNode[];
   /** The edges this document's statements and proofs make. */
   out: DepEdge[];
+  /** What its statements and edges mean, positions aside (Part#signature): whether a re-read changed anything. */
+  sig?: string;
+}
+
+/** What the checks, lenses and hover lines read of a document's part: its edges and its statements' marks, not where they are. */
+function signature(part: Part): string {
+  const nodes = part.nodes.map((n) => {
+    const m = n.su.marks;
+    return `${n.key}|${m.leanok ? 1 : 0}${m.proofLeanok ? 1 : 0}${m.mathlibok ? 1 : 0}${m.notready ? 1 : 0}|${m.lean.join(',')}|${n.su.proofs.length}|${n.su.provable ? 1 : 0}${n.su.cites ? 1 : 0}`;
+  });
+  const edges = part.out.map((e) => `${e.from}>${e.to}|${e.kind}|${e.where}|${e.via}|${e.weak ? 1 : 0}${e.external ? 1 : 0}${e.inner ? 1 : 0}`).sort();
+  return `${nodes.join('\n')}\n--\n${edges.join('\n')}`;
 }
 
 /** Documents longer than this are left out of the graph: reading them would hold the server too long (a generated dump, not an author's text). */
@@ -105,6 +117,11 @@ export class DependencyIndex {
   private resolved = new Map<string, Map<string, Resolved | null>>();
   /** Advances whenever an edge or node changes: what answers derived from the graph are kept by. */
   version = 0;
+  /**
+   * Advances only when what the graph says changes (edges, statements, marks), not when a re-read
+   * finds the same at new places: what the session re-publishes checks and redraws lenses on.
+   */
+  meaningVersion = 0;
   /** Documents re-read by the last sync, and whether it re-resolved everything. */
   lastSync: { reread: number; full: boolean } = { reread: 0, full: false };
 
@@ -139,6 +156,12 @@ export class DependencyIndex {
   /** `sync`, pausing (`yield`) between documents: the first build of a large project runs in turns. */
   *syncSteps(numbersOf?: NumbersOf): Generator<void, void> {
     if (numbersOf) this.numbersOf = numbersOf;
+    // nothing edited and no new `.aux` numbers: nothing to look at (a request that asks for the
+    // graph at rest must not look up every document's project macros)
+    if (this.isCurrent() && ![...this.numbersSeen].some(([root, seen]) => this.numbersOf(root)?.labels !== seen)) {
+      this.lastSync = { reread: 0, full: false };
+      return;
+    }
     const ws = this.ws;
     const stamp = `${ws.graphGeneration()}`;
     let full = stamp !== this.stamp;
@@ -179,12 +202,16 @@ export class DependencyIndex {
       this.stamp = stamp;
       for (const [d, u] of changed) this.parts.set(d.uri, { doc: d, version: d.version, context: this.contextOf(d), uses: u, nodes: [], out: [] });
       yield* this.rebuild();
+      for (const p of this.parts.values()) p.sig = undefined;
+      this.meaningVersion++;
       this.built = true;
       return;
     }
     const redo = new Set<string>();
+    const before = new Map<string, string | undefined>();
     for (const [d, u] of changed) {
       const old = this.parts.get(d.uri);
+      before.set(d.uri, old?.sig ?? (old ? signature(old) : undefined));
       if (old) for (const e of old.out) this.unlink(e);
       // same shape: the same keys, new statement data
       const part: Part = { doc: d, version: d.version, context: this.contextOf(d), uses: u, nodes: this.nodesOf(d, u), out: [] };
@@ -201,6 +228,7 @@ export class DependencyIndex {
         for (const w of [n, ...prefixes.map((p) => p + n)]) {
           for (const uri of this.writers.get(w) ?? []) {
             this.resolved.get(uri)?.delete(w);
+            if (!before.has(uri)) { const p = this.parts.get(uri); before.set(uri, p && (p.sig ?? signature(p))); }
             redo.add(uri);
           }
         }
@@ -215,6 +243,14 @@ export class DependencyIndex {
       part.out = [];
       this.resolvePart(part.doc, part);
     }
+    let meant = false;
+    for (const uri of redo) {
+      const part = this.parts.get(uri);
+      if (!part) continue;
+      part.sig = signature(part);
+      if (part.sig !== before.get(uri)) meant = true;
+    }
+    if (meant) this.meaningVersion++;
   }
 
   /** The xr prefixes in use (`\externaldocument[prefix]{…}`). */
@@ -588,6 +624,11 @@ export function currentDependencyIndex(ws: Workspace): DependencyIndex | undefin
 /** Advances whenever the workspace's graph changes (-1 before it exists). */
 export function dependencyGraphVersion(ws: Workspace): number {
   return indexes.get(ws)?.version ?? -1;
+}
+
+/** Advances whenever what the workspace's graph says changes, not where (-1 before it exists). */
+export function dependencyGraphMeaning(ws: Workspace): number {
+  return indexes.get(ws)?.meaningVersion ?? -1;
 }
 
 /** Whether the workspace's graph has been built once. */

@@ -168,7 +168,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const proofIndex = new Map<DocEnv, number>();
   // in a blueprint the proof belongs to the theorem-like environment just before it, whatever its
   // kind, as plastexdepgraph attaches it (a remark there takes it: authors then write \proves)
-  const blueprintRules = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves') || BLUEPRINT_MARK.test(text);
+  const blueprintRules = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves') || blueprintMarked(text);
   const fallbacks = new Map<number, number>();
   for (let i = 0; i < envs.length; i++) {
     if (!PROOF_ENVS.test(envs[i].name)) continue;
@@ -291,8 +291,11 @@ function sweep(envs: readonly DocEnv[]): (offset: number) => number {
   };
 }
 
-/** Blueprint marks on a statement (a document with them follows plastexdepgraph's rules). */
-const BLUEPRINT_MARK = /\\(?:leanok|mathlibok|notready|lean\s*\{)/;
+/** Whether the text has blueprint marks (then it follows plastexdepgraph's rules); a plain search first, the text may be megabytes. */
+function blueprintMarked(text: string): boolean {
+  if (!text.includes('\\lean') && !text.includes('\\mathlibok') && !text.includes('\\notready')) return false;
+  return /\\(?:leanok|mathlibok|notready|lean\s*\{)/.test(text);
+}
 
 /**
  * The statement a proof follows (structure.ts#statementBefore: the rule candidate proofs use

@@ -244,8 +244,15 @@ test('an edit updates the graph: a proof re-reads one document; a label renamed 
     fx.ws.edit(one.uri, [{ range: { start: one.positionAt(at), end: one.positionAt(at + from.length) }, text: to }], one.version + 1);
     return dependencyIndex(fx.ws);
   };
+  // typing that says nothing new moves the statements, and what the graph says stays (the session
+  // re-checks open documents only when it changes)
+  const meant = g.meaningVersion;
+  edit('See Section', 'So, see Section');
+  assert.deepEqual(g.lastSync, { reread: 1, full: false });
+  assert.equal(g.meaningVersion, meant);
   edit('and the proof is trivial', 'and by Lemma~\\ref{lem:late} it is trivial');
   assert.deepEqual(g.lastSync, { reread: 1, full: false });
+  assert.notEqual(g.meaningVersion, meant);
   assert.equal(dump(g), fresh());
   edit('\\label{lem:late}', '\\label{lem:later}');
   assert.equal(g.lastSync.full, false);
