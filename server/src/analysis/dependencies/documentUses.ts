@@ -128,6 +128,12 @@ export function documentUses(ws: Workspace, doc: Doc): DocumentUses {
 
 /** What an environment's own text says, by its text (offsets from its body's start): kept from one version of a document to the next. */
 interface EnvReading { marks: Omit<BlueprintMarks, 'proofLeanok'>; cites: boolean; mentions: Mention[] }
+/** No marks: one object for every environment without any (most of a book's), never changed. */
+const NO_MARKS: Omit<BlueprintMarks, 'proofLeanok'> = Object.freeze({ leanok: false, mathlibok: false, notready: false, lean: Object.freeze([]) as unknown as string[] });
+/** A statement without marks, nor a marked proof: one object, never changed. */
+const UNMARKED: BlueprintMarks = Object.freeze({ ...NO_MARKS, proofLeanok: false });
+/** The reading of an environment that says nothing the graph reads: one object, never changed. */
+const SAYS_NOTHING: EnvReading = Object.freeze({ marks: NO_MARKS, cites: false, mentions: Object.freeze([]) as unknown as Mention[] });
 /** The last version read of each document: its text and its environments' readings by start. */
 const readings = new Map<string, { text: string; byStart: Map<number, EnvReading> }>();
 
@@ -154,7 +160,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const byEnv = new Map<number, StatementUses>();
   const out: StatementUses[] = stmts.map((st, ordinal) => {
     const su: StatementUses = {
-      st, ordinal, proofs: [], uses: [], mentions: [], marks: { leanok: false, proofLeanok: false, mathlibok: false, notready: false, lean: [] },
+      st, ordinal, proofs: [], uses: [], mentions: [], marks: UNMARKED,
       cites: false, provable: provable(st.kind, (e) => registry.get(e)),
     };
     byEnv.set(st.index, su);
@@ -234,11 +240,10 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     if (!r) {
       const body = ownText(text, envs, i);
       const m = readMarks(body);
-      r = {
-        marks: m,
-        cites: /\\cite[a-zA-Z]*\*?\s*[[{]/.test(body) || (env.opt !== undefined && /\\cite/.test(text.slice(env.opt.start, env.opt.end))),
-        mentions: mentionsIn(body, 0),
-      };
+      const cites = /\\cite[a-zA-Z]*\*?\s*[[{]/.test(body) || (env.opt !== undefined && /\\cite/.test(text.slice(env.opt.start, env.opt.end)));
+      const mentions = mentionsIn(body, 0);
+      // an environment that says nothing the graph reads (most of them) shares one reading
+      r = m === NO_MARKS && !cites && mentions.length === 0 ? SAYS_NOTHING : { marks: m, cites, mentions };
     }
     now.set(env.start, r);
     return r;
@@ -247,14 +252,15 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   for (const su of out) {
     const r = reading(su.st.index);
     const m = r.marks;
-    su.marks = { ...su.marks, leanok: m.leanok, mathlibok: m.mathlibok, notready: m.notready, lean: m.lean };
     su.cites = r.cites;
     su.mentions.push(...placed(r, su.st.env, 'statement'));
+    let proofLeanok = false;
     for (const p of su.proofs) {
       const pr = reading(proofIndex.get(p)!);
-      if (pr.marks.leanok) su.marks.proofLeanok = true;
+      if (pr.marks.leanok) proofLeanok = true;
       su.mentions.push(...placed(pr, p, 'proof'));
     }
+    su.marks = m === NO_MARKS && !proofLeanok ? UNMARKED : { leanok: m.leanok, proofLeanok, mathlibok: m.mathlibok, notready: m.notready, lean: m.lean };
     if (m.leanok || m.mathlibok || m.lean.length) blueprint = true;
   }
   for (const [i, f] of foreign) {
@@ -337,6 +343,7 @@ function ownText(text: string, envs: readonly DocEnv[], i: number): string {
 }
 
 function readMarks(body: string): Omit<BlueprintMarks, 'proofLeanok'> {
+  if (!body.includes('\\lean') && !body.includes('\\mathlibok') && !body.includes('\\notready')) return NO_MARKS;
   const lean: string[] = [];
   for (const m of body.matchAll(/\\lean\s*\{([^{}]*)\}/g)) lean.push(...m[1].split(',').map((s) => s.trim()).filter(Boolean));
   return { leanok: /\\leanok(?![a-zA-Z])/.test(body), mathlibok: /\\mathlibok(?![a-zA-Z])/.test(body), notready: /\\notready(?![a-zA-Z])/.test(body), lean };
