@@ -92,23 +92,20 @@ async function measure(server: string, bundle: string, p: Project, graph: boolea
       at++;
       return version;
     };
-    // keystroke → its diagnostics, nothing else asked (both servers)
-    for (let k = 0; k < KEYS; k++) {
-      const t0 = performance.now();
-      const v = type();
-      await client.diagnostics(uri, (d) => d.version === v, 30_000);
-      run.keystrokeDiagnostics.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    /** Keystroke → its diagnostics, nothing else asked (both servers), KEYS times. */
+    const typeInto = async (times: number[]) => {
+      for (let k = 0; k < KEYS; k++) {
+        const t0 = performance.now();
+        const v = type();
+        await client.diagnostics(uri, (d) => d.version === v, 30_000);
+        times.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    };
+    await typeInto(run.keystrokeDiagnostics);
     // typing that starts a while after opening: what remains when the first build's work is over
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    for (let k = 0; k < KEYS; k++) {
-      const t0 = performance.now();
-      const v = type();
-      await client.diagnostics(uri, (d) => d.version === v, 30_000);
-      run.keystrokeSettled.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await typeInto(run.keystrokeSettled);
     // keystroke → prepareCallHierarchy at once: the request brings the graph up to date first
     // (after the keystroke's diagnostics, which the server computes first)
     for (let k = 0; graph && k < KEYS; k++) {
