@@ -81,13 +81,13 @@ if (fs.existsSync(ORACLES)) {
     const theirs = new Set(oracle.edges.map(([from, to, where]) => JSON.stringify([nodeOf(from), nodeOf(to), where])));
     const named = (e: string) => { const [k, to, where] = JSON.parse(e) as string[]; return JSON.stringify([shown.get(k) ?? k, shown.get(to) ?? to, where]); };
     // where the graph keeps what the author wrote and the web build drops it (README.md of the oracle)
-    const designed = (e: string) => DESIGNED.some(([b, from, to]) => b === oracle.blueprint && named(e).startsWith(JSON.stringify([from, to]).slice(0, -1)));
+    const designed = (e: string) => DESIGNED.find(([b, from, to]) => b === oracle.blueprint && named(e).startsWith(JSON.stringify([from, to]).slice(0, -1)))?.[3];
     const both = [...ours].filter((e) => theirs.has(e));
     const onlyOracle = [...theirs].filter((e) => !ours.has(e));
     const onlyGraph = [...ours].filter((e) => !theirs.has(e) && !designed(e));
     const kept = [...ours].filter((e) => !theirs.has(e) && designed(e));
     if (onlyOracle.length || onlyGraph.length) failed = true;
-    for (const e of kept) diffs.push(`${oracle.blueprint}: kept by design ${named(e)}: ${DESIGNED.find(([b, from, to]) => b === oracle.blueprint && named(e).startsWith(JSON.stringify([from, to]).slice(0, -1)))![3]}`);
+    for (const e of kept) diffs.push(`${oracle.blueprint}: kept by design ${named(e)}: ${designed(e)}`);
     for (const e of onlyOracle.slice(0, 10)) diffs.push(`${oracle.blueprint}: only in oracle ${named(e)}`);
     for (const e of onlyGraph.slice(0, 10)) diffs.push(`${oracle.blueprint}: only in graph ${named(e)}`);
     const count = (f2: (n: DepNode) => boolean) => labelled.filter(f2).length;

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENTRY_KINDS, type EntryKind } from './format.js';
-import { tick, type Pause } from './perIndex.js';
+import { perIndex, tick, type Pause } from './perIndex.js';
 import type { LoadedIndex } from './store.js';
 import { drain } from '../util/turns.js';
 
@@ -207,8 +207,6 @@ function namesFileOf(index: LoadedIndex): string | undefined {
   return n && n.version === NAME_KEYS_VERSION ? path.join(index.dir, n.name) : undefined;
 }
 
-const tables = new WeakMap<LoadedIndex, Names>();
-
 /** The build's table from its bytes, or why it cannot be used. */
 function fromFile(index: LoadedIndex, file: string, buf: Buffer): Names | string {
   try {
@@ -219,20 +217,22 @@ function fromFile(index: LoadedIndex, file: string, buf: Buffer): Names | string
   }
 }
 
-/** The table for a request: the build's file, or keyed here and then (once per index). */
-function names(index: LoadedIndex): Names {
-  let t = tables.get(index);
-  if (t) return t;
+/** Per index: why the build's table was not used (the titles were keyed here instead). */
+const namesProblems = new WeakMap<LoadedIndex, string>();
+
+/** The build's table (names.json), else the titles keyed here, a slice at a time (perIndex: once per index). */
+const names = perIndex(function* (index: LoadedIndex): Generator<void, Names> {
   const file = namesFileOf(index);
   if (file) {
-    let got: Names | string | undefined;
-    try { got = fromFile(index, file, fs.readFileSync(file)); } catch { /* keyed below; prepareNames says why */ }
-    if (typeof got === 'object') t = got;
+    let got: Names | string;
+    try { got = fromFile(index, file, fs.readFileSync(file)); } catch (e) { got = `${file} cannot be read (${(e as Error).message})`; }
+    if (typeof got === 'object') return got;
+    namesProblems.set(index, `${got}: result names are keyed at run time (rebuild the index with \`npm run index:build\`)`);
+  } else {
+    namesProblems.set(index, `the index has no ${NAMES_FILE} of this version: result names are keyed at run time (rebuild it with \`npm run index:build\`)`);
   }
-  t ??= drain(buildNames(index));
-  tables.set(index, t);
-  return t;
-}
+  return yield* buildNames(index);
+});
 
 /**
  * Reads the build's table (or keys the titles in slices, awaiting `pause` between them) in the
@@ -240,21 +240,8 @@ function names(index: LoadedIndex): Names {
  * build's table could not be used, if it could not.
  */
 export async function prepareNames(index: LoadedIndex, pause: Pause = tick): Promise<string | undefined> {
-  const file = namesFileOf(index);
-  let problem = file ? undefined : `the index has no ${NAMES_FILE} of this version: result names are keyed at run time (rebuild it with \`npm run index:build\`)`;
-  if (file) {
-    let got: Names | string;
-    try { got = fromFile(index, file, await fs.promises.readFile(file)); } catch (e) { got = `${file} cannot be read (${(e as Error).message})`; }
-    if (tables.has(index)) return undefined;
-    if (typeof got === 'object') { tables.set(index, got); return undefined; }
-    problem = `${got}: result names are keyed at run time (rebuild the index with \`npm run index:build\`)`;
-  }
-  const steps = buildNames(index);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (tables.has(index)) return problem; // a request built it meanwhile
-    if (r.done) { tables.set(index, r.value); return problem; }
-    await pause();
-  }
+  await names.prepare(pause, index);
+  return namesProblems.get(index);
 }
 
 /**
@@ -268,7 +255,7 @@ export function namedIds(index: LoadedIndex, name: string, kind: EntryKind): Map
   const out = new Map<number, number>();
   const keys = nameKeys(name);
   if (keys.length === 0) return out;
-  const byKind = names(index);
+  const byKind = names.get(index);
   const put = (id: number, strength: number) => { if ((out.get(id) ?? 0) < strength) out.set(id, strength); };
   const several = keys[0].split(' ').length >= 2;
   keys.forEach((k, i) => {

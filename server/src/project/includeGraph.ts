@@ -221,11 +221,9 @@ export class IncludeGraph {
       // document appears; a file read on the way may define a macro that includes files
       // (`\input{\olpath/sty/x.sty}` defining `\olimport`), and then the includes read before
       // it are read again
-      let before: number;
-      let macros: UserMacro[];
       for (;;) {
-        before = this.store.storedCount();
-        macros = this.includeMacros();
+        const before = this.store.storedCount();
+        const macros = this.includeMacros();
         for (const doc of [...this.store.storedDocs()]) this.childrenUncached(doc);
         if (this.includeMacros() !== macros) {
           this.cache.children.clear(); this.cache.edges.clear(); this.cache.missing.clear();

@@ -83,6 +83,9 @@ function signature(part: Part): string {
   return `${nodes.join('\n')}\n--\n${edges.join('\n')}`;
 }
 
+/** A part's signature, kept once made. */
+const signatureOf = (p: Part): string => p.sig ?? signature(p);
+
 /** Documents longer than this are left out of the graph: reading them would hold the server too long (a generated dump, not an author's text). */
 const MAX_GRAPH_CHARS = 8_000_000;
 /** Documents looked at between pauses of an update. */
@@ -211,7 +214,7 @@ export class DependencyIndex {
     const before = new Map<string, string | undefined>();
     for (const [d, u] of changed) {
       const old = this.parts.get(d.uri);
-      before.set(d.uri, old?.sig ?? (old ? signature(old) : undefined));
+      before.set(d.uri, old && signatureOf(old));
       if (old) for (const e of old.out) this.unlink(e);
       // same shape: the same keys, new statement data
       const part: Part = { doc: d, version: d.version, context: this.contextOf(d), uses: u, nodes: this.nodesOf(d, u), out: [] };
@@ -228,7 +231,7 @@ export class DependencyIndex {
         for (const w of [n, ...prefixes.map((p) => p + n)]) {
           for (const uri of this.writers.get(w) ?? []) {
             this.resolved.get(uri)?.delete(w);
-            if (!before.has(uri)) { const p = this.parts.get(uri); before.set(uri, p && (p.sig ?? signature(p))); }
+            if (!before.has(uri)) { const p = this.parts.get(uri); before.set(uri, p && signatureOf(p)); }
             redo.add(uri);
           }
         }

@@ -297,10 +297,14 @@ function sweep(envs: readonly DocEnv[]): (offset: number) => number {
   };
 }
 
-/** Whether the text has blueprint marks (then it follows plastexdepgraph's rules); a plain search first, the text may be megabytes. */
+/** Whether a text may hold blueprint marks: a plain search, before any pattern (the text may be megabytes). */
+function mayHoldMarks(text: string): boolean {
+  return text.includes('\\lean') || text.includes('\\mathlibok') || text.includes('\\notready');
+}
+
+/** Whether the text has blueprint marks (then it follows plastexdepgraph's rules). */
 function blueprintMarked(text: string): boolean {
-  if (!text.includes('\\lean') && !text.includes('\\mathlibok') && !text.includes('\\notready')) return false;
-  return /\\(?:leanok|mathlibok|notready|lean\s*\{)/.test(text);
+  return mayHoldMarks(text) && /\\(?:leanok|mathlibok|notready|lean\s*\{)/.test(text);
 }
 
 /**
@@ -343,7 +347,7 @@ function ownText(text: string, envs: readonly DocEnv[], i: number): string {
 }
 
 function readMarks(body: string): Omit<BlueprintMarks, 'proofLeanok'> {
-  if (!body.includes('\\lean') && !body.includes('\\mathlibok') && !body.includes('\\notready')) return NO_MARKS;
+  if (!mayHoldMarks(body)) return NO_MARKS;
   const lean: string[] = [];
   for (const m of body.matchAll(/\\lean\s*\{([^{}]*)\}/g)) lean.push(...m[1].split(',').map((s) => s.trim()).filter(Boolean));
   return { leanok: /\\leanok(?![a-zA-Z])/.test(body), mathlibok: /\\mathlibok(?![a-zA-Z])/.test(body), notready: /\\notready(?![a-zA-Z])/.test(body), lean };
