@@ -3,6 +3,7 @@
 import type { DocEnv, DocLabel, DocSection } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { provable, type TheoremKind } from '../project/theorems.js';
+import { documentLabels } from '../project/userMacros.js';
 import { parseKeyValues } from '../syntax/blockAnalyser.js';
 import { DISPLAY_MATH_ENVS } from '../syntax/displayMath.js';
 import { lowerBound } from '../util/lowerBound.js';
@@ -129,7 +130,7 @@ class StatementBuild {
 function statementInputs(ws: Workspace, doc: Doc) {
   const registry = ws.theorems(doc);
   const envs = doc.envs();
-  const labels = doc.labels();
+  const labels = documentLabels(ws, doc);
   const last = statementsPerEnvs.get(envs);
   return { registry, envs, labels, build: last && last.labels === labels && last.registry === registry ? last.build : undefined };
 }

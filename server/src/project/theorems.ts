@@ -6,7 +6,11 @@ import { texText } from './texText.js';
 
 /** A declared name as it prints (`The\\-o\\-rem` → Theorem); as written when it holds what cannot be written out. */
 function printedTitle(title: string | undefined): string | undefined {
-  return title === undefined ? undefined : texText(title) || title;
+  if (title === undefined) return undefined;
+  // a name macro a language package defines (`\\lemmaname`, `\\definitionname`): the word it names
+  const named = /^\s*\\([a-z]{3,})name\s*$/.exec(title);
+  if (named) return named[1][0].toUpperCase() + named[1].slice(1);
+  return texText(title) || title;
 }
 
 export type TheoremStyle = 'plain' | 'definition' | 'remark' | string;

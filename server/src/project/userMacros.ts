@@ -16,6 +16,7 @@ import { INCLUDE_COMMANDS, REF_COMMANDS } from '../syntax/blockAnalyser.js';
 import { MAX_DEFINITION, readBraceGroup, readBracketGroup, skipSpaces } from '../syntax/lexer.js';
 import { branchPath, branchRegions } from '../syntax/conditionals.js';
 import { expand, substituteParameters, type MacroDef } from '../syntax/macroExpander.js';
+import { lowerBound } from '../util/lowerBound.js';
 
 /**
  * `set`: the macro gives an argument-free macro a value (`\\renewcommand*{\\fileprefix}{#1}`),
@@ -31,6 +32,8 @@ export interface MacroEffect {
   /** The name it makes, the macro's arguments written `#1` … `#9` (`lem:#1`, `#2/TeX/#2`); for `set`, the value. */
   template: string;
   includeKind?: IncludeKind;
+  /** A guard whose branches are whole arguments (`\\@ifundefined{r@#1}{#3}{#2}`): which is printed when the label is defined, which when not. */
+  branches?: { defined: number; undefined: number };
 }
 
 export interface UserMacro {
@@ -65,6 +68,9 @@ export interface MacroUse {
   cmdEnd: number;
   /** A guard: the end of its last argument (what it holds is guarded). */
   extentEnd?: number;
+  /** A guard with branches known: the argument printed when its label is defined, and the one printed when not. */
+  ifDefined?: { start: number; end: number };
+  ifUndefined?: { start: number; end: number };
   macro: string;
   cmd: string;
   includeKind?: IncludeKind;
@@ -149,7 +155,7 @@ function bodyEffects(body: string, resolve: (key: string) => UserMacro | null): 
       // `\\@ifundefined{r@#1}`, `\\ifcsname r@#1\\endcsname`, `\\@ifundefined{r@#1#2plus}`: whether
       // the label #1 (or the one its arguments spell) is defined
       const g = /^\s*\{?\s*r@((?:[^{}\s\\#]|#\d)*#\d(?:[^{}\s\\#]|#\d)*)/.exec(body.slice(p, p + 80));
-      if (g) add({ kind: 'guard', cmd: name, template: g[1] });
+      if (g) add({ kind: 'guard', cmd: name, template: g[1], ...guardBranches(name, body, p) });
       continue;
     }
     if (SETTERS.has(name)) {
@@ -224,6 +230,23 @@ function testBranches(body: string): Array<{ test: string; arg: string; branch: 
 }
 
 /** Commands that test whether a control sequence (here a label's `r@key`) is defined. */
+/**
+ * The branches of a label test that are whole arguments of the macro: `\\@ifundefined{r@#1}{#3}{#2}`
+ * prints #3 when the label is undefined and #2 when it is defined. Other shapes (`\\ifcsname … \\else
+ * … \\fi`) are left unknown: then nothing the guard holds is checked.
+ */
+function guardBranches(test: string, body: string, p: number): { branches: { defined: number; undefined: number } } | Record<string, never> {
+  const first = readBraceGroup(body, skipSpaces(body, p), body.length);
+  if (!first || test === 'ifcsname') return {};
+  const a = readBraceGroup(body, skipSpaces(body, first.next), body.length);
+  const b = a && readBraceGroup(body, skipSpaces(body, a.next), body.length);
+  const argOf = (g: { start: number; end: number }) => /^\s*#(\d)\s*$/.exec(body.slice(g.start, g.end))?.[1];
+  const x = a && argOf(a), y = b && argOf(b);
+  if (!x || !y) return {};
+  // `\\ifcsdef` tests the other way round
+  return test === 'ifcsdef' ? { branches: { defined: Number(x), undefined: Number(y) } } : { branches: { defined: Number(y), undefined: Number(x) } };
+}
+
 const LABEL_TESTS = new Set(['@ifundefined', 'ifcsname', 'ltx@ifundefined', 'ifcsundef', 'ifcsdef']);
 
 /** Commands that give a macro a value. */
@@ -659,6 +682,10 @@ function plainMacroUses(doc: Doc, macros: readonly UserMacro[]): MacroUse[] {
       uses.push(b.start === 0 ? u : {
         ...u, start: u.start + b.start, end: u.end + b.start, cmdStart: u.cmdStart + b.start, cmdEnd: u.cmdEnd + b.start,
         ...(u.extentEnd !== undefined ? { extentEnd: u.extentEnd + b.start } : {}),
+        ...(u.ifDefined && u.ifUndefined ? {
+          ifDefined: { start: u.ifDefined.start + b.start, end: u.ifDefined.end + b.start },
+          ifUndefined: { start: u.ifUndefined.start + b.start, end: u.ifUndefined.end + b.start },
+        } : {}),
       });
     }
   }
@@ -696,12 +723,19 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
       out.push({
         kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name) || hasStandIn(name), start: span.start, end: span.end,
         cmdStart: at, cmdEnd: at + m[0].length,
-        ...(e.kind === 'guard' ? { extentEnd: Math.max(at + m[0].length, ...args.map((a) => a?.next ?? 0)) } : {}),
+        ...(e.kind === 'guard' ? { extentEnd: Math.max(at + m[0].length, ...args.map((a) => a?.next ?? 0)), ...branchSpans(e, args) } : {}),
         macro: macro.env ? `begin{${macro.name}}` : macro.name, cmd: e.cmd, ...(e.includeKind ? { includeKind: e.includeKind } : {}),
       });
     }
   }
   return out;
+}
+
+/** A guard's branches at one use: the spans of the arguments it prints when its label is defined and when not. */
+function branchSpans(e: MacroEffect, args: Array<Arg | undefined>): Pick<MacroUse, 'ifDefined' | 'ifUndefined'> {
+  const d = e.branches && args[e.branches.defined - 1], u = e.branches && args[e.branches.undefined - 1];
+  if (!d || !u || d.start < 0 || u.start < 0) return {};
+  return { ifDefined: { start: d.start, end: d.end }, ifUndefined: { start: u.start, end: u.end } };
 }
 
 function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
@@ -776,7 +810,7 @@ export function projectMacros(ws: Scopes, doc: Doc): UserMacro[] {
 
 const asFacts = new WeakMap<MacroUse[], { refs: DocRef[]; labels: DocLabel[]; labelMap: Map<string, DocLabel[]> }>();
 
-function factsOf(uses: MacroUse[]) {
+function factsOf(doc: Doc, uses: MacroUse[]) {
   let f = asFacts.get(uses);
   if (!f) {
     const refs: DocRef[] = [];
@@ -784,7 +818,7 @@ function factsOf(uses: MacroUse[]) {
     for (const u of uses) {
       if (u.computed) continue;
       if (u.kind === 'ref') refs.push({ cmd: u.macro, name: u.name, start: u.start, end: u.end, cmdStart: u.cmdStart, cmdEnd: u.cmdEnd });
-      else if (u.kind === 'label') labels.push({ name: u.name, start: u.start, end: u.end, cmdStart: u.cmdStart, env: -1, mathEnv: -1, row: -1 });
+      else if (u.kind === 'label') labels.push({ name: u.name, start: u.start, end: u.end, cmdStart: u.cmdStart, ...placeIn(doc, u.cmdStart) });
     }
     const labelMap = new Map<string, DocLabel[]>();
     for (const l of labels) { const list = labelMap.get(l.name); if (list) list.push(l); else labelMap.set(l.name, [l]); }
@@ -794,10 +828,29 @@ function factsOf(uses: MacroUse[]) {
   return f;
 }
 
+/**
+ * Where a label made through a macro sits, as the block reader places a `\\label`: its innermost
+ * environment, and its display and row when it is in one. What the label labels (a theorem, an
+ * item, an equation) is read from there, as for a plain `\\label`.
+ */
+function placeIn(doc: Doc, offset: number): { env: number; mathEnv: number; row: number } {
+  const envs = doc.envs();
+  let env = lowerBound(envs.length, (k) => envs[k].start <= offset) - 1;
+  while (env >= 0 && !(offset < envs[env].end || (!envs[env].closed && offset <= envs[env].end))) env = envs[env].parent;
+  let mathEnv = env;
+  while (mathEnv >= 0 && !envs[mathEnv].rows) mathEnv = envs[mathEnv].parent;
+  let row = -1;
+  if (mathEnv >= 0) {
+    const rows = envs[mathEnv].rows!;
+    row = Math.max(0, lowerBound(rows.length, (k) => rows[k].start <= offset) - 1);
+  }
+  return { env, mathEnv, row };
+}
+
 /** References `doc` makes through its project's macros (`\\thmref{x}`), shaped like its own `\\ref`s. */
 export function macroRefs(ws: Scopes & Includers, doc: Doc): DocRef[] {
   const macros = projectMacros(ws, doc);
-  return macros.length ? factsOf(macroUses(doc, macros, inheritedState(ws, doc))).refs : NO_REFS;
+  return macros.length ? factsOf(doc, macroUses(doc, macros, inheritedState(ws, doc))).refs : NO_REFS;
 }
 
 /** One empty list, so callers may keep what they derived from a document's macro references by identity. */
@@ -805,10 +858,29 @@ const NO_REFS: DocRef[] = [];
 
 /** Labels `doc` defines through its project's macros (`\\theorem{thm:x}{…}{…}`), by name. */
 export function macroLabelMap(doc: Doc, macros: readonly UserMacro[], state: MacroState = NO_STATE): Map<string, DocLabel[]> {
-  return macros.length ? factsOf(macroUses(doc, macros, state)).labelMap : EMPTY_MAP;
+  return macros.length ? factsOf(doc, macroUses(doc, macros, state)).labelMap : EMPTY_MAP;
 }
 
 const EMPTY_MAP = new Map<string, DocLabel[]>();
+
+/**
+ * Every label `doc` defines, its own `\\label`s and those made through its project's macros
+ * (`\\ollabel{x}` after `\\olfileid{…}`), in document order: what a statement's labels are.
+ * The same array while neither changes.
+ */
+export function documentLabels(ws: Scopes & Includers, doc: Doc): readonly DocLabel[] {
+  const own = doc.labels();
+  const macros = projectMacros(ws, doc);
+  if (!macros.length || !makesLabels(macros)) return own;
+  const made = factsOf(doc, macroUses(doc, macros, inheritedState(ws, doc))).labels;
+  if (!made.length) return own;
+  const hit = allLabels.get(own);
+  if (hit?.made === made) return hit.all;
+  const all = [...own, ...made].sort((a, b) => a.start - b.start);
+  allLabels.set(own, { made, all });
+  return all;
+}
+const allLabels = new WeakMap<readonly DocLabel[], { made: readonly DocLabel[]; all: DocLabel[] }>();
 
 /** Whether any macro of the project makes a label. */
 export function makesLabels(macros: readonly UserMacro[]): boolean {

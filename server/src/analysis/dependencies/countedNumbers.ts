@@ -21,6 +21,10 @@ export function countedNumbers(ws: Workspace, root: Doc): Map<string, Map<number
   const out = new Map<string, Map<number, string>>();
   const order = ws.includeOrder([root]);
   const hasChapters = order.some((d) => d.sections().some((s) => s.level === 1 && s.cmd === 'chapter'));
+  // levels with a heading the source shows: a counter within a level whose headings the project
+  // makes through its own macros (`\\olchapter`) prints a prefix no count here can know
+  const shown = new Set<number>();
+  for (const d of order) for (const s of d.sections()) if (!s.starred) shown.add(s.level);
   const sectionCounts = LEVELS.map(() => 0);
   const counters = new Map<string, number>();
   let appendix = false;
@@ -64,6 +68,7 @@ export function countedNumbers(ws: Workspace, root: Doc): Map<string, Map<number
       const st = found.st;
       const c = st.kind.counter;
       const parent = st.kind.parent ? LEVELS.indexOf(st.kind.parent) : -1;
+      if (parent >= 1 && !shown.has(parent)) continue;
       if (parent >= 0) parentLevel.set(c, parent);
       const n = (counters.get(c) ?? 0) + 1;
       counters.set(c, n);

@@ -7,7 +7,7 @@
 // graph re-reads only the documents an edit changed.
 import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
-import { isComputedName, macroRefs } from '../../project/userMacros.js';
+import { documentLabels, isComputedName, macroRefs } from '../../project/userMacros.js';
 import { provable } from '../../project/theorems.js';
 import { isAside, proofOfLabel, statementBefore, statements, type Statement } from '../structure.js';
 
@@ -277,7 +277,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const written = new Set<string>();
   for (const su of out) for (const u of su.uses) written.add(u.name);
   for (const f of foreign.values()) { written.add(f.target); for (const u of f.uses) written.add(u.name); }
-  return { statements: out, foreign: [...foreign.values()], blueprint, shape, labelNames: new Set(doc.labelMap().keys()), written, statementOfEnv, proofOfEnv };
+  return { statements: out, foreign: [...foreign.values()], blueprint, shape, labelNames: new Set(documentLabels(ws, doc).map((l) => l.name)), written, statementOfEnv, proofOfEnv };
 }
 
 /**

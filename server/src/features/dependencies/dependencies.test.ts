@@ -287,3 +287,41 @@ test('by name: a whole name with its kind word, a name of the project\'s own unn
     b -> a byName/proof
   `);
 });
+
+test('labels and references made through the project\'s own stateful macros are edges; a kind named by a language macro prints its word; no number is counted within chapters the source does not show', () => {
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{thmtools,cleveref}
+\newcommand*{\theolpart}{udf}
+\newcommand*{\theolsection}{udf}
+\DeclareDocumentCommand \olfileid { m m }{\renewcommand*{\theolpart}{#1}\renewcommand*{\theolsection}{#2}}
+\newcommand*{\ollabel}[1]{\label{\theolpart:\theolsection:#1}}
+\DeclareDocumentCommand \olref { o o m }{\cref{\IfNoValueTF{#1}{\theolpart:\theolsection}{\IfNoValueTF{#2}{\theolpart:#1}{#1:#2}}:#3}}
+\declaretheorem[name=\lemmaname, numberwithin=chapter]{lem}
+\newcommand{\olchapter}[1]{\chapter{#1}}
+\begin{document}
+\olchapter{One}
+\input{a}
+\input{b}
+\end{document}
+%! a.tex
+\olfileid{fol}{syn}
+\begin{lem}\ollabel{lem:base} Base. \end{lem}
+%! b.tex
+\olfileid{fol}{sem}
+\begin{lem}\ollabel{lem:main} Main, by \olref{lem:aux}. \end{lem}
+\begin{proof} By \olref[syn]{lem:base} and \olref[set][pai]{lem:none}. \end{proof}
+\begin{lem}\ollabel{lem:aux} Aux. \end{lem}
+`);
+  check(edges(fx, 'main.tex'), expect`
+    fol:sem:lem:main -> fol:sem:lem:aux explicit/statement
+    fol:sem:lem:main -> fol:syn:lem:base explicit/proof
+  `);
+  const g = dependencyGraph(fx.ws, { doc: fx.doc('main.tex'), scope: 'whole' });
+  check(g.nodes.map((n) => `${n.id} ${n.kind} ${n.number ?? '(no number)'}`).join('\n'), expect`
+    fol:syn:lem:base Lemma (no number)
+    fol:sem:lem:main Lemma (no number)
+    fol:sem:lem:aux Lemma (no number)
+  `);
+});

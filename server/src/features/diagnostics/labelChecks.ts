@@ -30,9 +30,17 @@ export function* labelChecks(cx: CheckContext): Generator<void, void> {
   const refsChecked = doc.kind === 'latex' || [...ws.scope(doc)].some((d) => d.labels().length > 0);
   const uses = macroUses(doc, macros, inheritedState(ws, doc));
   yield;
-  // a reference inside a test of whether its own label is defined (`\oliflabeldef{x}{\ref{x}}{}`) is printed only when it is
+  // a reference inside a test of whether a label is defined (`\oliflabeldef{x}{see \olref{y}}{…}`) is
+  // printed only in the branch LaTeX takes: the first when x is defined, the other when not. Its own
+  // label's test (`\oliflabeldef{x}{\ref{x}}{}`) never prints ??; a test whose branches are not
+  // whole arguments leaves all it holds unchecked
   const guards = uses.filter((u) => u.kind === 'guard' && u.extentEnd !== undefined);
-  const guarded = (name: string, at: number) => guards.length > 0 && guards.some((g) => g.name === name && at >= g.cmdStart && at < g.extentEnd!);
+  const within = (at: number, s?: { start: number; end: number }) => !!s && at >= s.start && at < s.end;
+  const guarded = (name: string, at: number) => guards.length > 0 && guards.some((g) => {
+    if (at < g.cmdStart || at >= g.extentEnd!) return false;
+    if (g.name === name || !g.ifDefined || !g.ifUndefined) return true;
+    return within(at, defined(g.name) ? g.ifUndefined : g.ifDefined);
+  });
   const defined = (name: string) => !refsChecked || !isKey(name) || ws.countLabel(doc, name) > 0 || madeByMacros(name);
   // a label only another compilation of the workspace defines (a draft of a section that refers to
   // the book, a document of a split site): compiled alone the reference prints ??, but that may be

@@ -399,22 +399,27 @@ By \myref{prop:terms} and \myref[fol:syn:ext]{prop:terms}; not \myref{prop:typo}
   `);
 });
 
-test('a reference inside a test of whether its own label is defined is never undefined; one outside, or to another key, is', () => {
+test('a reference inside a test of whether a label is defined is checked only in the branch LaTeX prints; one outside is checked', () => {
   const fx = fixture(String.raw`
 %! main.tex
 \documentclass{book}
 \makeatletter
 \newcommand{\iflabeldef}[3]{\@ifundefined{r@#1}{#3}{#2}}
+\newcommand{\iflabelgiven}[3]{\ifcsname r@#1\endcsname #2\else #3\fi}
 \makeatother
 \begin{document}
+\chapter{Here}\label{ch:here}
 \iflabeldef{ch:other}{ (see \cref{ch:other})}{}
-\iflabeldef{ch:other}{ (see \cref{ch:typo})}{}
+\iflabeldef{ch:other}{ (see \cref{ch:typo})}{ (see \cref{ch:typo2})}
+\iflabeldef{ch:here}{ (see \cref{ch:typo3})}{ (see \cref{ch:typo4})}
+\iflabelgiven{ch:here}{ (see \cref{ch:typo5})}{}
 See \cref{ch:other}.
 \end{document}
 `);
   check(published(fx, 'main.tex'), expect`
-    main.tex:7 E undefined-ref: Undefined reference: no \label{ch:typo} in this project
-    main.tex:8 E undefined-ref: Undefined reference: no \label{ch:other} in this project
+    main.tex:9 E undefined-ref: Undefined reference: no \label{ch:typo2} in this project
+    main.tex:10 E undefined-ref: Undefined reference: no \label{ch:typo3} in this project
+    main.tex:12 E undefined-ref: Undefined reference: no \label{ch:other} in this project
   `);
 });
 
