@@ -83,13 +83,18 @@ async function measure(server: string, bundle: string, p: Project, graph: boolea
     // a proof in the middle of the file: type into it
     let at = text.indexOf('\\begin{proof}', Math.floor(text.length / 2));
     at = text.indexOf('\n', at) + 1;
+    // the typing place moves one character per keystroke on its line: counted once, outside what is timed
+    // (counting the lines of a large chapter per request would be timed as the server's)
     const position = (o: number) => { const b = text.slice(0, o); return { line: (b.match(/\n/g) ?? []).length, character: o - b.lastIndexOf('\n') - 1 }; };
+    let cursor = position(at);
+    const here = () => cursor;
     let version = 1;
     const type = () => {
-      const pos = position(at);
+      const pos = cursor;
       client.change(uri, ++version, [{ range: { start: pos, end: pos }, text: 'x' }]);
       text = text.slice(0, at) + 'x' + text.slice(at);
       at++;
+      cursor = { line: pos.line, character: pos.character + 1 };
       return version;
     };
     /** Keystroke → its diagnostics, nothing else asked (both servers), KEYS times. */
@@ -110,7 +115,7 @@ async function measure(server: string, bundle: string, p: Project, graph: boolea
     // (after the keystroke's diagnostics, which the server computes first)
     for (let k = 0; graph && k < KEYS; k++) {
       const v = type();
-      run.update.push((await timed(() => conn.sendRequest<unknown[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position: position(at) })))[1]);
+      run.update.push((await timed(() => conn.sendRequest<unknown[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position: here() })))[1]);
       await client.diagnostics(uri, (d) => d.version === v, 30_000);
       await new Promise((r) => setTimeout(r, 30));
     }
@@ -119,7 +124,7 @@ async function measure(server: string, bundle: string, p: Project, graph: boolea
       const v = type();
       await client.diagnostics(uri, (d) => d.version === v, 30_000);
       await new Promise((r) => setTimeout(r, 400));
-      const [items, a] = await timed(() => conn.sendRequest<unknown[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position: position(at) }));
+      const [items, a] = await timed(() => conn.sendRequest<unknown[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position: here() }));
       run.prepare.push(a);
       if (items?.length) {
         run.incoming.push((await timed(() => conn.sendRequest('callHierarchy/incomingCalls', { item: items[0] })))[1]);
@@ -127,7 +132,7 @@ async function measure(server: string, bundle: string, p: Project, graph: boolea
       }
     }
     if (graph) {
-      const [, n] = await timed(() => conn.sendRequest<DependencyGraphResponse>(DEPENDENCY_GRAPH_REQUEST, { uri, position: position(at), scope: 'neighbourhood', depth: 1 }));
+      const [, n] = await timed(() => conn.sendRequest<DependencyGraphResponse>(DEPENDENCY_GRAPH_REQUEST, { uri, position: here(), scope: 'neighbourhood', depth: 1 }));
       run.neighbourhoodMs = n;
       const [whole, w] = await timed(() => conn.sendRequest<DependencyGraphResponse>(DEPENDENCY_GRAPH_REQUEST, { uri, scope: 'whole' }));
       run.wholeMs = w;

@@ -113,6 +113,8 @@ function mtime(fs: FileSystem, p: string): number | undefined {
 const MAX_AUX_BYTES = 32 * 1024 * 1024;
 const MAX_INPUTS = 500;
 const RECENT_MS = 1000;
+/** Roots whose last answer is kept. */
+const MAX_RECENT = 4096;
 
 /** The numbers of the last LaTeX run of each root, read again when a file changes. */
 export class AuxStore {
@@ -130,7 +132,8 @@ export class AuxStore {
       const r = this.recent.get(rootPath);
       if (r && now - r.at < RECENT_MS) return r.value;
       const value = this.compute(ws, root, rootPath);
-      if (this.recent.size > 100) this.recent.clear();
+      // one entry per root: a workspace of many compilations (a chapter each) asks for all of them at once
+      if (this.recent.size > MAX_RECENT) this.recent.clear();
       this.recent.set(rootPath, { at: now, value });
       return value;
     } catch {
@@ -139,13 +142,42 @@ export class AuxStore {
   }
 
   private compute(ws: Workspace, root: Doc, rootPath: string): AuxNumbers | undefined {
-    const file = auxCandidates(rootPath).find((p) => mtime(ws.fs, p) !== undefined);
+    const now = Date.now();
+    // a workspace of many roots in one folder (a chapter each) lists the folder once, not a stat per candidate per root
+    const file = auxCandidates(rootPath).find((p) => this.listed(ws.fs, p, now) && mtime(ws.fs, p) !== undefined);
     if (!file) return undefined;
     const labels = this.read(ws.fs, file);
     const auxTime = mtime(ws.fs, file) ?? 0;
-    // older than a source of the project (the root's scope: its chapters, its .sty files)
-    const stale = [...ws.scope(root)].some((d) => { const p = uriToPath(d.uri); const t = p ? mtime(ws.fs, p) : undefined; return t !== undefined && t > auxTime + 1000; });
+    // older than a source of the project (the root's scope: its chapters, its .sty files); roots
+    // sharing sources stat each once
+    const stale = [...ws.scope(root)].some((d) => { const p = uriToPath(d.uri); const t = p ? this.sourceTime(ws.fs, p, now) : undefined; return t !== undefined && t > auxTime + 1000; });
     return { labels, file, stale };
+  }
+
+  /** The folder listings and source times read in the last moment, shared by the roots asked about then. */
+  private readonly listings = new Map<string, { at: number; names: ReadonlySet<string> }>();
+  private readonly sourceTimes = new Map<string, { at: number; t: number | undefined }>();
+
+  /** Whether the folder of `p` held an entry of its name a moment ago. */
+  private listed(fs: FileSystem, p: string, now: number): boolean {
+    const dir = path.dirname(p);
+    let l = this.listings.get(dir);
+    if (!l || now - l.at >= RECENT_MS) {
+      let names: ReadonlySet<string>;
+      try { names = new Set(fs.readDir(dir).map((e) => e.name)); } catch { names = new Set(); }
+      if (this.listings.size > MAX_RECENT) this.listings.clear();
+      this.listings.set(dir, l = { at: now, names });
+    }
+    return l.names.has(path.basename(p));
+  }
+
+  private sourceTime(fs: FileSystem, p: string, now: number): number | undefined {
+    const hit = this.sourceTimes.get(p);
+    if (hit && now - hit.at < RECENT_MS) return hit.t;
+    const t = mtime(fs, p);
+    if (this.sourceTimes.size > MAX_RECENT * 4) this.sourceTimes.clear();
+    this.sourceTimes.set(p, { at: now, t });
+    return t;
   }
 
   private read(fs: FileSystem, file: string): Map<string, AuxLabel> {
