@@ -24,30 +24,58 @@ export interface DepNode {
 }
 
 export type EdgeKind = 'explicit' | 'byName';
+export type EdgeVia = 'ref' | 'uses' | 'number' | 'name' | 'previous';
 
-export interface DepEdge {
-  from: NodeKey;
-  to: NodeKey;
-  kind: EdgeKind;
-  where: Where;
+const VIAS: readonly EdgeVia[] = ['ref', 'uses', 'number', 'name', 'previous'];
+const KIND_BIT = 1, PROOF_BIT = 2, WEAK_BIT = 4, EXTERNAL_BIT = 8, INNER_BIT = 16, VIA_SHIFT = 5;
+
+/**
+ * What a statement or its proof uses, written at one place. A large project holds tens of
+ * thousands: the small facts are packed in one number, read back through the getters.
+ */
+export class DepEdge {
+  private readonly bits: number;
+
+  constructor(
+    readonly from: NodeKey,
+    readonly to: NodeKey,
+    /** The reference key or the name as written (a `\uses` key, "lemma 3.2", "cauchy schwarz"). */
+    readonly name: string,
+    /** Where it is written. */
+    readonly doc: Doc,
+    readonly start: number,
+    readonly end: number,
+    f: { kind: EdgeKind; where: Where; via: EdgeVia; weak: boolean; external: boolean; inner: boolean },
+  ) {
+    this.bits = (f.kind === 'byName' ? KIND_BIT : 0) | (f.where === 'proof' ? PROOF_BIT : 0) | (f.weak ? WEAK_BIT : 0)
+      | (f.external ? EXTERNAL_BIT : 0) | (f.inner ? INNER_BIT : 0) | (VIAS.indexOf(f.via) << VIA_SHIFT);
+  }
+
+  get kind(): EdgeKind { return this.bits & KIND_BIT ? 'byName' : 'explicit'; }
+  get where(): Where { return this.bits & PROOF_BIT ? 'proof' : 'statement'; }
   /** A reference command, a blueprint `\uses`, a printed number, a name. */
-  via: 'ref' | 'uses' | 'number' | 'name' | 'previous';
-  /** The reference key or the name as written (a `\uses` key, "lemma 3.2", "cauchy schwarz"). */
-  name: string;
-  /** Where it is written. */
-  doc: Doc;
-  start: number;
-  end: number;
+  get via(): EdgeVia { return VIAS[this.bits >> VIA_SHIFT]; }
   /** A mention in passing ("as in the proof of …", `\pageref`): shown, never the ground of a check. */
-  weak: boolean;
+  get weak(): boolean { return (this.bits & WEAK_BIT) !== 0; }
   /** Reached through xr (`\externaldocument`): the target is in a document compiled apart. */
-  external: boolean;
+  get external(): boolean { return (this.bits & EXTERNAL_BIT) !== 0; }
   /**
    * The reference names a label inside the statement (an equation, an item) or in its proof,
    * not the statement's own: often a hypothesis cited ("under (3.1)"), not the result used.
    * Shown; never the ground of a check.
    */
-  inner: boolean;
+  get inner(): boolean { return (this.bits & INNER_BIT) !== 0; }
+}
+
+const NO_EDGES: readonly DepEdge[] = Object.freeze([]) as readonly DepEdge[];
+
+/** Takes `e` out of the list under `key`, and the list once empty. */
+function removeFrom(m: Map<NodeKey, DepEdge[]>, key: NodeKey, e: DepEdge): void {
+  const list = m.get(key);
+  if (!list) return;
+  const i = list.lastIndexOf(e);
+  if (i >= 0) list.splice(i, 1);
+  if (list.length === 0) m.delete(key);
 }
 
 const sameContext = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -105,10 +133,10 @@ export class DependencyIndex {
   private readonly parts = new Map<string, Part>();
   private readonly uriIds = new Map<string, number>();
   /** Reference key as written → URIs of the documents writing it (what a label's change re-resolves). */
-  private readonly writers = new Map<string, Set<string>>();
+  private readonly writers = new Map<string, string | Set<string>>();
   private readonly byKey = new Map<NodeKey, DepNode>();
   private readonly outOf = new Map<NodeKey, DepEdge[]>();
-  private readonly into = new Map<NodeKey, Set<DepEdge>>();
+  private readonly into = new Map<NodeKey, DepEdge[]>();
   private stamp = '';
   /** Per root whose numbers were read: the `.aux` labels they were read from (the store keeps one map per unchanged file set). */
   private numbersSeen = new Map<Doc, unknown>();
@@ -118,6 +146,7 @@ export class DependencyIndex {
   private countedCache = new Map<Doc, Map<string, Map<number, string>>>();
   /** Per document: where each reference key written in it lands; valid until what keys resolve against changes (a full re-resolve). */
   private resolved = new Map<string, Map<string, Resolved | null>>();
+  private resolvedObjects = new Map<NodeKey, Resolved[]>();
   /** Advances whenever an edge or node changes: what answers derived from the graph are kept by. */
   version = 0;
   /**
@@ -229,7 +258,7 @@ export class DependencyIndex {
       const prefixes = this.prefixes();
       for (const n of renamed) {
         for (const w of [n, ...prefixes.map((p) => p + n)]) {
-          for (const uri of this.writers.get(w) ?? []) {
+          for (const uri of this.writersOf(w)) {
             this.resolved.get(uri)?.delete(w);
             if (!before.has(uri)) { const p = this.parts.get(uri); before.set(uri, p && signatureOf(p)); }
             redo.add(uri);
@@ -265,17 +294,33 @@ export class DependencyIndex {
 
   /** The document now writes `u.written` (before: `old.written`). */
   private write(uri: string, u: DocumentUses, old?: DocumentUses): void {
-    if (old) for (const n of old.written) if (!u.written.has(n)) this.writers.get(n)?.delete(uri);
+    if (old) {
+      for (const n of old.written) {
+        if (u.written.has(n)) continue;
+        // most keys are written by one document: its URI stands alone, a set only for more
+        const w = this.writers.get(n);
+        if (w === uri) this.writers.delete(n);
+        else if (typeof w === 'object') { w.delete(uri); if (w.size === 1) this.writers.set(n, [...w][0]); }
+      }
+    }
     for (const n of u.written) {
       if (old?.written.has(n)) continue;
-      let s = this.writers.get(n);
-      if (!s) this.writers.set(n, s = new Set());
-      s.add(uri);
+      const w = this.writers.get(n);
+      if (w === undefined) this.writers.set(n, uri);
+      else if (typeof w === 'string') { if (w !== uri) this.writers.set(n, new Set([w, uri])); }
+      else w.add(uri);
     }
+  }
+
+  /** The URIs of the documents that write reference key `n`. */
+  private writersOf(n: string): Iterable<string> {
+    const w = this.writers.get(n);
+    return w === undefined ? [] : typeof w === 'string' ? [w] : w;
   }
 
   private *rebuild(): Generator<void, void> {
     this.resolved.clear();
+    this.resolvedObjects.clear();
     this.byKey.clear();
     this.outOf.clear();
     this.into.clear();
@@ -298,24 +343,23 @@ export class DependencyIndex {
   }
 
   private unlink(e: DepEdge): void {
-    this.into.get(e.to)?.delete(e);
-    const list = this.outOf.get(e.from);
-    if (list) { const i = list.indexOf(e); if (i >= 0) list.splice(i, 1); }
+    removeFrom(this.into, e.to, e);
+    removeFrom(this.outOf, e.from, e);
   }
 
   private link(part: Part, e: DepEdge): void {
     part.out.push(e);
     const list = this.outOf.get(e.from);
     if (list) list.push(e); else this.outOf.set(e.from, [e]);
-    let s = this.into.get(e.to);
-    if (!s) this.into.set(e.to, s = new Set());
-    s.add(e);
+    const users = this.into.get(e.to);
+    if (users) users.push(e); else this.into.set(e.to, [e]);
   }
 
   /** The edges of one document's statements and proofs. */
   private resolvePart(doc: Doc, part: Part): void {
-    const key = (ordinal: number) => `${this.idOf(doc)}#${ordinal}`;
-    for (const n of part.nodes) this.outOf.set(n.key, []);
+    // the nodes' own key strings: an edge holds the one string, not a copy made per edge
+    const key = (ordinal: number) => part.nodes[ordinal]?.key ?? `${this.idOf(doc)}#${ordinal}`;
+    for (const n of part.nodes) this.outOf.delete(n.key);
     const add = (from: NodeKey, uses: readonly UseSite[], mentions: readonly Mention[]) => {
       const explicit = new Set<NodeKey>();
       let memo = this.resolved.get(doc.uri);
@@ -325,14 +369,14 @@ export class DependencyIndex {
         if (to === undefined) memo.set(u.name, to = this.resolveName(doc, u.name) ?? null);
         if (!to || to.key === from) continue;
         explicit.add(to.key);
-        this.link(part, { from, to: to.key, kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', name: u.name, doc, start: u.start, end: u.end, weak: u.weak, external: to.external, inner: to.inner });
+        this.link(part, new DepEdge(from, to.key, u.name, doc, u.start, u.end, { kind: 'explicit', where: u.where, via: u.cmd === 'uses' ? 'uses' : 'ref', weak: u.weak, external: to.external, inner: to.inner }));
       }
       const named = new Set<NodeKey>();
       for (const m of mentions) {
         const to = this.resolveMention(doc, m, from);
         if (!to || to === from || explicit.has(to) || named.has(to)) continue;
         named.add(to);
-        this.link(part, { from, to, kind: 'byName', where: m.where, via: m.kind, name: m.key, doc, start: m.start, end: m.end, weak: false, external: false, inner: false });
+        this.link(part, new DepEdge(from, to, m.key, doc, m.start, m.end, { kind: 'byName', where: m.where, via: m.kind, weak: false, external: false, inner: false }));
       }
     };
     for (const su of part.uses.statements) add(key(su.ordinal), su.uses, su.mentions);
@@ -347,21 +391,30 @@ export class DependencyIndex {
   resolveName(from: Doc, name: string, depth = 0): Resolved | undefined {
     for (const loc of this.ws.findLabel(from, name)) {
       const owner = this.ownerOfLabel(loc.doc, loc.label, depth);
-      if (owner) return { ...owner, external: loc.prefix !== '' };
+      if (owner) return this.resolvedAs(owner.key, loc.prefix !== '', owner.inner);
     }
     return undefined;
+  }
+
+  /** One object per statement and way of reaching it: the memo of every document that reaches it holds that one. */
+  private resolvedAs(key: NodeKey, external: boolean, inner: boolean): Resolved {
+    let four = this.resolvedObjects.get(key);
+    if (!four) this.resolvedObjects.set(key, four = []);
+    const i = (external ? 2 : 0) + (inner ? 1 : 0);
+    return four[i] ??= { key, external, inner };
   }
 
   private ownerOfLabel(doc: Doc, label: DocLabel, depth: number): { key: NodeKey; inner: boolean } | undefined {
     const part = this.parts.get(doc.uri);
     if (!part) return undefined;
     const envs = doc.envs();
+    const keyOf = (ord: number) => part.nodes[ord]?.key ?? `${this.idOf(doc)}#${ord}`;
     for (let i = label.env; i >= 0 && i < envs.length; i = envs[i].parent) {
       const inner = i !== label.env || label.mathEnv >= 0;
       const ord = part.uses.statementOfEnv.get(i);
-      if (ord !== undefined) return { key: `${this.idOf(doc)}#${ord}`, inner };
+      if (ord !== undefined) return { key: keyOf(ord), inner };
       const p = part.uses.proofOfEnv.get(i);
-      if (typeof p === 'number') return { key: `${this.idOf(doc)}#${p}`, inner: true };
+      if (typeof p === 'number') return { key: keyOf(p), inner: true };
       if (typeof p === 'string') { const r = depth < 2 ? this.resolveName(doc, p, depth + 1) : undefined; return r && { key: r.key, inner: true }; }
     }
     return undefined;
@@ -495,12 +548,12 @@ export class DependencyIndex {
 
   /** What a statement and its proofs use, in the order written. */
   uses(key: NodeKey): readonly DepEdge[] {
-    return this.outOf.get(key) ?? [];
+    return this.outOf.get(key) ?? NO_EDGES;
   }
 
   /** What uses a statement (from any document of the workspace, xr included). */
   usedBy(key: NodeKey): DepEdge[] {
-    return [...(this.into.get(key) ?? [])];
+    return [...(this.into.get(key) ?? NO_EDGES)];
   }
 
   /** The workspace's documents the graph holds statements of. */

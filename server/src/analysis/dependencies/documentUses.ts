@@ -134,6 +134,19 @@ const NO_MARKS: Omit<BlueprintMarks, 'proofLeanok'> = Object.freeze({ leanok: fa
 const UNMARKED: BlueprintMarks = Object.freeze({ ...NO_MARKS, proofLeanok: false });
 /** The reading of an environment that says nothing the graph reads: one object, never changed. */
 const SAYS_NOTHING: EnvReading = Object.freeze({ marks: NO_MARKS, cites: false, mentions: Object.freeze([]) as unknown as Mention[] });
+/**
+ * Most statements have no proof here, no reference and no mention: they share one empty list,
+ * never changed, and get their own list with their first item (a large project has tens of
+ * thousands of statements).
+ */
+const NONE: readonly never[] = Object.freeze([]);
+const emptyList = <T>(): T[] => NONE as unknown as T[];
+function appended<T>(list: T[], ...items: T[]): T[] {
+  if ((list as unknown) === NONE) return items;
+  list.push(...items);
+  return list;
+}
+
 /** The last version read of each document: its text and its environments' readings by start. */
 const readings = new Map<string, { text: string; byStart: Map<number, EnvReading> }>();
 
@@ -160,7 +173,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const byEnv = new Map<number, StatementUses>();
   const out: StatementUses[] = stmts.map((st, ordinal) => {
     const su: StatementUses = {
-      st, ordinal, proofs: [], uses: [], mentions: [], marks: UNMARKED,
+      st, ordinal, proofs: emptyList<DocEnv>(), uses: emptyList<UseSite>(), mentions: emptyList<Mention>(), marks: UNMARKED,
       cites: false, provable: provable(st.kind, (e) => registry.get(e)),
     };
     byEnv.set(st.index, su);
@@ -194,7 +207,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     }
     if (!target) continue;
     proofOf.set(i, target);
-    if ('st' in target) target.proofs.push(proof);
+    if ('st' in target) target.proofs = appended(target.proofs, proof);
   }
   const foreign = new Map<number, ForeignProof>();
   for (const [i, t] of proofOf) {
@@ -220,7 +233,8 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     if (seen.has(key)) continue;
     seen.add(key);
     const site: UseSite = { name: r.name, where: o.where, start: r.start, end: r.end, cmd: r.cmd, weak: PAGE_REFS.test(r.cmd) || passing(text, r.cmdStart) };
-    (o.su ?? o.foreign!).uses.push(site);
+    const holder = o.su ?? o.foreign!;
+    holder.uses = appended(holder.uses, site);
   }
   let blueprint = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves');
   // marks, citations and mentions, read from each statement's and proof's own text (comments
@@ -253,12 +267,12 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
     const r = reading(su.st.index);
     const m = r.marks;
     su.cites = r.cites;
-    su.mentions.push(...placed(r, su.st.env, 'statement'));
+    if (r.mentions.length) su.mentions = appended(su.mentions, ...placed(r, su.st.env, 'statement'));
     let proofLeanok = false;
     for (const p of su.proofs) {
       const pr = reading(proofIndex.get(p)!);
       if (pr.marks.leanok) proofLeanok = true;
-      su.mentions.push(...placed(pr, p, 'proof'));
+      if (pr.mentions.length) su.mentions = appended(su.mentions, ...placed(pr, p, 'proof'));
     }
     su.marks = m === NO_MARKS && !proofLeanok ? UNMARKED : { leanok: m.leanok, proofLeanok, mathlibok: m.mathlibok, notready: m.notready, lean: m.lean };
     if (m.leanok || m.mathlibok || m.lean.length) blueprint = true;
