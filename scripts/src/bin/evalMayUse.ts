@@ -21,6 +21,10 @@ const arg = (name: string): string | undefined => { const i = argv.indexOf(name)
 const data = process.env.MATHSENSE_SHARED ? path.join(path.resolve(process.env.MATHSENSE_SHARED), 'data') : path.resolve(repoRoot, '..', 'shared', 'data');
 const PER_BOOK = Number(arg('--per-book') ?? 25);
 const TARGET = 0.7;
+/** A threshold below any ranker score: every suggestion, for judging. */
+const SHOW_ALL = -1e9;
+/** Suggestions a threshold must show for its precision to count. */
+const MIN_SHOWN = 10;
 
 const BOOKS = [
   { book: 'lebl-basic-analysis', folder: path.join(data, 'latex-wild', 'lebl-basic-analysis'), root: 'realanal.tex' },
@@ -58,7 +62,7 @@ async function sample(): Promise<SampleItem[]> {
         if (!opened.has(n.uri)) { client.open(n.uri, fs.readFileSync(new URL(n.uri), 'utf8')); opened.add(n.uri); }
         let r: DependencyGraphResponse | undefined;
         for (let tries = 0; tries < 120; tries++) {
-          r = await client.conn.sendRequest<DependencyGraphResponse>(DEPENDENCY_GRAPH_REQUEST, { uri: n.uri, position: n.range.start, scope: 'neighbourhood', depth: 1, mayUseThreshold: 0 });
+          r = await client.conn.sendRequest<DependencyGraphResponse>(DEPENDENCY_GRAPH_REQUEST, { uri: n.uri, position: n.range.start, scope: 'neighbourhood', depth: 1, mayUseThreshold: SHOW_ALL });
           if (!r.suggestionsPending) break;
           await new Promise((res) => setTimeout(res, 500));
         }
@@ -79,18 +83,23 @@ async function sample(): Promise<SampleItem[]> {
 }
 
 function thresholds(judged: Judged[]): void {
-  const shown = (t: number) => judged.flatMap((j) => j.suggestions.filter((s) => s.score >= t).map((s) => ({ s, plausible: j.judgements.find((x) => x.to === s.to)?.plausible ?? false })));
-  const rows: string[][] = [['threshold', 'shown', 'judged plausible', 'precision', 'statements with a suggestion']];
+  const all = judged.flatMap((j) => j.suggestions.map((s) => ({ s, plausible: j.judgements.find((x) => x.to === s.to)?.plausible ?? false })));
+  const shown = (t: number) => all.filter((x) => x.s.score >= t);
+  const rows: string[][] = [['threshold (ranker score)', 'shown', 'judged plausible', 'precision', 'statements with a suggestion']];
+  // every score a suggestion has is a cut; the table shows ten of them, the choice looks at all
+  const cuts = [...new Set(all.map((x) => x.s.score))].sort((a, b) => a - b);
   let chosen: number | undefined;
-  for (let t = 0.3; t <= 0.951; t += 0.05) {
+  const row = (t: number) => {
     const s = shown(t);
     const p = s.length ? s.filter((x) => x.plausible).length / s.length : NaN;
     const cover = judged.filter((j) => j.suggestions.some((x) => x.score >= t)).length;
-    rows.push([t.toFixed(2), String(s.length), String(s.filter((x) => x.plausible).length), Number.isFinite(p) ? `${(100 * p).toFixed(0)}%` : '-', `${cover} of ${judged.length}`]);
-    if (chosen === undefined && s.length >= 5 && p >= TARGET) chosen = t;
-  }
+    return { s, p, cover, cells: [t.toFixed(3), String(s.length), String(s.filter((x) => x.plausible).length), Number.isFinite(p) ? `${(100 * p).toFixed(0)}%` : '-', `${cover} of ${judged.length}`] };
+  };
+  for (const t of cuts) { const r = row(t); if (chosen === undefined && r.s.length >= MIN_SHOWN && r.p >= TARGET) chosen = t; }
+  for (let k = 0; k < 10 && cuts.length; k++) rows.push(row(cuts[Math.floor((k / 10) * cuts.length)]).cells);
+  if (chosen !== undefined) rows.push(row(chosen).cells);
   console.log(table(rows));
-  console.log(chosen === undefined ? `\nno threshold reaches ${100 * TARGET}% precision with 5 or more shown` : `\nlowest threshold with precision >= ${100 * TARGET}%: ${chosen.toFixed(2)}`);
+  console.log(chosen === undefined ? `\nno threshold reaches ${100 * TARGET}% precision with ${MIN_SHOWN} or more shown` : `\nlowest threshold with precision >= ${100 * TARGET}% and ${MIN_SHOWN} or more shown: ${chosen.toFixed(3)}`);
 }
 
 const judgedPath = argv.includes('--sample') ? undefined : arg('--judged') ?? path.join(repoRoot, 'test', 'real-world', 'may-use-judgements.json');

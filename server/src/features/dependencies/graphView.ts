@@ -40,7 +40,7 @@ export function dependencyGraph(ws: Workspace, q: GraphQuery, numbers?: (doc: Do
     focus = at.key;
     keys = neighbourhood(g, at.key, Math.max(1, Math.min(q.depth ?? 1, 6)));
     // no vectors are asked for while no threshold shows a suggestion (evaluation asks with its own)
-    if (q.index && (q.mayUseThreshold !== undefined || MAY_USE_THRESHOLD <= 1)) {
+    if (q.index && (q.mayUseThreshold !== undefined || MAY_USE_THRESHOLD !== undefined)) {
       const m = mayUse(ws, g, q.index, at, { threshold: q.mayUseThreshold });
       suggested = m.suggestions;
       pending = m.pending;
