@@ -12,6 +12,7 @@
 // entry in the index.
 
 import { FIRST_TERM_ID } from './store.js';
+import { drain } from '../util/turns.js';
 
 /** The citing statements, as the profiles read them. */
 export interface CiterSource {
@@ -27,6 +28,9 @@ export interface CiterSource {
   vector?(j: number): Float32Array | undefined;
 }
 
+/** Citers read in between pauses of a build in slices. */
+const CITERS_PER_PAUSE = 1024;
+
 export class CiterProfiles {
   private readonly lists: number[][];
   private readonly lengths: Float64Array;
@@ -37,33 +41,46 @@ export class CiterProfiles {
   /** The vector each citer's is summed with (undefined: none). */
   private readonly vectors: Array<Float32Array | undefined>;
   private readonly scratch: Float64Array;
-  private readonly total: number;
-  private readonly profiles: number;
+  private total = 0;
+  private profiles = 0;
 
-  constructor(readonly candidates: number, private readonly source: CiterSource, private readonly k1 = 1.2, private readonly b = 0.75) {
+  constructor(readonly candidates: number, private readonly source: CiterSource, private readonly k1 = 1.2, private readonly b = 0.75, filled = true) {
     this.lengths = new Float64Array(candidates);
     this.sums = new Array(candidates);
     this.counts = new Int32Array(candidates);
     this.withVector = new Int32Array(candidates);
     this.vectors = new Array(source.citers);
     this.scratch = new Float64Array(candidates);
-    let total = 0, profiles = 0;
-    // each citer's cites once and in range, read in the query loop below
     this.lists = new Array(source.citers);
+    if (filled) drain(this.fill());
+  }
+
+  /**
+   * Profiles built a slice at a time (`yield` between slices of citers): the index's, over all
+   * its statements and their vectors, is more work than a request may wait behind.
+   */
+  static *built(candidates: number, source: CiterSource): Generator<void, CiterProfiles> {
+    const p = new CiterProfiles(candidates, source, undefined, undefined, false);
+    yield* p.fill();
+    return p;
+  }
+
+  /** Reads the citers in: each citer's cites once and in range (the query loop below reads them). */
+  private *fill(): Generator<void, void> {
+    const source = this.source;
     for (let j = 0; j < source.citers; j++) {
-      const cs = this.lists[j] = distinct(source.cites(j), candidates);
+      if (j % CITERS_PER_PAUSE === CITERS_PER_PAUSE - 1) yield;
+      const cs = this.lists[j] = distinct(source.cites(j), this.candidates);
       if (cs.length === 0) continue;
       const len = source.length(j), v = source.vector?.(j);
       for (const c of cs) {
-        if (this.counts[c]++ === 0) profiles++;
+        if (this.counts[c]++ === 0) this.profiles++;
         this.lengths[c] += len;
-        total += len;
+        this.total += len;
         if (v) this.addVector(c, v, 1);
       }
       this.vectors[j] = v;
     }
-    this.profiles = profiles;
-    this.total = total;
   }
 
   /**

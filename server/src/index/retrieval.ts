@@ -233,7 +233,7 @@ const statementCiters = perIndex(function* (index: LoadedIndex): Generator<void,
   const lists = citationTable.get(index).lists.map((cs) => cs.filter((c) => c >= a && c < b).map((c) => c - a));
   yield;
   const vectors = index.header.modelVersion !== '';
-  return new CiterProfiles(b - a, {
+  return yield* CiterProfiles.built(b - a, {
     citers: b - a,
     postings: (term, each) => index.postings(term, a, b, (id, tf) => each(id - a, tf)),
     cites: (j) => lists[j],

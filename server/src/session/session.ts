@@ -216,7 +216,9 @@ export class Session implements FeatureContext {
    * requests; its first build brings the checks, lenses and hover lines that wait for it.
    */
   private warmDependencies(): void {
-    if (this.graphWarming || this.shuttingDown) return;
+    // while the project is being read, a graph of part of it would be read again whole once the
+    // rest arrives (what its documents rest on changes): the read's end asks again
+    if (this.graphWarming || this.shuttingDown || this.loader.incomplete()) return;
     this.graphWarming = true;
     const first = !dependencyGraphBuilt(this.ws);
     const before = dependencyGraphVersion(this.ws);
