@@ -158,6 +158,8 @@
     const m = ev.data;
     if (m && m.type === 'graph') {
       graph = m.graph;
+      // "may use" is offered only when the server sent suggestions (none pass its threshold: nothing to toggle)
+      showMayUse.parentElement.hidden = !graph.edges.some((e) => e.kind === 'suggested');
       try { draw(); } catch (e) { vscode.postMessage({ type: 'error', message: String(e && e.stack || e) }); }
     }
   });

@@ -13,7 +13,7 @@ import {
 /** The view's frame: its toolbar, legend, the stage the graph is drawn on, the statement pane. */
 const GRAPH_BODY = `<div class="toolbar">
 <button data-depth="1">Neighbourhood</button><button data-depth="2">2 steps</button><button data-depth="3">3 steps</button><button data-depth="whole">Whole document</button>
-<label><input type="checkbox" id="mayuse"> may use</label>
+<label hidden><input type="checkbox" id="mayuse"> may use</label>
 <span id="summary" class="summary"></span>
 </div>
 <div class="legend"><span class="plain l-proved">proved</span><span class="plain l-stated">stated</span><span class="plain l-cited">cited</span><span class="bp l-sdone">statement formalized</span><span class="bp l-pdone">proof formalized</span><span class="bp l-ready">ready</span><span class="bp l-mathlib">Mathlib</span></div>
