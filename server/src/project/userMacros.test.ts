@@ -84,3 +84,38 @@ test('references and labels through the project\'s macros at any depth: hover, d
   const eq = completion(fx.ws, doc, at('\\eqref{}', 7))!.items.sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1));
   assert.equal(eq[0].label, 'eq:ode');
 });
+
+test('a state set twice in one document holds from where it is set; a statement shown in a hover writes references made through stateful macros as the references they make', async () => {
+  const { refsWrittenOut } = await import('./userMacros.js');
+  const { labelBody } = await import('../features/labels/labelPreview.js');
+  const fx = fixture(String.raw`
+%! main.tex
+\documentclass{book}
+\usepackage{xparse,cleveref}
+\newcommand*{\curpart}{udf}
+\DeclareDocumentCommand \setpart { m }{\renewcommand*{\curpart}{#1}}
+\newcommand*{\mylabel}[1]{\label{\curpart:#1}}
+\DeclareDocumentCommand \myref { o m }{\cref{\IfNoValueTF{#1}{\curpart}{#1}:#2}}
+\begin{document}
+\setpart{alg}
+\begin{lemma}\mylabel{lem:a}A.\end{lemma}
+\setpart{top}
+\begin{theorem}\mylabel{thm:b}By \myref[alg]{lem:a} and \myref{thm:c}, B.\end{theorem}
+\begin{theorem}\mylabel{thm:c}C.\end{theorem}
+\setpart{alg}
+\begin{lemma}\mylabel{lem:d}D, after \myref{lem:a} and \myref[top]{thm:c}.\end{lemma}
+\end{document}
+`);
+  const doc = fx.doc('main.tex');
+  const text = doc.latexText;
+  const from = text.indexOf('By '), to = text.indexOf(', B.');
+  assert.equal(refsWrittenOut(fx.ws, doc, from, to), String.raw`By \cref{alg:lem:a} and \cref{top:thm:c}`);
+  // the second \setpart holds from where it is: no label is undefined or defined twice
+  const d = computeDiagnostics(fx.ws, doc, { unusedLabels: false, structure: true });
+  assert.deepEqual(d.filter((x) => /ref|label/.test(String(x.code))).map((x) => x.message), []);
+  const loc = fx.ws.findLabel(doc, 'top:thm:b')[0];
+  assert.ok(loc, 'the label made through \\mylabel is found');
+  const body = labelBody(fx.ws, loc);
+  assert.ok(!body.includes('[alg]'), body);
+  assert.match(body, /`alg:lem:a`/);
+});

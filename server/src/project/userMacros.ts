@@ -66,7 +66,7 @@ export interface MacroUse {
   /** The use's command (`\\thmref`, or `\\begin{thm}`): where it starts and ends. */
   cmdStart: number;
   cmdEnd: number;
-  /** A guard: the end of its last argument (what it holds is guarded). */
+  /** The end of the use's last argument read (a guard's: what it holds is guarded). */
   extentEnd?: number;
   /** A guard with branches known: the argument printed when its label is defined, and the one printed when not. */
   ifDefined?: { start: number; end: number };
@@ -621,16 +621,20 @@ export function writeOut(name: string, values: ReadonlyMap<string, string>): str
   return s.trim();
 }
 
-const valueTables = new WeakMap<ReadonlyMap<string, string>, Map<string, MacroDef>>();
+const valueTables = new WeakMap<ReadonlyMap<string, string>, { key: string; table: Map<string, MacroDef> }>();
 
-/** State values as macros without arguments, for the expander. */
+/**
+ * State values as macros without arguments, for the expander. Kept per map while its values stay
+ * the same: the fold of a document's state changes sets new values in the same map as it goes.
+ */
 function valueTable(values: ReadonlyMap<string, string>): Map<string, MacroDef> {
-  let t = valueTables.get(values);
-  if (!t) {
-    t = new Map([...values].map(([name, body]) => [name, { name, nargs: 0, body }]));
-    valueTables.set(values, t);
-  }
-  return t;
+  let key = '';
+  for (const [name, body] of values) key += `${name}\u0001${body}\u0002`;
+  const hit = valueTables.get(values);
+  if (hit?.key === key) return hit.table;
+  const table = new Map([...values].map(([name, body]) => [name, { name, nargs: 0, body }]));
+  valueTables.set(values, { key, table });
+  return table;
 }
 
 function decideTests(s: string): string {
@@ -723,7 +727,8 @@ function usesInBlock(text: string, definitions: ReadonlyArray<{ start: number; e
       out.push({
         kind: e.kind, name, computed: isComputedName(name) || /#\d/.test(name) || hasStandIn(name), start: span.start, end: span.end,
         cmdStart: at, cmdEnd: at + m[0].length,
-        ...(e.kind === 'guard' ? { extentEnd: Math.max(at + m[0].length, ...args.map((a) => a?.next ?? 0)), ...branchSpans(e, args) } : {}),
+        extentEnd: Math.max(at + m[0].length, ...args.map((a) => a?.next ?? 0)),
+        ...(e.kind === 'guard' ? branchSpans(e, args) : {}),
         macro: macro.env ? `begin{${macro.name}}` : macro.name, cmd: e.cmd, ...(e.includeKind ? { includeKind: e.includeKind } : {}),
       });
     }
@@ -851,6 +856,25 @@ function placeIn(doc: Doc, offset: number): { env: number; mathEnv: number; row:
 export function macroRefs(ws: Scopes & Includers, doc: Doc): DocRef[] {
   const macros = projectMacros(ws, doc);
   return macros.length ? factsOf(doc, macroUses(doc, macros, inheritedState(ws, doc))).refs : NO_REFS;
+}
+
+/**
+ * The text of `doc` from `start` to `end` with each reference made through the project's macros
+ * written as the reference it makes (`\\olref[z][sep]{x}` → `\\cref{sth:z:sep:x}`): what a
+ * renderer that knows none of the project's macros shows as a reference, not as "[z][sep]x".
+ */
+export function refsWrittenOut(ws: Scopes & Includers, doc: Doc, start: number, end: number): string {
+  const text = doc.latexText;
+  const macros = projectMacros(ws, doc);
+  if (!macros.length) return text.slice(start, end);
+  let out = '';
+  let at = start;
+  for (const u of macroUses(doc, macros, inheritedState(ws, doc))) {
+    if (u.kind !== 'ref' || u.computed || u.extentEnd === undefined || u.cmdStart < at || u.extentEnd > end) continue;
+    out += `${text.slice(at, u.cmdStart)}\\${REF_COMMANDS[u.cmd] === 'one' || REF_COMMANDS[u.cmd] === 'list' ? u.cmd : 'ref'}{${u.name}}`;
+    at = u.extentEnd;
+  }
+  return out + text.slice(at, end);
 }
 
 /** One empty list, so callers may keep what they derived from a document's macro references by identity. */

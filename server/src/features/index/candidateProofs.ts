@@ -12,6 +12,7 @@ import { HOVER_PROOFS, type ServerIndex } from '../../index/serverIndex.js';
 import { nameKey } from '../../index/namedResults.js';
 import type { LoadedIndex } from '../../index/store.js';
 import { macroWriter } from '../../math/blocks.js';
+import { refsWrittenOut } from '../../project/userMacros.js';
 import type { IndexEntry } from '../../index/format.js';
 import { excerptMd, where } from './excerpts.js';
 import { SHOW_CANDIDATE_PROOFS_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
@@ -65,7 +66,9 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
   const f = statementAt(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
   const c = candidateProofsOf(ws, f, si, limit);
-  const parts = c.own.map((p) => `**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(bodyText(p.doc, p.env))}`);
+  // the project's reference macros written as the references they make (`\olref[a][b]{x}` is no "[a][b]x")
+  const written = (p: { doc: Doc; env: DocEnv }) => refsWrittenOut(ws, p.doc, p.env.bodyStart, p.env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+  const parts = c.own.map((p) => `**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(written(p))}`);
   for (const g of c.groups) parts.push(resultLine(c.index!, g));
   if (parts.length === 0) return undefined;
   return `**Candidate proofs**${c.semantic ? '' : ` *(${LEXICAL_NOTE})*`}\n\n${parts.join('\n\n')}`;

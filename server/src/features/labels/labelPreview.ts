@@ -4,6 +4,7 @@ import type { LabelLocation, Workspace } from '../../project/workspace.js';
 import { labelTarget, type LabelTarget } from '../../analysis/structure.js';
 import { latexToMarkdown, latexToPlain, mathBlock, type RefTarget } from '../../analysis/render.js';
 import { uriToPath } from '../../project/files.js';
+import { refsWrittenOut } from '../../project/userMacros.js';
 
 /** "Lemma (Title)" with the title as plain text. */
 export function targetHeading(t: LabelTarget): string {
@@ -43,7 +44,7 @@ export function labelBody(ws: Workspace, loc: LabelLocation, maxLength = 1500): 
     return mathBlock(env.name, text.slice(env.bodyStart, env.bodyEnd));
   }
   if ((t.kind === 'theorem' || t.kind === 'figure' || t.kind === 'table' || t.kind === 'proof') && t.env) {
-    return latexToMarkdown(text.slice(t.env.bodyStart, t.env.bodyEnd), { maxLength, refTarget });
+    return latexToMarkdown(refsWrittenOut(ws, doc, t.env.bodyStart, t.env.bodyEnd), { maxLength, refTarget });
   }
   if (t.kind === 'item' && t.env) {
     // the item the label sits in: from the last \item before the label to the next one
@@ -51,7 +52,7 @@ export function labelBody(ws: Workspace, loc: LabelLocation, maxLength = 1500): 
     const start = before >= t.env.bodyStart ? before + 5 : t.env.bodyStart;
     let end = text.indexOf('\\item', loc.label.end);
     if (end < 0 || end > t.env.bodyEnd) end = t.env.bodyEnd;
-    return latexToMarkdown(text.slice(start, end), { maxLength, refTarget });
+    return latexToMarkdown(refsWrittenOut(ws, doc, start, end), { maxLength, refTarget });
   }
   if (t.kind === 'section' && t.section) {
     return `**${latexToMarkdown(t.section.title, { maxLength: 300 })}**`;
