@@ -280,7 +280,12 @@ export function statementBefore(envs: readonly DocEnv[], proofIndex: number, isS
 
 /** A statement's text as the index reads it: its body without `\label`s. */
 export function bodyText(doc: Doc, env: DocEnv): string {
-  return doc.latexText.slice(env.bodyStart, env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+  return withoutLabels(doc.latexText.slice(env.bodyStart, env.bodyEnd));
+}
+
+/** A statement's or proof's text without its `\label`s, as the index reads it. */
+export function withoutLabels(text: string): string {
+  return text.replace(/\\label\s*\{[^{}]*\}/g, '').trim();
 }
 
 /** A theorem-like statement and the text it says (body without labels). */

@@ -229,7 +229,6 @@ function testBranches(body: string): Array<{ test: string; arg: string; branch: 
   return out;
 }
 
-/** Commands that test whether a control sequence (here a label's `r@key`) is defined. */
 /**
  * The branches of a label test that are whole arguments of the macro: `\\@ifundefined{r@#1}{#3}{#2}`
  * prints #3 when the label is undefined and #2 when it is defined. Other shapes (`\\ifcsname … \\else
@@ -247,6 +246,7 @@ function guardBranches(test: string, body: string, p: number): { branches: { def
   return test === 'ifcsdef' ? { branches: { defined: Number(x), undefined: Number(y) } } : { branches: { defined: Number(y), undefined: Number(x) } };
 }
 
+/** Commands that test whether a control sequence (here a label's `r@key`) is defined. */
 const LABEL_TESTS = new Set(['@ifundefined', 'ifcsname', 'ltx@ifundefined', 'ifcsundef', 'ifcsdef']);
 
 /** Commands that give a macro a value. */

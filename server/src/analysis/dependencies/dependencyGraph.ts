@@ -357,8 +357,7 @@ export class DependencyIndex {
 
   /** The edges of one document's statements and proofs. */
   private resolvePart(doc: Doc, part: Part): void {
-    // the nodes' own key strings: an edge holds the one string, not a copy made per edge
-    const key = (ordinal: number) => part.nodes[ordinal]?.key ?? `${this.idOf(doc)}#${ordinal}`;
+    const key = (ordinal: number) => this.keyIn(doc, part, ordinal);
     for (const n of part.nodes) this.outOf.delete(n.key);
     const add = (from: NodeKey, uses: readonly UseSite[], mentions: readonly Mention[]) => {
       const explicit = new Set<NodeKey>();
@@ -408,13 +407,12 @@ export class DependencyIndex {
     const part = this.parts.get(doc.uri);
     if (!part) return undefined;
     const envs = doc.envs();
-    const keyOf = (ord: number) => part.nodes[ord]?.key ?? `${this.idOf(doc)}#${ord}`;
     for (let i = label.env; i >= 0 && i < envs.length; i = envs[i].parent) {
       const inner = i !== label.env || label.mathEnv >= 0;
       const ord = part.uses.statementOfEnv.get(i);
-      if (ord !== undefined) return { key: keyOf(ord), inner };
+      if (ord !== undefined) return { key: this.keyIn(doc, part, ord), inner };
       const p = part.uses.proofOfEnv.get(i);
-      if (typeof p === 'number') return { key: keyOf(p), inner: true };
+      if (typeof p === 'number') return { key: this.keyIn(doc, part, p), inner: true };
       if (typeof p === 'string') { const r = depth < 2 ? this.resolveName(doc, p, depth + 1) : undefined; return r && { key: r.key, inner: true }; }
     }
     return undefined;
@@ -571,6 +569,11 @@ export class DependencyIndex {
     let id = this.uriIds.get(doc.uri);
     if (id === undefined) this.uriIds.set(doc.uri, id = this.uriIds.size);
     return id;
+  }
+
+  /** The key of the statement at `ordinal` in `doc`: its node's own string (edges and memos hold that one, not a copy each). */
+  private keyIn(doc: Doc, part: Part, ordinal: number): NodeKey {
+    return part.nodes[ordinal]?.key ?? `${this.idOf(doc)}#${ordinal}`;
   }
 
   private nodesOf(doc: Doc, uses: DocumentUses): DepNode[] {

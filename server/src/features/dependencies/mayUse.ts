@@ -6,7 +6,7 @@
 // explicit or by-name one) and shown only above a threshold fixed on a judged sample
 // (test/real-world/may-use-judgements.json, evalMayUse). Vectors come from the index's cache;
 // those missing are asked for in the background and the answer says it is incomplete.
-import type { Doc, Workspace } from '../../project/workspace.js';
+import type { Workspace } from '../../project/workspace.js';
 import type { ServerIndex } from '../../index/serverIndex.js';
 import type { DependencyIndex, DepNode, NodeKey } from '../../analysis/dependencies/dependencyGraph.js';
 import { bodyText } from '../../analysis/structure.js';
@@ -30,7 +30,7 @@ export function mayUse(ws: Workspace, g: DependencyIndex, index: ServerIndex, n:
   const threshold = opts.threshold ?? MAY_USE_THRESHOLD;
   if (threshold === undefined || !n.su.proofs.length || !index.get()) return { suggestions: [], pending: false };
   const cited = new Set<NodeKey>([n.key, ...g.uses(n.key).map((e) => e.to), ...g.usedBy(n.key).map((e) => e.from)]);
-  const open = new Set(before(ws, g, n).filter((c) => !cited.has(c.key) && usable(c)).map((c) => c.key));
+  const open = new Set(statedBefore(ws, g, n).filter((c) => !cited.has(c.key) && usable(c)).map((c) => c.key));
   const text = bodyText(n.doc, n.su.st.env);
   const ranked = rankWorkspaceStatements(ws, n.doc, { doc: n.doc, st: n.su.st, env: n.su.st.env, text }, index);
   const missing = [...(index.vector(text) ? [] : [text]), ...ranked.slice(0, TOP_WITH_VECTORS).map((c) => c.text).filter((t) => !index.vector(t))];
@@ -54,17 +54,15 @@ function usable(n: DepNode): boolean {
   return n.su.provable || /definition|defn|def\b/i.test(kind);
 }
 
-/** The statements of `n`'s compilation stated before it, nearest first: what its proof may rest on. */
-function before(ws: Workspace, g: DependencyIndex, n: DepNode): DepNode[] {
-  const order: Doc[] = ws.includeOrder(ws.roots(n.doc));
+/** The statements of `n`'s compilation stated before it: what its proof may rest on. */
+function statedBefore(ws: Workspace, g: DependencyIndex, n: DepNode): DepNode[] {
   const out: DepNode[] = [];
-  for (const d of order) {
+  for (const d of ws.includeOrder(ws.roots(n.doc))) {
     for (const m of g.nodesIn(d)) {
       if (m === n || (d === n.doc && m.su.st.env.start > n.su.st.env.start)) continue;
       out.push(m);
     }
     if (d === n.doc) break;
   }
-  return out.reverse();
+  return out;
 }
-

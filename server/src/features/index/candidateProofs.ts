@@ -4,7 +4,7 @@
 import { CodeActionKind, type CodeAction, type Range } from 'vscode-languageserver-types';
 import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
-import { bodyText, enclosingStatement, proofTarget, statementAt, statementOf, type FoundStatement } from '../../analysis/structure.js';
+import { bodyText, enclosingStatement, proofTarget, statementAt, statementOf, withoutLabels, type FoundStatement } from '../../analysis/structure.js';
 import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { latexToPlain } from '../../analysis/render.js';
 import type { Result } from '../../index/retrieval.js';
@@ -67,7 +67,7 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
   if (!f || f.text.length < 10) return undefined;
   const c = candidateProofsOf(ws, f, si, limit);
   // the project's reference macros written as the references they make (`\olref[a][b]{x}` is no "[a][b]x")
-  const written = (p: { doc: Doc; env: DocEnv }) => refsWrittenOut(ws, p.doc, p.env.bodyStart, p.env.bodyEnd).replace(/\\label\s*\{[^{}]*\}/g, '').trim();
+  const written = (p: { doc: Doc; env: DocEnv }) => withoutLabels(refsWrittenOut(ws, p.doc, p.env.bodyStart, p.env.bodyEnd));
   const parts = c.own.map((p) => `**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(written(p))}`);
   for (const g of c.groups) parts.push(resultLine(c.index!, g));
   if (parts.length === 0) return undefined;
