@@ -43,7 +43,9 @@ export class DependencyGraphPanel implements vscode.Disposable {
     if (!this.panel) this.create();
     else this.panel.reveal(vscode.ViewColumn.Beside, true);
     const focus = graph.nodes.find((n) => n.id === graph.focus);
-    this.panel!.title = asked.scope === 'whole' ? 'MathSense: dependency graph' : `MathSense: what ${focus ? `${focus.kind}${focus.number ? ` ${focus.number}` : ''}` : 'this statement'} rests on`;
+    // a number counted from the source is marked as the graph's boxes mark it: the PDF may print another
+    const number = focus?.number ? ` ${focus.numberFrom === 'counted' ? '≈' : ''}${focus.number}` : '';
+    this.panel!.title = asked.scope === 'whole' ? 'MathSense: dependency graph' : `MathSense: what ${focus ? `${focus.kind}${number}` : 'this statement'} rests on`;
     if (this.ready) this.post();
     // may-use suggestions wait for vectors: asked again once, shortly
     if (graph.suggestionsPending && asked.scope === 'neighbourhood') setTimeout(() => { if (this.asked === asked) void this.show(asked).catch(() => undefined); }, 1500);
