@@ -12,6 +12,8 @@
 //   --places N  places typed at, spread through the file (default 20)
 //   --only a,b  only these scenarios (workspace, singleFile, atOnce, refCompletion, baseline)
 //   --sizes     cost against document size instead, 1 to 31 MB (benchSizes.ts; --mb 1,4 for other sizes)
+//   --requests  every interactive request the server answers, p50 / p95 on the Stacks workspace with
+//               the full index and SVG hovers (benchRequests.ts; MATHSENSE_BENCH_BASELINE as --burst)
 //   --burst     VS Code's burst of requests on opening a huge workspace file, and a hover elsewhere
 //               meanwhile (benchBurst.ts; MATHSENSE_BENCH_BASELINE=bundle for the same run's baseline)
 //
@@ -623,6 +625,8 @@ async function main() {
   if (flag('--sizes')) { await (await import('./benchSizes.js')).benchSizes(); return; }
   // --burst: the requests VS Code sends on opening a huge file (benchBurst.ts)
   if (flag('--burst')) { await (await import('./benchBurst.js')).benchBurst(); return; }
+  // --requests: every interactive request on the Stacks workspace (benchRequests.ts)
+  if (flag('--requests')) { process.exitCode = await (await import('./benchRequests.js')).benchRequests(); return; }
   if (!fs.existsSync(FILE)) die(`data not found: ${FILE} (set MATHSENSE_DATA)`);
   if (!fs.existsSync(SERVER)) die(`${path.relative(root, SERVER)} missing: run \`npm run build\` first`);
   const newest = newestMtime(path.join(root, 'server', 'src'));

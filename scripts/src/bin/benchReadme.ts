@@ -5,7 +5,7 @@
 //   node scripts/out/bin/benchReadme.js [--from-json]
 //
 //   --from-json  do not run anything: rewrite the table from the JSON files the last runs left in
-//                test-output/ (bench.json, bench-sizes.json, bench-burst.json, bench-hover-math.json,
+//                test-output/ (bench.json, bench-requests.json, bench-sizes.json, bench-burst.json, bench-hover-math.json,
 //                bench-install.json)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +18,7 @@ const BEGIN = '<!-- perf:begin (npm run bench:readme writes this table) -->';
 const END = '<!-- perf:end -->';
 
 if (!process.argv.includes('--from-json')) {
-  for (const args of [['bench.js'], ['bench.js', '--sizes'], ['bench.js', '--burst'], ['benchInstall.js']]) {
+  for (const args of [['bench.js'], ['bench.js', '--requests'], ['bench.js', '--sizes'], ['bench.js', '--burst'], ['benchInstall.js']]) {
     console.log(`\n$ node scripts/out/bin/${args.join(' ')}`);
     const r = spawnSync(process.execPath, [path.join('scripts', 'out', 'bin', args[0]), ...args.slice(1)], { stdio: 'inherit' });
     // 3: a target missed, which the table shows; anything else is a failed run
@@ -52,6 +52,15 @@ if (b) {
   if (b.workspace) {
     rows.push([`spawn → Stacks project read (${b.workspace.status.documents} files)`, ms(b.workspace.coldOpenMs), '—', src]);
     rows.push(['server RSS after reading Stacks / peak', `${mb(b.workspace.rssAfterScan.vmRssBytes)} / ${mb(b.workspace.rssAfterScan.vmHwmBytes)}`, '—', src]);
+  }
+}
+const q = read('bench-requests.json');
+if (q) {
+  const [cur, base] = q.runs as Array<{ name: string; requests: Record<string, { p50: number; p95: number } | undefined> }>;
+  for (const [name, r] of Object.entries(cur.requests)) {
+    if (!r) continue;
+    const o = base?.requests[name];
+    rows.push([`Stacks workspace, SVG hovers: ${name.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')} p50 / p95${r.p95 < q.targetP95Ms ? '' : ` (≥ ${q.targetP95Ms} ms)`}`, `${ms(r.p50)} / ${ms(r.p95)}`, o ? `${base.name}: ${ms(o.p50)} / ${ms(o.p95)}` : '—', `bench --requests, ${day(q.date)}`]);
   }
 }
 const s = read('bench-sizes.json');
