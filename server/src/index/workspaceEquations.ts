@@ -108,6 +108,14 @@ function push(m: Map<string, number[]>, k: string, i: number): void {
   if (l) l.push(i); else m.set(k, [i]);
 }
 
+/** Whether two lists of a document's sites are the same displays (where they are aside). */
+function sameRelativeSites(a: readonly DocEquation[], b: readonly DocEquation[]): boolean {
+  return a.length === b.length && a.every((s, i) => {
+    const t = b[i];
+    return s.rel === t.rel || (s.latex === t.latex && s.label === t.label && s.env === t.env && s.row === t.row);
+  });
+}
+
 /** Sites between pauses of `snapshotSteps` while their content keys are made. */
 const SITES_PER_PAUSE = 2048;
 
@@ -118,7 +126,7 @@ export class WorkspaceEquations {
   private readonly keys = new WeakMap<EquationSite, { sig: string; key: string }>();
   /** Each document's sites and their content keys, kept while its blocks and macros stay the same. */
   private readonly parts = new WeakMap<Doc, { blocks: readonly Block[]; sig: string; eqs: DocEquation[]; keys: string[] }>();
-  private last: { blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
+  private last: { docs: Doc[]; blocks: Array<readonly Block[]>; gen: number; vgen: number; snap: WorkspaceSnapshot; missing: Array<{ key: string; latex: string; macroKey: string }>; defs: Map<string, readonly MacroDef[]> } | undefined;
 
   constructor(readonly analyses: EquationAnalyses, private readonly vectors?: VectorSource) {}
 
@@ -129,6 +137,11 @@ export class WorkspaceEquations {
     const key = analysisKey(site.latex, sig);
     this.keys.set(site, { sig, key });
     return key;
+  }
+
+  /** The last snapshot made, as it was (a list that only reads what is known need not wait for a new one). */
+  latest(): WorkspaceSnapshot | undefined {
+    return this.last?.snap;
   }
 
   /**
@@ -150,11 +163,15 @@ export class WorkspaceEquations {
     const gen = this.analyses.generation;
     const vgen = this.vectors?.generation ?? 0;
     const l = this.last;
-    const sameSites = !!l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
-    if (l && sameSites && l.gen === gen && l.vgen === vgen) {
+    const sameBlocks = !!l && l.blocks.length === blocks.length && l.blocks.every((b, i) => b === blocks[i]);
+    if (l && sameBlocks && l.gen === gen && l.vgen === vgen) {
       if (opts.queue !== false && l.snap.pending) this.analyses.want(l.missing, l.defs);
       return l.snap;
     }
+    // whether every document still has the same displays under the same macros (a keystroke in
+    // a paragraph moves the displays after it, nothing more): then what depends on their content
+    // alone (features, the searchable corpus, copy groups) is the last snapshot's
+    let sameContent = !!l && l.docs.length === docs.length && l.docs.every((d, i) => d === docs[i]) && l.gen === gen && l.vgen === vgen;
     const sites: DocEquation[] = [];
     const features: Array<EquationFeatures | undefined> = [];
     const missing: Array<{ key: string; latex: string; macroKey: string }> = [];
@@ -164,12 +181,16 @@ export class WorkspaceEquations {
       let part = this.parts.get(doc);
       if (!part || part.blocks !== blocks[d]) {
         const eqs = yield* documentEquationSteps(doc);
+        const before = part;
         part = { blocks: blocks[d], sig: '', eqs, keys: [] };
+        // the block-relative sites of unchanged blocks are the same objects
+        if (before && sameRelativeSites(before.eqs, eqs)) { part.sig = before.sig; part.keys = before.keys; } else sameContent = false;
         this.parts.set(doc, part);
       }
       if (part.eqs.length === 0) continue;
       const m = this.macros.of(ws, doc);
       if (part.sig !== m.sig) {
+        sameContent = false;
         const keys: string[] = [];
         for (let i = 0; i < part.eqs.length; i++) {
           keys.push(this.keyOf(part.eqs[i].rel, m.sig));
@@ -189,11 +210,17 @@ export class WorkspaceEquations {
       }
       yield;
     }
+    if (l && sameContent) {
+      if (opts.queue !== false && l.snap.pending) this.analyses.want(l.missing, l.defs);
+      const snap: WorkspaceSnapshot = { ...l.snap, sites };
+      this.last = { ...l, blocks, snap };
+      return snap;
+    }
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
-    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameSites ? l.snap.sitesKey : {} };
-    this.last = { blocks, gen, vgen, snap, missing, defs };
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameBlocks ? l.snap.sitesKey : {} };
+    this.last = { docs, blocks, gen, vgen, snap, missing, defs };
     return snap;
   }
 
