@@ -2,12 +2,9 @@
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { printedNumberOf, type AuxNumbers } from '../project/auxNumbers.js';
-import { sectionName, statements } from '../analysis/structure.js';
-import { latexToPlain } from '../analysis/render.js';
+import { sectionNames, statementNames } from '../analysis/symbolNames.js';
 
 interface Entry { start: number; end: number; symbol: DocumentSymbol; level: number }
-
-const plain = (latex: string): string => latexToPlain(latex);
 
 /** The outline, each entry's detail its label (and its number from the last LaTeX run, when there is one). */
 export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): DocumentSymbol[] {
@@ -21,6 +18,7 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
   const labels = doc.labels();
   const entries: Entry[] = [];
   let left = 0;
+  const names = sectionNames(doc);
   sections.forEach((s, i) => {
     if (entries.length >= MAX_OUTLINE) { left++; return; }
     // a section runs until the next section of the same or a higher level
@@ -32,17 +30,16 @@ export function documentSymbols(ws: Workspace, doc: Doc, numbers?: AuxNumbers): 
       const l = labels[k];
       if (l.env < 0 && !/\S/.test(text.slice(s.end, l.cmdStart))) { label = l; break; }
     }
-    const name = `${sectionName(s)}: ${plain(s.title) || '(untitled)'}`;
+    const name = names[i].name;
     const range = doc.range(s.start, end);
     entries.push({
       start: s.start, end, level: s.level,
       symbol: { name, detail: detail(label?.name), kind: SymbolKind.Namespace, range, selectionRange: doc.range(s.start, s.end), children: [] },
     });
   });
-  for (const st of statements(ws, doc)) {
+  for (const { st, name } of statementNames(ws, doc)) {
     if (st.env.parent >= 0 && ws.theorems(doc).get(doc.envs()[st.env.parent].name)) continue;
     if (entries.length >= MAX_OUTLINE) { left++; continue; }
-    const name = st.title ? `${st.kind.title} (${plain(st.title)})` : st.kind.title;
     entries.push({
       start: st.env.start, end: st.env.end, level: 99,
       symbol: {
@@ -89,18 +86,15 @@ function firstAfter(labels: ReadonlyArray<{ start: number }>, offset: number): n
 
 export function workspaceSymbols(ws: Workspace, query: string, limit = 1000): SymbolInformation[] {
   const q = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const matches = (s: string): boolean => q.every((w) => s.toLowerCase().includes(w));
+  const matches = (haystack: string): boolean => q.every((w) => haystack.includes(w));
   const out: SymbolInformation[] = [];
   for (const doc of ws.all()) {
-    for (const s of doc.sections()) {
-      const name = `${sectionName(s)}: ${plain(s.title)}`;
-      if (matches(name)) out.push({ name, kind: SymbolKind.Namespace, location: { uri: doc.uri, range: doc.range(s.start, s.end) } });
+    for (const { section: s, name, haystack } of sectionNames(doc)) {
+      if (matches(haystack)) out.push({ name, kind: SymbolKind.Namespace, location: { uri: doc.uri, range: doc.range(s.start, s.end) } });
       if (out.length >= limit) return out;
     }
-    for (const st of statements(ws, doc)) {
-      const name = st.title ? `${st.kind.title} (${plain(st.title)})` : st.kind.title;
-      const label = st.labels[0]?.name ?? '';
-      if (!matches(`${name} ${label}`)) continue;
+    for (const { st, name, label, haystack } of statementNames(ws, doc)) {
+      if (!matches(haystack)) continue;
       out.push({ name, containerName: label || undefined, kind: SymbolKind.Class, location: { uri: doc.uri, range: doc.range(st.env.start, st.env.bodyStart) } });
       if (out.length >= limit) return out;
     }
