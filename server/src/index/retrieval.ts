@@ -11,6 +11,7 @@ import { fuseZ, zScores } from '../util/zScores.js';
 import { referenceRow, referenceScore, usableRankers } from './referenceRanker.js';
 import { rankIndexProofs, statementSimilarity } from './indexHubs.js';
 import { perIndex, tick } from './perIndex.js';
+import { drain } from '../util/turns.js';
 import { nameSignals, textSignals } from './referenceSignals.js';
 import { namedIds } from './namedResults.js';
 import { CiterProfiles } from './citerProfiles.js';
@@ -41,6 +42,11 @@ export function withEntries(index: LoadedIndex, hits: Hit[]): Result[] {
  * (a statement that says the same thing is the strongest evidence); best score per proof.
  */
 export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOptions & { viaStatements?: boolean; name?: string } = {}): Result[] {
+  return drain(candidateProofSteps(index, q, opts));
+}
+
+/** `candidateProofs`, pausing (`yield`) between and within its searches (made in the background a slice at a time). */
+export function* candidateProofSteps(index: LoadedIndex, q: Query, opts: SearchOptions & { viaStatements?: boolean; name?: string } = {}): Generator<void, Result[]> {
   const limit = opts.limit ?? 5;
   const best = new Map<number, Hit>();
   const put = (h: Hit) => { const cur = best.get(h.id); if (!cur || h.score > cur.score) best.set(h.id, h); };
@@ -48,20 +54,20 @@ export function candidateProofs(index: LoadedIndex, q: Query, opts: SearchOption
   // the two paths score on one scale (rankIndexProofs keeps the fusion's); the statement path's
   // pool is fixed and the proof path's never smaller than the list, so that a proof reached
   // later in either path never outranks one already listed: top 3 is the start of top 10
-  for (const h of index.search(q, 'proof', { ...opts, limit: Math.max(limit, POOL), combine })) put(h);
+  for (const h of yield* index.searchSteps(q, 'proof', { ...opts, limit: Math.max(limit, POOL), combine })) put(h);
   if (opts.viaStatements !== false) {
-    for (const h of index.search(q, 'statement', { ...opts, limit: POOL })) {
+    for (const h of yield* index.searchSteps(q, 'statement', { ...opts, limit: POOL })) {
       for (const p of index.entry(h.id).proofs ?? []) if (!opts.exclude?.has(p)) put({ ...h, id: p });
     }
   }
   const ranked = [...best.values()].sort((a, b) => b.score - a.score || a.id - b.id);
-  return namedFirst(index, q, 'proof', ranked, opts, { combine }).slice(0, limit);
+  return (yield* namedFirstSteps(index, q, 'proof', ranked, opts, { combine })).slice(0, limit);
 }
 
 /** `nameOnly`: the query is the name and nothing else (a search box), so every entry it names is meant. */
 export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: SearchOptions & { name?: string; nameOnly?: boolean } = {}): Result[] {
   const limit = opts.limit ?? 10;
-  return namedFirst(index, q, kind, index.search(q, kind, { ...opts, limit }), opts).slice(0, limit);
+  return drain(namedFirstSteps(index, q, kind, index.search(q, kind, { ...opts, limit }), opts)).slice(0, limit);
 }
 
 /**
@@ -71,13 +77,14 @@ export function search(index: LoadedIndex, q: Query, kind: EntryKind, opts: Sear
  * proof's own) must be among the WIDE_POOL statements nearest the query's text. A name means
  * different results in different fields: "Chain rule" in a paper on divergences is not the
  * chain rule of calculus, "Cantor" in a chapter on the reals not Cantor's theorem on power sets.
+ * Pauses (`yield`) within its searches.
  */
-function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string; nameOnly?: boolean }, extra: Pick<SearchOptions, 'combine'> = {}): Result[] {
+function* namedFirstSteps(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], opts: SearchOptions & { name?: string; nameOnly?: boolean }, extra: Pick<SearchOptions, 'combine'> = {}): Generator<void, Result[]> {
   const named = opts.name ? namedIds(index, opts.name, kind) : undefined;
   for (const id of opts.exclude ?? []) named?.delete(id);
   if (!named || named.size === 0) return withEntries(index, hits);
-  const trusted = opts.nameOnly ? () => true : trustedNames(index, q, kind, named, opts, extra);
-  const scored = index.search(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size }).filter((h) => trusted(h.id));
+  const trusted = opts.nameOnly ? () => true : yield* trustedNames(index, q, kind, named, opts, extra);
+  const scored = (yield* index.searchSteps(q, kind, { ...opts, ...extra, only: [...named.keys()], limit: named.size })).filter((h) => trusted(h.id));
   const first = scored.sort((a, b) => named.get(b.id)! - named.get(a.id)! || b.score - a.score || a.id - b.id);
   const seen = new Set(first.map((h) => h.id));
   return [...first.map((h) => ({ ...h, entry: index.entry(h.id), named: true })), ...withEntries(index, hits.filter((h) => !seen.has(h.id)))];
@@ -88,18 +95,16 @@ function namedFirst(index: LoadedIndex, q: Query, kind: EntryKind, hits: Hit[], 
  * WIDE_POOL nearest, or the POOL nearest for a person's name alone (strength 1: a person has
  * several results).
  */
-function trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: ReadonlyMap<number, number>, opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'>): (id: number) => boolean {
-  const ranks = (k: EntryKind, o: SearchOptions) => {
-    const ids = index.search(q, k, { ...o, limit: WIDE_POOL }).map((h) => h.id);
-    return ids.length < WIDE_POOL ? undefined : new Map(ids.map((id, i) => [id, i])); // undefined: every entry is near
-  };
+function* trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: ReadonlyMap<number, number>, opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'>): Generator<void, (id: number) => boolean> {
+  const toRanks = (ids: number[]) => (ids.length < WIDE_POOL ? undefined : new Map(ids.map((id, i) => [id, i]))); // undefined: every entry is near
+  const ranks = (k: EntryKind, o: SearchOptions) => toRanks(index.search(q, k, { ...o, limit: WIDE_POOL }).map((h) => h.id));
   const within = (r: Map<number, number> | undefined, id: number, strength: number) => !r || (r.get(id) ?? Infinity) < (strength === 1 ? POOL : WIDE_POOL);
   const { exclude: _exclude, ...plain } = opts;
   if (kind !== 'proof') {
-    const near = ranks(kind, plain);
+    const near = toRanks((yield* index.searchSteps(q, kind, { ...plain, limit: WIDE_POOL })).map((h) => h.id));
     return (id) => within(near, id, named.get(id)!);
   }
-  const statementsNear = ranks('statement', plain);
+  const statementsNear = toRanks((yield* index.searchSteps(q, 'statement', { ...plain, limit: WIDE_POOL })).map((h) => h.id));
   const namedStatements = namedIds(index, opts.name!, 'statement');
   let proofsNear: Map<number, number> | undefined | null = null; // read only for a proof of no statement, of no named one
   return (id) => {

@@ -15,13 +15,13 @@ import { packageRoot } from '../util/packageRoot.js';
 import { ensureUnpacked } from '../util/packedFiles.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
-import { candidateProofs, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
+import { candidateProofSteps, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { prepareNames } from './namedResults.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
 import type { IndexStatus } from '../ext/protocol.js';
-import { SLICE_MS, turn } from '../util/turns.js';
+import { drain, SLICE_MS, turn } from '../util/turns.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -126,7 +126,7 @@ export class ServerIndex {
         else if (proofs.statementProblem) this.log(`index: results to cite vote by the direct match's neighbours: ${proofs.statementProblem}`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
-        setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);
+        setTimeout(() => { if (this.index === idx) try { drain(candidateProofSteps(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 })); } catch { /* reported by real queries */ } }, 20);
       } catch (e) {
         this.failure = (e as Error).message;
         this.log(`index unavailable: ${this.failure}`);
@@ -290,6 +290,11 @@ export class ServerIndex {
    */
   /** `name`: the statement's title (`\begin{theorem}[Heine--Borel]`): indexed results it names come first. */
   candidateProofs(text: string, limit = HOVER_PROOFS, background = false, name?: string): { results: Result[]; semantic: boolean } | undefined {
+    return drain(this.candidateProofSteps(text, limit, background, name));
+  }
+
+  /** `candidateProofs`, pausing (`yield`) within its searches: the background precompute's, a slice at a time. */
+  private *candidateProofSteps(text: string, limit: number, background: boolean, name?: string): Generator<void, { results: Result[]; semantic: boolean } | undefined> {
     const got = background ? this.current() : this.get();
     if (!got) return undefined;
     const key = queryKey(text);
@@ -298,11 +303,25 @@ export class ServerIndex {
     let results = this.proofCache.get(memo);
     if (!results) {
       const q = this.query(key)!;
-      results = candidateProofs(got.index, q, { limit, sources: got.sources, name });
+      results = yield* candidateProofSteps(got.index, q, { limit, sources: got.sources, name });
       if (this.proofCache.size > 2000) this.proofCache.clear();
       this.proofCache.set(memo, results);
     }
     return { results, semantic: !!vec };
+  }
+
+  /** Candidate proofs of `text` made in the background, SLICE_MS at a time with requests answered between slices. */
+  private async precomputeProofs(text: string): Promise<void> {
+    const idx = this.index;
+    const steps = this.candidateProofSteps(text, HOVER_PROOFS, true);
+    for (;;) {
+      const deadline = performance.now() + SLICE_MS;
+      let r = steps.next();
+      while (!r.done && performance.now() < deadline) r = steps.next();
+      if (r.done) return;
+      await turn();
+      if (this.index !== idx) return; // another index: its candidates are other ones
+    }
   }
 
   /** Tokenizer ids of a workspace text (cached: completion ranks thousands of statements). */
@@ -344,16 +363,15 @@ export class ServerIndex {
     try {
       while (this.embedQueue.length || this.precompute.length) {
         if (!this.embedQueue.length) {
-          // precompute the hybrid candidate proofs of embedded texts (~20 ms each of synchronous
-          // work) only once requests pause for IDLE_MS, one at a time with the event loop idle
-          // in between (a timer, not setImmediate, which requests would queue behind): a hover
-          // in a burst of hovers never waits behind background work, and a vector asked for
-          // meanwhile (a hover's context) is embedded first
+          // precompute the hybrid candidate proofs of embedded texts only once requests pause
+          // for IDLE_MS, one at a time, each in background slices (a request read meanwhile is
+          // answered before the next slice): a hover in a burst of hovers never waits behind
+          // background work, and a vector asked for meanwhile (a hover's context) is embedded first
           await Promise.race([this.idle(), new Promise<void>((r) => { this.wake = r; })]);
           this.wake = undefined;
           if (this.embedQueue.length) continue;
           const t = this.precompute.shift();
-          if (t !== undefined && this.vectors.has(t)) this.candidateProofs(t, HOVER_PROOFS, true);
+          if (t !== undefined && this.vectors.has(t)) await this.precomputeProofs(t);
           continue;
         }
         const svc = await this.embeddings();

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ENTRY_KINDS, FILES, IndexError, readHeader, view, type EntryKind, type IndexEntry, type IndexHeader } from './format.js';
 import { topK } from '../util/topK.js';
 import { fuseZ, meanSd } from '../util/zScores.js';
+import { drain } from '../util/turns.js';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -253,11 +254,27 @@ export class LoadedIndex {
   }
 
   cosineRange(vec: Float32Array, a: number, b: number): Float32Array {
-    const d = this.header.dim;
     const out = new Float32Array(b - a);
+    this.cosineInto(vec, out, a, a, b);
+    return out;
+  }
+
+  /** `cosineRange`, pausing (`yield`) every COSINE_ROWS_PER_PAUSE rows. */
+  private *cosineSteps(vec: Float32Array, a: number, b: number): Generator<void, Float32Array> {
+    const out = new Float32Array(b - a);
+    for (let from = a; from < b; from += COSINE_ROWS_PER_PAUSE) {
+      this.cosineInto(vec, out, a, from, Math.min(b, from + COSINE_ROWS_PER_PAUSE));
+      yield;
+    }
+    return out;
+  }
+
+  /** Cosines of rows [from, to) into `out` (indexed from `a`). */
+  private cosineInto(vec: Float32Array, out: Float32Array, a: number, from: number, to: number): void {
+    const d = this.header.dim;
     const m = this.matrix, sc = this.scales;
     const d4 = d - (d % 4);
-    for (let i = a; i < b; i++) {
+    for (let i = from; i < to; i++) {
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       const o = i * d;
       let j = 0;
@@ -268,7 +285,6 @@ export class LoadedIndex {
       for (; j < d; j++) s0 += vec[j] * m[o + j];
       out[i - a] = (s0 + s1 + s2 + s3) * sc[i];
     }
-    return out;
   }
 
   /**
@@ -307,13 +323,24 @@ export class LoadedIndex {
 
   /** Exact hybrid search over one kind. */
   search(q: Query, kind: EntryKind, opts: SearchOptions = {}): Hit[] {
+    return drain(this.searchSteps(q, kind, opts));
+  }
+
+  /**
+   * `search`, pausing (`yield`) between its passes over the kind's entries and within the
+   * longest: a search made in the background gives way to requests a slice at a time.
+   */
+  *searchSteps(q: Query, kind: EntryKind, opts: SearchOptions = {}): Generator<void, Hit[]> {
     const [a, b] = this.header.kinds[kind];
     if (b <= a) return [];
     const useVec = !!q.vec && this.header.modelVersion !== '' && q.vec.length === this.header.dim;
     const bm = this.bm25Range(q.ids, kind, a, b);
-    const cos = useVec ? this.cosineRange(q.vec!, a, b) : undefined;
+    yield;
+    const cos = useVec ? yield* this.cosineSteps(q.vec!, a, b) : undefined;
     const plain = cos ? fuseZ(bm, cos) : bm;
+    yield;
     const fused = opts.combine?.(bm, cos, plain, a) ?? plain;
+    yield;
     const allowed = opts.sources ? new Set(this.header.sources.map((s, i) => (opts.sources!.has(s.id) ? i : -1)).filter((i) => i >= 0)) : undefined;
     const cand = opts.only ? opts.only.filter((id) => id >= a && id < b).map((id) => id - a) : undefined;
     const limit = opts.limit ?? 10;
@@ -329,6 +356,9 @@ export class LoadedIndex {
     return hits;
   }
 }
+
+/** Rows of the embedding matrix between pauses of a search made in slices. */
+const COSINE_ROWS_PER_PAUSE = 4096;
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
