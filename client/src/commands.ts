@@ -10,7 +10,7 @@ import { providerName } from './status.js';
 import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
 import { searchResults } from './search.js';
 import {
-  CANDIDATE_PROOFS_COMMAND, FIND_RELATED_COMMAND, SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RELATED_COMMAND, SHOW_RESULTS_COMMAND,
+  CANDIDATE_PROOFS_COMMAND, FIND_RELATED_COMMAND, SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RELATED_COMMAND, SHOW_RESULTS_TO_CITE_COMMAND, SUGGEST_CITATIONS_COMMAND,
   type PlaceArgs, type ShowResultsArgs,
 } from 'mathsense-server/protocol';
 
@@ -128,15 +128,28 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   }
 }
 
-/** Candidate proofs of the statement at the action's place, else at the cursor, in the results panel. */
-async function showCandidateProofs(deps: CommandDeps, arg?: { uri?: string; position?: { line: number; character: number } }): Promise<void> {
+/** What a server command that ranks results for the statement at a place is asked and says. */
+interface PlaceResults { command: string; heading: string; nowhere: string; none: string }
+const CANDIDATE_PROOFS: PlaceResults = {
+  command: CANDIDATE_PROOFS_COMMAND, heading: 'Candidate proofs',
+  nowhere: 'put the cursor in a theorem, lemma, exercise or proof to find candidate proofs.',
+  none: 'no candidate proofs here (put the cursor in a theorem-like environment or its proof).',
+};
+const RESULTS_TO_CITE: PlaceResults = {
+  command: SUGGEST_CITATIONS_COMMAND, heading: 'Results to cite',
+  nowhere: 'put the cursor in a theorem, lemma, exercise or proof to find results to cite.',
+  none: 'no results to cite here (put the cursor in a theorem-like environment or its proof).',
+};
+
+/** Results for the statement at the action's place, else at the cursor (ranked by the server now), in the results panel. */
+async function showPlaceResults(deps: CommandDeps, what: PlaceResults, arg?: { uri?: string; position?: { line: number; character: number } }): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const uri = arg?.uri ?? editor?.document.uri.toString();
   const position = arg?.position ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
-  if (!uri || !position) { void vscode.window.showInformationMessage('MathSense: put the cursor in a theorem, lemma, exercise or proof to find candidate proofs.'); return; }
-  const r = await vscode.commands.executeCommand<ShowResultsArgs | null>(CANDIDATE_PROOFS_COMMAND, { uri, position } satisfies PlaceArgs);
-  if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage('MathSense: no candidate proofs here (put the cursor in a theorem-like environment or its proof).'); return; }
-  deps.panel.show(r.heading ?? 'Candidate proofs', r.items.map(toResultItem));
+  if (!uri || !position) { void vscode.window.showInformationMessage(`MathSense: ${what.nowhere}`); return; }
+  const r = await vscode.commands.executeCommand<ShowResultsArgs | null>(what.command, { uri, position } satisfies PlaceArgs);
+  if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage(`MathSense: ${what.none}`); return; }
+  deps.panel.show(r.heading ?? what.heading, r.items.map(toResultItem));
 }
 
 async function showStatus(deps: CommandDeps): Promise<void> {
@@ -166,15 +179,12 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   context.subscriptions.push(vscode.commands.registerCommand('mathsense.searchResults', async () => {
     try { await searchResults(deps.panel); } catch (e) { deps.output.error(`mathsense.searchResults failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
   }));
-  // "Find candidate proofs" (code action or palette): the server ranks them when asked
-  context.subscriptions.push(vscode.commands.registerCommand(SHOW_CANDIDATE_PROOFS_COMMAND, async (arg?: { uri?: string; position?: { line: number; character: number } }) => {
-    try { await showCandidateProofs(deps, arg); } catch (e) { deps.output.error(`mathsense.showCandidateProofs failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
-  }));
-  // server code actions ("Suggest results to cite") hand their results to this command
-  context.subscriptions.push(vscode.commands.registerCommand(SHOW_RESULTS_COMMAND, (args?: ShowResultsArgs) => {
-    if (!args || !Array.isArray(args.items)) return;
-    deps.panel.show(args.heading ?? 'Results', args.items.map(toResultItem));
-  }));
+  // "Find candidate proofs", "Suggest results to cite" (code actions or palette): the server ranks them when asked
+  for (const [name, what] of [[SHOW_CANDIDATE_PROOFS_COMMAND, CANDIDATE_PROOFS], [SHOW_RESULTS_TO_CITE_COMMAND, RESULTS_TO_CITE]] as const) {
+    context.subscriptions.push(vscode.commands.registerCommand(name, async (arg?: { uri?: string; position?: { line: number; character: number } }) => {
+      try { await showPlaceResults(deps, what, arg); } catch (e) { deps.output.error(`${name} failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
+    }));
+  }
 }
 
 export function toResultItem(i: ShowResultsArgs['items'][number]): ResultItem {

@@ -28,7 +28,7 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib,aux}'),
     },
     outputChannel: output,
-    // results to cite open in the results panel (commands.ts: mathsense.showResults)
+    // results to cite open in the results panel (commands.ts: mathsense.showResultsToCite)
     // hovers show math typeset (MathJax SVG, drawn in the theme's text colour)
     // in a workspace not trusted the server reads no file outside its folders (asked again on each start)
     initializationOptions: () => ({ resultsPanel: true, mathsense: { hoverMath: 'svg', hoverMathColor: hoverMathColor() }, trusted: vscode.workspace.isTrusted }) satisfies InitializationOptions,

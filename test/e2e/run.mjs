@@ -9,7 +9,8 @@
 //      status bar item is there (with the model provider when the server has one); a wrong step
 //      of an align gets a warning squiggle saying "does not follow" (when the bundled server
 //      checks derivations: detected by running its CLI on the fixture); the results panel renders
-//      statements with KaTeX; the related-equations code lens ("Same as eq:square in
+//      statements with KaTeX; "Suggest Results to Cite" in a proof lists the project's lemmas
+//      there; the related-equations code lens ("Same as eq:square in
 //      basics.tex") opens the references peek and the results panel. The fixture is compiled
 //      with pdflatex first: the \ref hover shows "Lemma 1.3" and typeset formulas, and inlay
 //      hints show the numbers (a `\Cref` to a starred problem: "Problem 2.1†", as the PDF prints it); a
@@ -408,6 +409,36 @@ try {
     await page.waitForTimeout(1500);
     await shot('04-results-panel-statements.png');
     return `preview "${title}", ${display} display equation(s); statements panel: ${n} items`;
+  });
+
+  await step('"Suggest Results to Cite" in a proof ranks them when run and shows them in the results panel', async () => {
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
+    // the cursor on the proof's line (By \cref{lem:gauss} …): its statement is the theorem on Nicomachus
+    const line = fs.readFileSync(path.join(workspace, 'chapters', 'results.tex'), 'utf8').split('\n').findIndex((l) => l.includes('the cubes tile a square')) + 1;
+    await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(line));
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await runCommand('MathSense: Suggest Results to Cite');
+    await page.locator('.tabs-container .tab', { hasText: 'MathSense: Results to cite' }).first().waitFor({ state: 'visible', timeout: T(60_000) });
+    let frame;
+    const end = Date.now() + T(60_000);
+    while (!frame && Date.now() < end) {
+      for (const f of page.frames()) if (await f.locator('.item .title').count().catch(() => 0)) { frame = f; break; }
+      if (!frame) await page.waitForTimeout(500);
+    }
+    if (!frame) throw new Error('no results panel with results to cite');
+    const items = await frame.locator('.item').allInnerTexts();
+    if (!items.some((t) => /\\ref\{lem:/.test(t))) throw new Error(`no lemma of the project among the results: ${items.join(' | ').slice(0, 300)}`);
+    const errors = await frame.locator('.katex-error, .math.error').count();
+    if (errors) throw new Error(`${errors} KaTeX errors in the panel`);
+    await page.mouse.move(1000, 800);
+    await page.waitForTimeout(1000);
+    await shot('05b-results-to-cite.png');
+    return `${items.length} results, first: ${items[0].replace(/\s+/g, ' ').slice(0, 80)}`;
   });
 
   await step('the related-equations lens ("Same as eq:square …") opens the references peek and the results panel', async () => {

@@ -144,13 +144,15 @@ Show that every finite group of prime order is cyclic.
     assert.match(v, /https:\/\/proofwiki\.org\/wiki\/Definition:/);
   });
 
-  it('code action "Suggest results to cite" inside a proof', async () => {
+  it('code action "Suggest results to cite" inside a proof: ranked when chosen, not at each move of the cursor', async () => {
     const p = posOf(text, 'We use');
     const actions = await client.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
     const a = actions.find((x) => x.title === 'Suggest results to cite');
     assert.ok(a, JSON.stringify(actions));
-    assert.equal(a.command?.command, 'mathsense.showResults');
-    const args = a.command!.arguments![0] as { items: Array<{ title: string; url?: string; label?: string; detail: string }> };
+    assert.equal(a.command?.command, 'mathsense.showResultsToCite');
+    assert.deepEqual(a.command?.arguments, [{ uri, position: p }]);
+    // what the client's command asks the server when the action is chosen
+    const args = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: a.command!.arguments }) as { items: Array<{ title: string; url?: string; label?: string; detail: string }> };
     assert.ok(args.items.some((i) => i.label === 'lem:helper'), 'a workspace result');
     assert.ok(args.items.some((i) => i.url?.startsWith('https://')), 'an indexed result');
     for (const i of args.items.filter((x) => x.url)) assert.match(i.detail, /CC BY-SA|GNU FDL/);

@@ -17,10 +17,10 @@ export const SEARCH_COMMAND = 'mathsense.search';
 export const SUGGEST_CITATIONS_COMMAND = 'mathsense.suggestCitations';
 /** Server command: candidate proofs for the statement at `{uri, position}` → ShowResultsArgs. */
 export const CANDIDATE_PROOFS_COMMAND = 'mathsense.candidateProofs';
-/** Client command (VS Code) a code action runs: shows ShowResultsArgs in the results panel. */
-export const SHOW_RESULTS_COMMAND = 'mathsense.showResults';
 /** Client command (VS Code) a code action runs: asks CANDIDATE_PROOFS_COMMAND, then shows the panel. */
 export const SHOW_CANDIDATE_PROOFS_COMMAND = 'mathsense.showCandidateProofs';
+/** Client command (VS Code) a code action runs: asks SUGGEST_CITATIONS_COMMAND, then shows the panel. */
+export const SHOW_RESULTS_TO_CITE_COMMAND = 'mathsense.showResultsToCite';
 
 /** The commands the server executes (`executeCommandProvider`). */
 export const SERVER_COMMANDS = [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND, SEARCH_COMMAND] as const;
@@ -42,7 +42,7 @@ export interface HoverMathColorParams { color: string }
 export interface InitializationOptions {
   /** The `mathsense` settings section, for clients that cannot answer workspace/configuration. */
   settings?: unknown;
-  /** The client shows ShowResultsArgs in a panel (SHOW_RESULTS_COMMAND). */
+  /** The client shows results in a panel (SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RESULTS_TO_CITE_COMMAND). */
   resultsPanel?: boolean;
   mathsense?: {
     /** How hovers show math: "svg" (typeset) or "source" (the default). */
@@ -113,7 +113,7 @@ export interface ServerStatus {
 
 // ── Results ───────────────────────────────────────────────────────────────────────────────
 
-/** What SHOW_RESULTS_COMMAND carries (results to cite, candidate proofs). */
+/** What SUGGEST_CITATIONS_COMMAND and CANDIDATE_PROOFS_COMMAND answer (results to cite, candidate proofs). */
 export interface ShowResultsArgs {
   heading: string;
   items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
