@@ -20,11 +20,8 @@ export const LENS_WAIT_MS = 1500;
  */
 const LENS_LIST_WAIT_MS = 250;
 const LENS_BUDGET_MS = 350;
-/** With a client that refreshes lenses: the list answers after this much searching, and fills in later. */
-const LENS_BUDGET_REFRESHED_MS = 150;
-
-/** `soon`: the rest of the displays are searched by the next request; `analysed`: once the equations are analysed. */
-export type LensRefresh = 'soon' | 'analysed';
+/** `soon`: the rest of the displays are searched by the next request; `analysed`: once the equations are analysed; `filled`: once the caller has searched them in the background (fillLensMatches). */
+export type LensRefresh = 'soon' | 'analysed' | 'filled';
 
 export async function codeLensesAt(ctx: FeatureContext, doc: Doc): Promise<{ lenses: CodeLens[]; refresh?: LensRefresh }> {
   const settings = ctx.settingsFor(doc);
@@ -39,12 +36,14 @@ async function equationLensesAt(ctx: FeatureContext, doc: Doc, mode: FeatureSett
   if (mode === 'off') return { lenses: [] };
   ctx.warmEquations();
   if (mode === 'all') return { lenses: equationLenses(doc) };
-  // a client that refreshes gets the list at once with what is known (nothing waits for the
-  // workspace's equations to be analysed), searched a display at a time with the event loop
-  // free between them, so a hover or completion sent meanwhile is answered
-  const opts = ctx.lensRefresh ? { waitMs: 0, budgetMs: LENS_BUDGET_REFRESHED_MS, yieldBetween: true } : { waitMs: LENS_LIST_WAIT_MS, budgetMs: LENS_BUDGET_MS, yieldBetween: true };
+  // a client that refreshes gets the list at once with what is known, nothing searched in the
+  // request (nor waiting for the workspace's equations to be analysed): the displays not known
+  // yet are searched in the background, and the client asked to draw the lenses again
+  const opts = ctx.lensRefresh ? { waitMs: 0, budgetMs: 0 } : { waitMs: LENS_LIST_WAIT_MS, budgetMs: LENS_BUDGET_MS, yieldBetween: true };
   // nor for the index's equations (the lenses are drawn again once they are loaded)
   const m = await matchLenses(await ctx.related(opts.waitMs), doc, ctx.lensMatches, opts);
+  // the background search waits for the analyses itself
+  if (ctx.lensRefresh) return { lenses: m.lenses, ...(m.pending || m.incomplete ? { refresh: 'filled' as const } : {}) };
   return { lenses: m.lenses, ...(m.pending ? { refresh: 'analysed' as const } : m.incomplete ? { refresh: 'soon' as const } : {}) };
 }
 

@@ -42,6 +42,8 @@ export class LspClient {
   readonly published: PublishDiagnosticsParams[] = [];
   /** Every window/logMessage, with its type (1 error … 4 log). */
   readonly logs: Array<{ type: number; message: string }> = [];
+  /** How many times the server asked the client to request lenses and inlay hints again. */
+  readonly refreshes = { codeLens: 0, inlayHint: 0 };
   /** The end of what the server wrote to stderr. */
   stderr = '';
   exit: Exit | undefined;
@@ -62,8 +64,8 @@ export class LspClient {
       return p.items.map((i) => options.settings?.(i) ?? {});
     });
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
-    this.conn.onRequest(CodeLensRefreshRequest.method, () => null);
-    this.conn.onRequest(InlayHintRefreshRequest.method, () => null);
+    this.conn.onRequest(CodeLensRefreshRequest.method, () => { this.refreshes.codeLens++; this.wake(); return null; });
+    this.conn.onRequest(InlayHintRefreshRequest.method, () => { this.refreshes.inlayHint++; this.wake(); return null; });
     this.conn.onError(() => { /* a test sees it through its own assertions */ });
     this.conn.listen();
   }

@@ -154,3 +154,33 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
     assert.deepEqual(client.errors(), []);
   });
 });
+
+describe('related-equation lenses for a client that refreshes them', { timeout: 120_000 }, () => {
+  it('the list searches nothing; the displays are searched in the background and the client asked to draw the lenses again', async () => {
+    const noIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-noindex-'));
+    const client = new LspClient({ bundle: serverBundle, settings: () => ({ index: { path: noIndex }, relatedEquations: { lens: 'matches' } }) });
+    try {
+      await client.initialize(fixture, { workspace: { configuration: true, codeLens: { refreshSupport: true } }, window: { workDoneProgress: true } });
+      await client.conn.sendRequest('mathsense/status');
+      const uri = pathToFileURL(path.join(fixture, 'chapters', 'algebra.tex')).href;
+      client.open(uri, fs.readFileSync(path.join(fixture, 'chapters', 'algebra.tex'), 'utf8'));
+      const titles = async () => new Map(((await client.conn.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? []).map((l) => [l.range.start.line, l.command?.title]));
+      // lists answered before the search are drawn again when it has found what they lacked
+      // (a refresh counted from before the list that it follows: it may come before the answer is read)
+      let asked = client.refreshes.codeLens;
+      let got = await titles();
+      assert.equal(got.get(2), undefined, 'the first list answers before anything is searched');
+      // (the search goes down the document: line 7, between them, has been searched once line 8 has)
+      for (let i = 0; i < 20 && (got.get(2) === undefined || got.get(8) === undefined); i++) {
+        await client.until('a code lens refresh', () => client.refreshes.codeLens > asked, 60_000);
+        asked = client.refreshes.codeLens;
+        got = await titles();
+      }
+      assert.equal(got.get(2), 'Same as eq:square-of-sum in analysis.tex');
+      assert.equal(got.get(8), 'Same as eq:scaled-quadratic in analysis.tex');
+      assert.equal(got.has(7), false, 'no lens where nothing is worth opening');
+    } finally {
+      try { await client.stop(); } finally { client.kill(); fs.rmSync(noIndex, { recursive: true, force: true }); }
+    }
+  });
+});

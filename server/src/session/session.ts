@@ -18,6 +18,7 @@ import { SvgMath } from '../analysis/mathSvg.js';
 import type { RelatedContext } from '../features/equations/relatedEquations.js';
 import { copyGroupSteps } from '../features/equations/equationClaims.js';
 import type { LensRefresh } from '../features/codeLenses.js';
+import { fillLensMatches } from '../features/equations/equationLenses.js';
 import type { EquationsStatus, InitializationOptions, ServerStatus } from '../ext/protocol.js';
 import { guards, type Guard, type GuardAsync } from '../util/guard.js';
 import { Services } from './services.js';
@@ -31,7 +32,7 @@ import { dependencyGraphBuilt, dependencyGraphMeaning, dependencyGraphVersion, d
 
 /** Typing pause after which the dependency graph is brought up to date. */
 const DEPENDENCY_DELAY_MS = 250;
-import { runInTurns } from '../util/turns.js';
+import { runInTurns, turn } from '../util/turns.js';
 
 export const VERSION = '0.1.0';
 
@@ -69,6 +70,8 @@ export interface SessionStart {
 const QUERY_VECTOR_WAIT_MS = 300;
 /** How long a search waits for the index's equations on first use. */
 const EQUATIONS_WAIT_MS = 1500;
+/** While lenses are searched in the background, the client draws them again this often. */
+const LENS_FILL_REFRESH_MS = 2000;
 /** How long shutdown waits for an embedding worker's batch (VS Code gives a server 2 s to answer `shutdown`). */
 const SHUTDOWN_WAIT_MS = 1500;
 /** Label and reference names counted between pauses of a large document's warm-up. */
@@ -446,8 +449,12 @@ export class Session implements FeatureContext {
   private refreshTimer: NodeJS.Timeout | undefined;
 
   /** Lenses answered incomplete are asked for again: shortly, or once the equations are analysed. */
-  refreshLenses(when: LensRefresh | undefined): void {
+  refreshLenses(when: LensRefresh | undefined, doc?: Doc): void {
     if (!when || !this.lensRefresh || this.shuttingDown) return;
+    if (when === 'filled') {
+      if (doc) this.fillLenses(doc);
+      return;
+    }
     if (when === 'soon') {
       if (this.refreshTimer) return;
       this.refreshTimer = setTimeout(() => {
@@ -463,6 +470,26 @@ export class Session implements FeatureContext {
       this.refreshing = false;
       return this.client.refreshLenses();
     }).catch((e) => { this.refreshing = false; this.client.log(`code lens refresh failed: ${(e as Error).message}`); });
+  }
+
+  /** Documents whose lens titles are being searched in the background. */
+  private readonly filling = new Set<string>();
+
+  /** Searches the lenses `doc` lacks a display at a time in the background, and has the client draw them again as they come (fillLensMatches). */
+  private fillLenses(doc: Doc): void {
+    if (this.filling.has(doc.uri)) return;
+    this.filling.add(doc.uri);
+    const refresh = () => this.client.refreshLenses().catch((e) => this.client.log(`code lens refresh failed: ${(e as Error).message}`));
+    void (async () => {
+      try {
+        const ctx = await this.related(0);
+        await fillLensMatches(ctx, doc, this.lensMatches, { turn, stop: () => this.shuttingDown, progress: refresh, progressMs: LENS_FILL_REFRESH_MS });
+      } catch (e) {
+        this.client.log(`code lenses: ${(e as Error).message}`);
+      } finally {
+        this.filling.delete(doc.uri);
+      }
+    })();
   }
 
   // ── Status ──────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import type { Doc } from '../../project/workspace.js';
 import { copyGroups, copyText } from './equationClaims.js';
 import { documentEquations, equationAt, type DocEquation } from '../../analysis/equationSites.js';
 import { findRelatedEquations, type RelatedContext } from './relatedEquations.js';
+import type { WorkspaceSnapshot } from '../../index/workspaceEquations.js';
 import type { MatchCache } from '../../index/matchCache.js';
 import { SHOW_RELATED_COMMAND, type RelatedEquation, type RelatedResponse } from '../../ext/protocol.js';
 
@@ -126,7 +127,7 @@ export function lensTitle(r: RelatedResponse): string {
 export interface MatchLensOptions {
   /** Wait up to this long for the workspace's analyses. */
   waitMs?: number;
-  /** Search for at most this long (then serve earlier titles, or none, for the rest: `incomplete`). */
+  /** Search for at most this long (then serve earlier titles, or none, for the rest: `incomplete`); 0: search nothing (`fillLensMatches` does, in the background). */
   budgetMs?: number;
   /** Let the event loop run between displays (a request path: other requests are answered meanwhile). */
   yieldBetween?: boolean;
@@ -135,71 +136,133 @@ export interface MatchLensOptions {
 /** Searching runs at most this long before the event loop gets its turn. */
 const YIELD_AFTER_MS = 8;
 
+/** A display of the document with its key in the cache: by text (typing above a display moves it, not its results), the n-th copy in the file apart. */
+function* lensSites(doc: Doc): Generator<{ site: DocEquation; key: string }> {
+  const seen = new Map<string, number>();
+  for (const site of documentEquations(doc)) {
+    const n = (seen.get(site.latex) ?? 0) + 1;
+    seen.set(site.latex, n);
+    yield { site, key: `${doc.uri}#${n}#${site.latex}` };
+  }
+}
+
+/** What the lens titles are computed against: the workspace's analysed equations and the index's. */
+function lensSignature(ctx: RelatedContext, snap = ctx.equations.snapshot(ctx.ws, { queue: false })): string {
+  return `${corpusSignature(snap)}|${ctx.index ? ctx.index.equations.size : 0}`;
+}
+
+/** Lenses search without the formula encoder and with fewer candidates: fingerprints and structure. */
+function quickContext(ctx: RelatedContext): RelatedContext {
+  return { ...ctx, queryVector: undefined, encoderMessage: () => 'lens: ranked by fingerprints and structure' };
+}
+
+/** Searches one display for its lens title and keeps it; false when its equations are not all analysed yet. */
+async function searchLens(quick: RelatedContext, doc: Doc, site: DocEquation, key: string, sig: string, cache: MatchCache): Promise<{ title: string | undefined; kept: boolean }> {
+  const r = await findRelatedEquations(quick, { doc, site }, { limit: 10, quick: true });
+  const title = worthOpening(r) ? lensTitle(r) : undefined;
+  if (!r.pending) cache.set(key, sig, title);
+  return { title, kept: !r.pending };
+}
+
 /**
  * The lenses of the `matches` mode, commands filled in: only displays with something worth
  * opening. Searched without the formula encoder and with fewer candidates (fingerprints and
  * structure), kept per display text; after the workspace's equations or the index change, a
  * display keeps its earlier title until it is searched again. A request searches for at most
- * `budgetMs`; `incomplete` says displays are left (the caller asks the client to refresh).
+ * `budgetMs` (none with 0); `incomplete` says displays are left (the caller has them searched
+ * in the background, or asks the client to ask again).
  * Displays not analysed when `waitMs` runs out get no lens, and `pending` says how many.
  */
 export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: MatchLensOptions = {}): Promise<{ lenses: CodeLens[]; pending: number; incomplete: boolean }> {
   // a timer, not setImmediate: the connection reads a request in a turn of its own, which setImmediate would go before
   const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-  let snap = ctx.equations.snapshot(ctx.ws); // queues what is not analysed yet
+  const searching = opts.budgetMs !== 0;
+  // a list that searches nothing reads the titles known under the last snapshot (the background
+  // search makes the next one); one that searches needs the current one, which queues what is
+  // not analysed yet
+  let snap = (!searching && ctx.equations.latest()) || ctx.equations.snapshot(ctx.ws);
   if (snap.pending && opts.waitMs) {
     await ctx.equations.analyses.idle(opts.waitMs);
     snap = ctx.equations.snapshot(ctx.ws);
   }
-  // the first list of a session pays for the snapshot and for which files copy which: each in
-  // its own turn of the event loop, so that a hover sent meanwhile waits for one of them only
-  if (opts.yieldBetween) {
+  // the first list of a session that searches pays for which files copy which: in its own turn
+  // of the event loop, so that a hover sent meanwhile waits for one of them only
+  if (opts.yieldBetween && searching) {
     await turn();
     copyGroups(snap);
     await turn();
   }
-  const sig = `${corpusSignature(ctx)}|${ctx.index ? ctx.index.equations.size : 0}`;
-  const quick: RelatedContext = { ...ctx, queryVector: undefined, encoderMessage: () => 'lens: ranked by fingerprints and structure' };
+  const sig = lensSignature(ctx, snap);
+  const quick = quickContext(ctx);
   const lenses: CodeLens[] = [];
-  const seen = new Map<string, number>();
   const t0 = performance.now();
   let incomplete = false;
   let lastYield = performance.now();
-  for (const site of documentEquations(doc)) {
+  for (const { site, key } of lensSites(doc)) {
     // the searches below settle in microtasks: give the event loop its turn (a hover, a keystroke)
-    if (opts.yieldBetween && performance.now() - lastYield > YIELD_AFTER_MS) {
+    if (opts.yieldBetween && searching && performance.now() - lastYield > YIELD_AFTER_MS) {
       await turn();
       lastYield = performance.now();
     }
-    // by text (typing above a display moves it, not its results), the n-th copy in the file apart
-    const n = (seen.get(site.latex) ?? 0) + 1;
-    seen.set(site.latex, n);
-    const key = `${doc.uri}#${n}#${site.latex}`;
     const had = cache.get(key);
     let title = had?.title;
     if (!had || had.sig !== sig) {
-      if (opts.budgetMs !== undefined && performance.now() - t0 > opts.budgetMs) incomplete = true;
-      else {
-        const r = await findRelatedEquations(quick, { doc, site }, { limit: 10, quick: true });
-        title = worthOpening(r) ? lensTitle(r) : undefined;
-        if (!r.pending) cache.set(key, sig, title);
-      }
+      if (!searching || (opts.budgetMs !== undefined && performance.now() - t0 > opts.budgetMs)) incomplete = true;
+      else title = (await searchLens(quick, doc, site, key, sig, cache)).title;
     }
     if (title === undefined) continue;
     const p = doc.positionAt(site.start);
     // the client searches in full (with the encoder, current positions) when the lens is opened
-    const shown: RelatedResponse = { query: { latex: site.latex, canonical: '', uri: doc.uri, line: site.line + 1, character: doc.positionAt(site.start).character, ...(site.label ? { label: site.label } : {}) }, results: [], encoder: false, pending: 0, provisional: true };
+    const shown: RelatedResponse = { query: { latex: site.latex, canonical: '', uri: doc.uri, line: site.line + 1, character: p.character, ...(site.label ? { label: site.label } : {}) }, results: [], encoder: false, pending: 0, provisional: true };
     lenses.push({ range: { start: p, end: p }, command: { title, command: SHOW_RELATED_COMMAND, arguments: [shown] } });
   }
   return { lenses, pending: snap.pending, incomplete };
 }
 
+/**
+ * Searches, in the background, the displays of `doc` whose lens is not known for the current
+ * equations: one display per turn of the event loop (`turn`), so requests are answered between
+ * them, once the equations queued for analysis are analysed. Ends early (false) when `stop`
+ * says so, or when the document or the equations change (the next lens list starts again);
+ * `progress` is called every `progressMs` and at the end when titles were found. A display whose
+ * equations are not all analysed is left for a later search.
+ */
+export async function fillLensMatches(ctx: RelatedContext, doc: Doc, cache: MatchCache, opts: { turn: () => Promise<void>; stop: () => boolean; progress?: () => void; progressMs?: number }): Promise<boolean> {
+  const gone = () => opts.stop() || ctx.ws.get(doc.uri) !== doc;
+  let snap = ctx.equations.snapshot(ctx.ws);
+  // titles are searched against analysed equations: wait while the analyses go forward
+  for (let pending = Infinity; snap.pending && snap.pending < pending;) {
+    pending = snap.pending;
+    await ctx.equations.analyses.whenIdle();
+    await opts.turn();
+    if (gone()) return false;
+    snap = ctx.equations.snapshot(ctx.ws);
+  }
+  await opts.turn();
+  copyGroups(snap);
+  const sig = lensSignature(ctx);
+  const quick = quickContext(ctx);
+  let shown = performance.now();
+  let found = 0;
+  for (const { site, key } of lensSites(doc)) {
+    const had = cache.get(key);
+    if (had && had.sig === sig) continue;
+    await opts.turn();
+    if (gone() || lensSignature(ctx) !== sig) return false;
+    if (!(await searchLens(quick, doc, site, key, sig, cache)).kept) continue;
+    found++;
+    if (opts.progress && performance.now() - shown > (opts.progressMs ?? Infinity)) { opts.progress(); shown = performance.now(); found = 0; }
+  }
+  if (found) opts.progress?.();
+  return true;
+}
+
 const signatures = new WeakMap<object, string>();
 
 /** A cheap signature of the workspace's analysed equations (changes when any display is added, removed or edited). */
-function corpusSignature(ctx: RelatedContext): string {
-  const snap = ctx.equations.snapshot(ctx.ws, { queue: false });
-  let s = signatures.get(snap);
+function corpusSignature(snap: WorkspaceSnapshot): string {
+  // by the corpus: a snapshot of the same displays moved by a keystroke keeps it
+  let s = signatures.get(snap.corpus);
   if (s === undefined) {
     let h = 0x811c9dc5;
     snap.features.forEach((f, i) => {
@@ -207,7 +270,7 @@ function corpusSignature(ctx: RelatedContext): string {
       for (let k = 0; k < t.length; k++) h = Math.imul(h ^ t.charCodeAt(k), 0x01000193);
     });
     s = `${snap.sites.length}:${(h >>> 0).toString(36)}`;
-    signatures.set(snap, s);
+    signatures.set(snap.corpus, s);
   }
   return s;
 }

@@ -7,7 +7,7 @@ export function registerCodeLens(c: Connection, s: Session): void {
     const doc = s.ws.get(p.textDocument.uri);
     if (!doc) return [];
     const r = await s.index.during(codeLensesAt(s, doc));
-    s.refreshLenses(r.refresh);
+    s.refreshLenses(r.refresh, doc);
     return r.lenses;
   }));
   c.onCodeLensResolve((lens) => s.guardAsync('codeLensResolve', lens, async () => {
