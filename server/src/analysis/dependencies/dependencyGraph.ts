@@ -9,7 +9,7 @@
 import type { DocLabel } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { printedNumberOf, type AuxNumbers } from '../../project/auxNumbers.js';
-import { documentUses, documentUsesCurrent, noUses, normalizeName, type DocumentUses, type Mention, type StatementUses, type UseSite, type Where } from './documentUses.js';
+import { documentUsesCurrent, documentUsesSteps, noUses, normalizeName, type DocumentUses, type Mention, type StatementUses, type UseSite, type Where } from './documentUses.js';
 import { countedNumbers } from './countedNumbers.js';
 import { drain } from '../../util/turns.js';
 import { projectMacros } from '../../project/userMacros.js';
@@ -210,7 +210,7 @@ export class DependencyIndex {
       if (old0 && old0.doc === d && old0.version === d.version && sameContext(old0.context, this.contextOf(d))) continue;
       // a document read for the first time or edited is read now, a pause after each
       if (!old0 || old0.doc !== d || !documentUsesCurrent(d)) yield;
-      const u = d.text.length > MAX_GRAPH_CHARS ? noUses(d) : documentUses(ws, d);
+      const u = d.text.length > MAX_GRAPH_CHARS ? noUses(d) : yield* documentUsesSteps(ws, d);
       const old = this.parts.get(d.uri);
       if (old?.uses === u && old.doc === d) { old.version = d.version; old.context = this.contextOf(d); continue; }
       changed.push([d, u]);

@@ -9,7 +9,8 @@ import type { DocEnv } from '../../model/documentView.js';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { documentLabels, isComputedName, macroRefs } from '../../project/userMacros.js';
 import { provable } from '../../project/theorems.js';
-import { isAside, proofOfLabel, statementBefore, statements, type Statement } from '../structure.js';
+import { isAside, proofOfLabel, statementBefore, statements, statementSteps, type Statement } from '../structure.js';
+import { drain } from '../../util/turns.js';
 
 export type Where = 'statement' | 'proof';
 
@@ -114,13 +115,26 @@ const none = new WeakMap<Doc, { version: number; value: DocumentUses }>();
 
 /** The document's statements and what each uses, as written; kept per document version. */
 export function documentUses(ws: Workspace, doc: Doc): DocumentUses {
+  return drain(documentUsesSteps(ws, doc));
+}
+
+/** Statements, proofs or references read between pauses of `documentUsesSteps`. */
+const ITEMS_PER_PAUSE = 256;
+
+/**
+ * `documentUses`, pausing (`yield`) while its statements are built and every ITEMS_PER_PAUSE
+ * statements, proofs or references read: the graph's re-read of a chapter after a keystroke is
+ * background work, and a request waits for one slice of it, not the whole chapter.
+ */
+export function* documentUsesSteps(ws: Workspace, doc: Doc): Generator<void, DocumentUses> {
+  yield* statementSteps(ws, doc);
   const envs = doc.envs();
   const refs = doc.refs();
   const viaMacros = macroRefs(ws, doc);
   const stmts = statements(ws, doc);
   const hit = cache.get(envs);
   if (hit && hit.refs === refs && hit.macroRefs === viaMacros && hit.stmts === stmts) return hit.value;
-  const value = readUses(ws, doc, envs, stmts, [...refs, ...viaMacros.filter((r) => !isComputedName(r.name))]);
+  const value = yield* readUses(ws, doc, envs, stmts, [...refs, ...viaMacros.filter((r) => !isComputedName(r.name))]);
   cache.set(envs, { refs, macroRefs: viaMacros, stmts, value });
   lastFor.set(doc.uri, { doc, version: doc.version });
   return value;
@@ -167,7 +181,9 @@ export function sameAround(a: string, b: string): { prefix: number; suffix: numb
 const PROOF_ENVS = /^(proof|pf|prf|proof\*|demo|demostracion|beweis|preuve|dem)$/;
 const PAGE_REFS = /pageref|cpageref|Cpageref|vpageref|cpagerefrange|Cpagerefrange/;
 
-function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: readonly Statement[], refs: ReadonlyArray<{ name: string; start: number; end: number; cmd: string; cmdStart: number }>): DocumentUses {
+function* readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: readonly Statement[], refs: ReadonlyArray<{ name: string; start: number; end: number; cmd: string; cmdStart: number }>): Generator<void, DocumentUses> {
+  let read = 0;
+  const pause = () => ++read % ITEMS_PER_PAUSE === 0;
   const text = doc.latexText;
   const registry = ws.theorems(doc);
   const byEnv = new Map<number, StatementUses>();
@@ -190,6 +206,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   const blueprintRules = refs.some((r) => r.cmd === 'uses' || r.cmd === 'proves') || blueprintMarked(text);
   const fallbacks = new Map<number, number>();
   for (let i = 0; i < envs.length; i++) {
+    if (pause()) yield;
     if (!PROOF_ENVS.test(envs[i].name)) continue;
     const proof = envs[i];
     proofIndex.set(proof, i);
@@ -226,6 +243,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   };
   const seen = new Set<string>();
   for (const r of [...refs].sort((a, b) => a.start - b.start)) {
+    if (pause()) yield;
     if (r.cmd === 'proves' || !r.name) continue;
     const o = owner(r.start);
     if (!o) continue;
@@ -264,6 +282,7 @@ function readUses(ws: Workspace, doc: Doc, envs: readonly DocEnv[], stmts: reado
   };
   const placed = (r: EnvReading, env: DocEnv, where: Where): Mention[] => r.mentions.map((m) => ({ ...m, where, start: m.start + env.bodyStart, end: m.end + env.bodyStart }));
   for (const su of out) {
+    if (pause()) yield;
     const r = reading(su.st.index);
     const m = r.marks;
     su.cites = r.cites;

@@ -9,6 +9,7 @@ import { check } from '../../testing/snapshot.js';
 import { checkDiagnostics, cursorOf } from '../../testing/featureChecks.js';
 import { Workspace } from '../../project/workspace.js';
 import { dependencyIndex, type DependencyIndex } from '../../analysis/dependencies/dependencyGraph.js';
+import { documentUses, documentUsesSteps } from '../../analysis/dependencies/documentUses.js';
 import { dependencyGraph } from './graphView.js';
 import { incomingCalls, outgoingCalls, prepareCallHierarchy } from './callHierarchy.js';
 import { dependencyLenses, dependencyLine } from './dependencyLenses.js';
@@ -324,4 +325,20 @@ test('labels and references made through the project\'s own stateful macros are 
     fol:sem:lem:main Lemma (no number)
     fol:sem:lem:aux Lemma (no number)
   `);
+});
+
+test('a chapter\'s uses are read in slices: documentUsesSteps pauses within a long document and gives what documentUses gives', () => {
+  const body = Array.from({ length: 600 }, (_, i) => `\\begin{lemma}\\label{lem:${i}}\nStatement ${i}.\n\\end{lemma}\n\\begin{proof}\nBy \\ref{lem:${Math.max(0, i - 1)}}.\n\\end{proof}\n`).join('');
+  const spec = `%! long.tex\n\\documentclass{article}\n\\newtheorem{lemma}{Lemma}\n\\begin{document}\n${body}\\end{document}\n`;
+  const sliced = fixture(spec);
+  const steps = documentUsesSteps(sliced.ws, sliced.doc('long.tex'));
+  let pauses = 0;
+  let r = steps.next();
+  while (!r.done) { pauses++; r = steps.next(); }
+  assert.ok(pauses > 3, `paused ${pauses} times`);
+  const whole = fixture(spec);
+  const at = documentUses(whole.ws, whole.doc('long.tex'));
+  const shape = (u: typeof at) => u.statements.map((s) => `${s.st.labels[0]?.name}: ${s.proofs.length} proof(s), uses ${s.uses.map((x) => x.name).join(',')}`).join('\n');
+  assert.equal(r.value.statements.length, 600);
+  assert.equal(shape(r.value), shape(at));
 });
