@@ -5,6 +5,7 @@
 // only), theme-aware CSS (VS Code CSS variables), no network.
 import * as vscode from 'vscode';
 import { webviewPage, webviewRoots } from './webviewPage.js';
+import { panelTitle } from './panelTitle.js';
 
 export interface ResultItem {
   /** Shown as the item's heading, e.g. "Key Lemma 1.2 (Pigeonhole principle)". */
@@ -37,7 +38,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.items = items;
     if (!this.panel) this.create();
     else this.panel.reveal(vscode.ViewColumn.Beside, true);
-    this.panel!.title = `MathSense: ${heading}`;
+    this.panel!.title = panelTitle(heading);
     if (this.ready) this.post();
   }
 

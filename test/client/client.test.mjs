@@ -11,6 +11,7 @@ const out = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 
 const { sanitizeSettings, isInside } = require(path.join(out, 'trust.js'));
 const { statusView, providerName } = require(path.join(out, 'status.js'));
 const { enclosingEnvironment, statementLatex, labelAt } = require(path.join(out, 'statements.js'));
+const { panelTitle } = require(path.join(out, 'panelTitle.js'));
 
 test('trust: untrusted workspaces drop model/index paths outside the extension, keep the rest', () => {
   const ext = '/opt/ext/mathsense';
@@ -107,3 +108,11 @@ test('statements: the environment around a label, without scaffolding', () => {
   assert.equal(labelAt(line, 1), undefined);
   assert.equal(labelAt('\\label{sec:intro}', 8), 'sec:intro');
 });
+
+test('results panel: the tab shows the heading up to its first formula, never raw LaTeX', () => {
+  assert.equal(panelTitle('Results to cite for: For every integer $n \\ge 1$, $\\sum_{k=1}^{n} k^3 = T_n^2$.'), 'MathSense: Results to cite for: For every integer …');
+  assert.equal(panelTitle('Preview of lem:gauss'), 'MathSense: Preview of lem:gauss');
+  const long = panelTitle(`Statements in ${'x'.repeat(100)}`);
+  assert.ok(long.length < 80 && long.endsWith(' …'), long);
+});
+
