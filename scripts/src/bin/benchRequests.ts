@@ -120,6 +120,7 @@ async function measure(bundle: string, text: string): Promise<{ samples: Samples
     const at = (offset: number) => ({ ...td, position: positionIn(starts, offset) });
     let version = 1;
     let pause = 0;
+    const record = (name: string, ms: number) => { (samples.get(name) ?? samples.set(name, []).get(name)!).push(ms); };
     /** Requests the server does not handle (an older build's): not asked again. */
     const unhandled = new Set<string>();
     const timed = async <T>(name: string, ask: () => Promise<T>): Promise<T | undefined> => {
@@ -134,8 +135,7 @@ async function measure(bundle: string, text: string): Promise<{ samples: Samples
         unhandled.add(name);
         return undefined;
       }
-      const ms = performance.now() - t0;
-      (samples.get(name) ?? samples.set(name, []).get(name)!).push(ms);
+      record(name, performance.now() - t0);
       return r;
     };
     for (let k = 0; k < ROUNDS; k++) {
@@ -148,7 +148,7 @@ async function measure(bundle: string, text: string): Promise<{ samples: Samples
       client.change(uri, ++version, [{ range: { start: pos, end: pos }, text: 'x' }]);
       t = performance.now();
       await client.diagnostics(uri, (d) => d.version === version, 60_000);
-      (samples.get('keystroke → diagnostics') ?? samples.set('keystroke → diagnostics', []).get('keystroke → diagnostics')!).push(performance.now() - t);
+      record('keystroke → diagnostics', performance.now() - t);
       const q = places(doc);
       const head = spread(q.heads, k, ROUNDS), ref = spread(q.refs, k, ROUNDS), label = spread(q.labels, k, ROUNDS);
       const line = positionIn(starts, head).line;

@@ -96,15 +96,17 @@ function* namedFirstSteps(index: LoadedIndex, q: Query, kind: EntryKind, hits: H
  * several results).
  */
 function* trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: ReadonlyMap<number, number>, opts: SearchOptions & { name?: string }, extra: Pick<SearchOptions, 'combine'>): Generator<void, (id: number) => boolean> {
-  const toRanks = (ids: number[]) => (ids.length < WIDE_POOL ? undefined : new Map(ids.map((id, i) => [id, i]))); // undefined: every entry is near
-  const ranks = (k: EntryKind, o: SearchOptions) => toRanks(index.search(q, k, { ...o, limit: WIDE_POOL }).map((h) => h.id));
+  const ranks = function* (k: EntryKind, o: SearchOptions): Generator<void, Map<number, number> | undefined> {
+    const ids = (yield* index.searchSteps(q, k, { ...o, limit: WIDE_POOL })).map((h) => h.id);
+    return ids.length < WIDE_POOL ? undefined : new Map(ids.map((id, i) => [id, i])); // undefined: every entry is near
+  };
   const within = (r: Map<number, number> | undefined, id: number, strength: number) => !r || (r.get(id) ?? Infinity) < (strength === 1 ? POOL : WIDE_POOL);
   const { exclude: _exclude, ...plain } = opts;
   if (kind !== 'proof') {
-    const near = toRanks((yield* index.searchSteps(q, kind, { ...plain, limit: WIDE_POOL })).map((h) => h.id));
+    const near = yield* ranks(kind, plain);
     return (id) => within(near, id, named.get(id)!);
   }
-  const statementsNear = toRanks((yield* index.searchSteps(q, 'statement', { ...plain, limit: WIDE_POOL })).map((h) => h.id));
+  const statementsNear = yield* ranks('statement', plain);
   const namedStatements = namedIds(index, opts.name!, 'statement');
   let proofsNear: Map<number, number> | undefined | null = null; // read only for a proof of no statement, of no named one
   return (id) => {
@@ -112,7 +114,7 @@ function* trustedNames(index: LoadedIndex, q: Query, kind: EntryKind, named: Rea
     const st = index.entry(id).statement;
     if (st !== undefined) return within(statementsNear, st, strength);
     if (namedStatements.size) return [...namedStatements.keys()].some((s) => within(statementsNear, s, strength));
-    if (proofsNear === null) proofsNear = ranks('proof', { ...plain, ...extra });
+    if (proofsNear === null) proofsNear = drain(ranks('proof', { ...plain, ...extra }));
     return within(proofsNear, id, strength);
   };
 }

@@ -15,13 +15,13 @@ import { packageRoot } from '../util/packageRoot.js';
 import { ensureUnpacked } from '../util/packedFiles.js';
 import { LoadedIndex, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
-import { candidateProofSteps, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
+import { candidateProofs, candidateProofSteps, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { prepareNames } from './namedResults.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
 import type { IndexStatus } from '../ext/protocol.js';
-import { drain, SLICE_MS, turn } from '../util/turns.js';
+import { drain, drainInTurns, SLICE_MS, turn } from '../util/turns.js';
 
 export interface IndexSettings { path?: string; sources?: string[] }
 
@@ -126,7 +126,7 @@ export class ServerIndex {
         else if (proofs.statementProblem) this.log(`index: results to cite vote by the direct match's neighbours: ${proofs.statementProblem}`);
         // one search now compiles the scoring loops, so the user's first hover is not the one
         // that waits for the JIT (the first search takes ~3x a warm one)
-        setTimeout(() => { if (this.index === idx) try { drain(candidateProofSteps(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 })); } catch { /* reported by real queries */ } }, 20);
+        setTimeout(() => { if (this.index === idx) try { candidateProofs(idx, { ids: tok.encode('Let $x$ be a real number such that $x^2 = 1$.') }, { limit: 3 }); } catch { /* reported by real queries */ } }, 20);
       } catch (e) {
         this.failure = (e as Error).message;
         this.log(`index unavailable: ${this.failure}`);
@@ -313,15 +313,8 @@ export class ServerIndex {
   /** Candidate proofs of `text` made in the background, SLICE_MS at a time with requests answered between slices. */
   private async precomputeProofs(text: string): Promise<void> {
     const idx = this.index;
-    const steps = this.candidateProofSteps(text, HOVER_PROOFS, true);
-    for (;;) {
-      const deadline = performance.now() + SLICE_MS;
-      let r = steps.next();
-      while (!r.done && performance.now() < deadline) r = steps.next();
-      if (r.done) return;
-      await turn();
-      if (this.index !== idx) return; // another index: its candidates are other ones
-    }
+    // another index meanwhile: its candidates are other ones
+    await drainInTurns(this.candidateProofSteps(text, HOVER_PROOFS, true), () => this.index !== idx);
   }
 
   /** Tokenizer ids of a workspace text (cached: completion ranks thousands of statements). */

@@ -87,19 +87,32 @@ export interface TurnsJob<T> {
   stop?(): boolean;
 }
 
+/** Goes on with `steps` until it ends or SLICE_MS have passed: one background slice. */
+function oneSlice<T>(steps: Iterator<void, T>): IteratorResult<void, T> {
+  const deadline = performance.now() + SLICE_MS;
+  let step = steps.next();
+  while (!step.done && performance.now() < deadline) step = steps.next();
+  return step;
+}
+
 /** Runs `steps` to its end, a slice of at most SLICE_MS per turn (`nextTurn`), then hands its value to `job.done`. */
 export function runInTurns<T>(steps: Iterator<void, T>, job: TurnsJob<T>): void {
   const slice = (): void => {
     if (job.stop?.()) return;
-    const deadline = performance.now() + SLICE_MS;
-    const r = job.guard(() => {
-      let step = steps.next();
-      while (!step.done && performance.now() < deadline) step = steps.next();
-      return step;
-    });
+    const r = job.guard(() => oneSlice(steps));
     if (!r) job.failed?.();
     else if (r.done) job.done(r.value);
     else nextTurn(slice);
   };
   nextTurn(slice);
+}
+
+/** `runInTurns` for an async caller: the value of `steps`, or undefined when `stop` (asked between slices) ends it first. */
+export async function drainInTurns<T>(steps: Iterator<void, T>, stop?: () => boolean): Promise<T | undefined> {
+  for (;;) {
+    const r = oneSlice(steps);
+    if (r.done) return r.value;
+    await turn();
+    if (stop?.()) return undefined;
+  }
 }

@@ -15,7 +15,7 @@ import { macroWriter } from '../../math/blocks.js';
 import { refsWrittenOut } from '../../project/userMacros.js';
 import type { IndexEntry } from '../../index/format.js';
 import { excerptMd, where } from './excerpts.js';
-import { SHOW_CANDIDATE_PROOFS_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
+import { SHOW_CANDIDATE_PROOFS_COMMAND, type PlaceArgs, type ShowResultsArgs } from '../../ext/protocol.js';
 
 
 export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
@@ -103,15 +103,23 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
 
 /**
  * "Find candidate proofs" inside any theorem-like environment or proof, where a results panel
- * can show them (VS Code); the proofs are computed when the action runs, not on every cursor
- * move. Not without a loaded index. Other editors ask CANDIDATE_PROOFS_COMMAND.
+ * can show them (VS Code). Other editors ask CANDIDATE_PROOFS_COMMAND.
  */
 export function proofCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, panel: boolean): CodeAction[] {
-  if (!panel || !si.get()) return [];
+  return panel ? statementPlaceAction(ws, doc, range, si, PROOFS_ACTION_TITLE, SHOW_CANDIDATE_PROOFS_COMMAND) : [];
+}
+
+/**
+ * One action in the statement (or proof) at `range` that runs the client's `command` with its
+ * place: what it shows is ranked when it is chosen, not at every move of the cursor (an editor
+ * asks for code actions at each). None outside a statement or without a loaded index.
+ */
+export function statementPlaceAction(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, title: string, command: string): CodeAction[] {
+  if (!si.get()) return [];
   const f = enclosingStatement(ws, doc, doc.offsetAt(range.start));
   if (!f || f.text.length < 10) return [];
-  const args = { uri: doc.uri, position: range.start };
-  return [{ title: PROOFS_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: PROOFS_ACTION_TITLE, command: SHOW_CANDIDATE_PROOFS_COMMAND, arguments: [args] } }];
+  const place: PlaceArgs = { uri: doc.uri, position: range.start };
+  return [{ title, kind: CodeActionKind.Refactor, command: { title, command, arguments: [place] } }];
 }
 
 /** Candidate proofs of one result: its statement (when the index links it) and its proofs, best first. */

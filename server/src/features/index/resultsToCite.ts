@@ -11,7 +11,8 @@ import type { ServerIndex } from '../../index/serverIndex.js';
 import { macroWriter } from '../../math/blocks.js';
 import { where } from './excerpts.js';
 import { rankWorkspaceStatements, statementName } from './refRanking.js';
-import { SHOW_RESULTS_TO_CITE_COMMAND, type PlaceArgs, type ShowResultsArgs } from '../../ext/protocol.js';
+import { SHOW_RESULTS_TO_CITE_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
+import { statementPlaceAction } from './candidateProofs.js';
 
 
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -44,18 +45,12 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
 
 /**
  * "Suggest results to cite" inside a statement or its proof. With a results panel (the VS Code
- * client says so at initialize) one action opens them there, ranked when it is chosen: an editor
- * asks for code actions at every move of the cursor, so the ranking is not done for each. Any
+ * client says so at initialize) one action opens them there, ranked when it is chosen. Any
  * other editor gets an action per workspace result that inserts its `\ref` at the cursor
  * (indexed results have no label to insert: `mathsense.suggestCitations` returns them all).
  */
 export function citeCodeActions(ws: Workspace, doc: Doc, range: Range, si: ServerIndex, panel: boolean): CodeAction[] {
-  if (panel) {
-    const f = enclosingStatement(ws, doc, doc.offsetAt(range.start));
-    if (!f || !si.get() || f.text.length < 10) return [];
-    const place: PlaceArgs = { uri: doc.uri, position: range.start };
-    return [{ title: CITE_ACTION_TITLE, kind: CodeActionKind.Refactor, command: { title: CITE_ACTION_TITLE, command: SHOW_RESULTS_TO_CITE_COMMAND, arguments: [place] } }];
-  }
+  if (panel) return statementPlaceAction(ws, doc, range, si, CITE_ACTION_TITLE, SHOW_RESULTS_TO_CITE_COMMAND);
   const args = citeResults(ws, doc, doc.offsetAt(range.start), si);
   if (!args) return [];
   return args.items.flatMap((i) => (i.label ? [{
