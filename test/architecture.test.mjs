@@ -5,7 +5,8 @@
 //   still two modules that cannot be understood apart);
 // * testing/ is for tests; the server never imports the offline package or the client;
 // * the client and the offline package reach the server only through the subpaths its
-//   package.json `exports` declares.
+//   package.json `exports` declares;
+// * ARCHITECTURE.md stays short and names only modules and folders that exist.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -154,15 +155,15 @@ test('one macro expander: only syntax/macroExpander.ts writes out macro paramete
   assert.ok(bySubstitution.test(fs.readFileSync(expander, 'utf8')), 'the expander itself is seen by the rule');
 });
 
-/** The layers at and below features/ (the rows from features/ down). */
-function featuresAndBelow() {
+/** The layers below protocol/ (every row of the table but the first). */
+function belowProtocol() {
   const rows = layerTable();
-  const at = rows.findIndex((r) => r.includes('features'));
-  return new Set(rows.slice(at).flat());
+  assert.ok(rows[0].includes('protocol'), 'the first row is the protocol layer');
+  return new Set(rows.slice(1).flat());
 }
 
-test('no LSP connection or protocol types below the protocol layer: features and what they build on use only LSP data types', () => {
-  const below = featuresAndBelow();
+test('no LSP connection or protocol types below the protocol layer: session/, features/ and what they build on use only LSP data types', () => {
+  const below = belowProtocol();
   const violations = [];
   for (const file of modules(SERVER)) {
     if (!below.has(folderOf(file))) continue;
@@ -185,4 +186,21 @@ test('no stateful services in features/: nothing outside it constructs a class f
     for (const m of text.matchAll(/\bnew (\w+)\s*[(<]/g)) if (classes.has(m[1])) violations.push(`${rel(file)} constructs ${m[1]} (${classes.get(m[1])}): a long-lived service belongs to session/ or its domain's layer`);
   }
   assert.deepEqual(violations, [], violations.join('\n'));
+});
+
+test('ARCHITECTURE.md stays a map: at most 15 KB, and every module or folder it names exists', () => {
+  const md = fs.readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8');
+  assert.ok(Buffer.byteLength(md) <= 15000, `ARCHITECTURE.md is ${Buffer.byteLength(md)} bytes; long notes belong in docs/`);
+  const named = [];
+  const missing = [];
+  for (const m of md.matchAll(/`([^`\s]+)`/g)) {
+    const name = m[1].replace(/#.*$/, '');
+    // paths only: not wildcards, placeholders (x.ts), packages or LSP methods (mathsense/status)
+    if (!name.includes('/') || /[*<>]/.test(name) || /^(mathsense|vscode)-|^mathsense\/|^@/.test(name) || /(^|\/)x\.ts$/.test(name)) continue;
+    const base = /^(scripts|client|test|docs|server|models|media)\//.test(name) ? root : SERVER;
+    named.push(name);
+    if (!fs.existsSync(path.join(base, name))) missing.push(m[1]);
+  }
+  assert.ok(named.length > 40, `the check sees the paths ARCHITECTURE.md names (${named.length})`);
+  assert.deepEqual(missing, [], `ARCHITECTURE.md names paths that do not exist: ${missing.join(', ')}`);
 });

@@ -4,7 +4,7 @@
 // document again at its version.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { Workspace, type Doc } from '../project/workspace.js';
 import { DerivationChecker } from '../math/checker.js';
 import { DerivationService, inProcessRunner } from '../math/service.js';

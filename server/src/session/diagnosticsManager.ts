@@ -4,7 +4,7 @@
 // back while the project loads; and when a document is published again (its derivation check
 // ended, the project finished loading, another document changed). The server publishes what it
 // answers; `mathsense check` asks it once per file with the derivations checked at once.
-import type { Diagnostic } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import { isMacroSource, type Doc, type Workspace } from '../project/workspace.js';
 import type { DocStep } from '../math/service.js';
 import type { Guard } from '../util/guard.js';

@@ -4,7 +4,8 @@
 // this session as their FeatureContext. Nothing here knows the LSP connection: what goes to the
 // client goes through SessionClient.
 import * as path from 'node:path';
-import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { isMarkdownLanguage, type Doc, type Workspace } from '../project/workspace.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { writtenByLatex } from '../project/buildOutputs.js';

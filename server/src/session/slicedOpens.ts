@@ -6,7 +6,7 @@
 // open yet: requests on it see what the workspace read from disk (or nothing), and the edits
 // the editor sends meanwhile are kept and applied, in order, once it is open.
 import * as path from 'node:path';
-import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { LatexDocument } from '../model/latexDocument.js';
 import { SlicedBuild, SLICED_OPEN_CHARS } from '../model/slicedBuild.js';
 import { uriToPath } from '../project/files.js';
