@@ -141,6 +141,9 @@ const RESULTS_TO_CITE: PlaceResults = {
   none: 'no results to cite here (put the cursor in a theorem-like environment or its proof).',
 };
 
+/** What the server withheld, in words. */
+export const withheldNote = (n: number): string => `${n} indexed ${n === 1 ? 'result' : 'results'} withheld as unlikely to be relevant`;
+
 /** Results for the statement at the action's place, else at the cursor (ranked by the server now), in the results panel. */
 async function showPlaceResults(deps: CommandDeps, what: PlaceResults, arg?: { uri?: string; position?: { line: number; character: number } }): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -148,8 +151,9 @@ async function showPlaceResults(deps: CommandDeps, what: PlaceResults, arg?: { u
   const position = arg?.position ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
   if (!uri || !position) { void vscode.window.showInformationMessage(`MathSense: ${what.nowhere}`); return; }
   const r = await vscode.commands.executeCommand<ShowResultsArgs | null>(what.command, { uri, position } satisfies PlaceArgs);
-  if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage(`MathSense: ${what.none}`); return; }
-  deps.panel.show(r.heading ?? what.heading, r.items.map(toResultItem));
+  const withheld = r && typeof r.withheld === 'number' && r.withheld > 0 ? withheldNote(r.withheld) : '';
+  if (!r || !Array.isArray(r.items) || r.items.length === 0) { void vscode.window.showInformationMessage(`MathSense: ${withheld ? `nothing indexed is likely to be relevant here: ${withheld}.` : what.none}`); return; }
+  deps.panel.show(`${r.heading ?? what.heading}${withheld ? ` (${withheld})` : ''}`, r.items.map(toResultItem));
 }
 
 async function showStatus(deps: CommandDeps): Promise<void> {

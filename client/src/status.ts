@@ -34,6 +34,7 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
   }
   const ix = s.index;
   if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ix.semantic === true ? ' (semantic ranking)' : ' (semantic ranking once the model has loaded)'}`);
+  if (ix?.state === 'ready' && ix.relevance) lines.push(ix.relevance.calibrated ? 'Index suggestions: shown only when likely relevant' : `Index suggestions shown as ranked (${ix.relevance.problem ?? 'no relevance model'})`);
   else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
   else if (ix?.state === 'loading') lines.push('Loading the index…');
   // final once the index, too, has settled: loaded with its ranking known, or unavailable

@@ -76,6 +76,9 @@ test('status bar: the index line follows the server (loading, ranking not yet kn
   assert.match(keyword.tooltip, /keyword search only/);
   assert.ok(keyword.final);
   assert.ok(statusView({ index: { state: 'unavailable', message: 'no index' }, embeddings: model }).final);
+  // whether index suggestions abstain below a calibrated relevance, or why not
+  assert.match(statusView({ index: { state: 'ready', entries: 10, semantic: true, relevance: { calibrated: true } }, embeddings: model }).tooltip, /Index suggestions: shown only when likely relevant/);
+  assert.match(statusView({ index: { state: 'ready', entries: 10, semantic: true, relevance: { calibrated: false, problem: 'no models folder' } }, embeddings: model }).tooltip, /Index suggestions shown as ranked \(no models folder\)/);
 });
 
 test('statements: the environment around a label, without scaffolding', () => {

@@ -168,10 +168,13 @@ Show that every finite group of prime order is cyclic.
     assert.ok(a, actions.map((x) => x.title).join('; '));
     assert.equal(a.command?.command, 'mathsense.showCandidateProofs');
     assert.deepEqual(a.command?.arguments, [{ uri, position: p }]);
-    type R = { heading: string; items: Array<{ title: string; url?: string; uri?: string; detail: string }> } | null;
+    type R = { heading: string; items: Array<{ title: string; url?: string; uri?: string; detail: string }>; withheld?: number } | null;
     const r = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.candidateProofs', arguments: a.command!.arguments }) as R;
     assert.match(r?.heading ?? '', /^Candidate proofs for: Show that every finite group/);
-    assert.ok(r!.items.length > 0 && r!.items.every((i) => i.url?.startsWith('https://')), JSON.stringify(r));
+    // nothing in the slice proves it: what the index ranked is withheld as unlikely to be
+    // relevant (index/relevance.ts), and the answer says how much
+    assert.ok((r?.withheld ?? 0) > 0, JSON.stringify(r));
+    assert.ok(r!.items.every((i) => i.url?.startsWith('https://')), JSON.stringify(r));
     for (const i of r!.items) assert.match(i.detail, /CC BY-SA|GNU FDL/);
     // inside a proof: the proved statement's, the project's own proof first
     const inProof = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.candidateProofs', arguments: [{ uri, position: posOf(text, 'We use') }] }) as R;
@@ -187,8 +190,10 @@ Show that every finite group of prime order is cyclic.
       await other.start(path.join(tmp, 'proj'), { index: { path: indexDir } }, false);
       await other.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'latex', version: 1, text } });
       const p = posOf(text, 'We use');
-      const all = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: p }] }) as { items: Array<{ label?: string; url?: string }> } | null;
-      assert.ok(all?.items.some((i) => i.label === 'lem:helper') && all.items.some((i) => i.url?.startsWith('https://')), JSON.stringify(all));
+      const all = await other.conn.sendRequest(ExecuteCommandRequest.type, { command: 'mathsense.suggestCitations', arguments: [{ uri, position: p }] }) as { items: Array<{ label?: string; url?: string }>; withheld?: number } | null;
+      // the workspace's results, and the indexed ones: shown, or withheld as unlikely to be relevant
+      assert.ok(all?.items.some((i) => i.label === 'lem:helper'), JSON.stringify(all));
+      assert.equal(all!.items.filter((i) => i.url?.startsWith('https://')).length + (all!.withheld ?? 0), 8, 'every indexed result ranked is listed or counted as withheld');
       const actions = await other.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } }) as CodeAction[];
       assert.ok(!actions.some((a) => a.command?.command === 'mathsense.showResults' || a.command?.command === 'mathsense.showCandidateProofs'), 'no client command the editor does not have');
       const cite = actions.find((a) => a.title.startsWith('Cite \\ref{lem:helper}'));

@@ -9,3 +9,4 @@ export { FormulaVectors } from '../index/formulaVectors.js';
 export { bodyText } from '../analysis/structure.js';
 export { findRelatedEquations, shownLatex } from '../features/equations/relatedEquations.js';
 export { WorkspaceEquations } from '../index/workspaceEquations.js';
+export { byResult, type ResultGroup, shownSuggestion } from '../features/index/candidateProofs.js';

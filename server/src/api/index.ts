@@ -26,3 +26,4 @@ export { dot, type SoftmaxGroup } from '../index/softmaxRanker.js';
 export { FIRST_TERM_ID, LoadedIndex } from '../index/store.js';
 export { contextWords, definedWords, featureRows, rankerChoice, TERM_FEATURES, termChoice, type TermCosine, termFeatures, type TermRankerModel, termScores, titleParts, usableTermRanker } from '../index/termRanker.js';
 export { termTitle, titleText } from '../index/termTitles.js';
+export { type Logistic, loadRelevance, logisticProbability, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceOf, relevanceRows, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel, usableRelevance, withRelevance } from '../index/relevance.js';

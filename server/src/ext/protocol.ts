@@ -83,6 +83,8 @@ export interface IndexStatus {
   semantic?: boolean;
   /** Texts asked for (statements of open documents, queries) whose vectors are not in yet. */
   pendingVectors?: number;
+  /** Whether index suggestions abstain below a calibrated relevance (index/relevance.ts), or why not. */
+  relevance?: { calibrated: boolean; problem?: string };
   message?: string;
 }
 
@@ -117,6 +119,8 @@ export interface ServerStatus {
 export interface ShowResultsArgs {
   heading: string;
   items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
+  /** Indexed results ranked but withheld as unlikely to be relevant (the index abstains below a calibrated probability). */
+  withheld?: number;
 }
 
 export type SearchKind = 'statement' | 'definition' | 'proof' | 'equation';

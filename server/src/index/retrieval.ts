@@ -23,6 +23,10 @@ export interface Result extends Hit {
   named?: boolean;
   /** Term readings: the term ranker's probability of this reading among the term's (softmax of its scores). */
   probability?: number;
+  /** Candidate proofs and results to cite: the probability that it is relevant at all (relevance.ts), where a relevance model is loaded. */
+  relevance?: number;
+  /** Whether `relevance` passes the task's threshold: shown as a suggestion (absent: no model, shown as ranked). */
+  fits?: boolean;
 }
 
 /** Candidates scored before the cut: a fixed pool, so a longer list only extends a shorter one. */

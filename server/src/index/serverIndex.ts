@@ -20,6 +20,7 @@ import { prepareNames } from './namedResults.js';
 import { usableRankers } from './referenceRanker.js';
 import { usableTermRanker } from './termRanker.js';
 import { indexProofRanker } from './indexHubs.js';
+import { loadRelevance, withRelevance, type RelevanceModel, type RelevanceTask } from './relevance.js';
 import type { IndexStatus } from '../ext/protocol.js';
 import { drain, drainInTurns, SLICE_MS, turn } from '../util/turns.js';
 
@@ -66,6 +67,9 @@ export class ServerIndex {
   /** Ends the pump's wait for a pause when a vector is asked for. */
   private wake?: () => void;
   private semantic: boolean | undefined;
+  /** Whether an index suggestion fits at all (relevance.ts); undefined: none usable, suggestions shown as ranked. */
+  private relevanceModel: RelevanceModel | undefined;
+  private relevanceProblem: string | undefined;
   private embedQueue: string[] = [];
   private embedRunning = false;
 
@@ -87,6 +91,8 @@ export class ServerIndex {
     this.eqsLoading = undefined;
     this.failure = undefined;
     this.semantic = undefined;
+    this.relevanceModel = undefined;
+    this.relevanceProblem = undefined;
     this.loading = (async () => {
       try {
         // an installed extension's index may still be packed (util/packedFiles.ts); a read-only
@@ -97,6 +103,10 @@ export class ServerIndex {
         const tok = MathTokenizer.load(files.vocabPath);
         const idx = await LoadedIndex.loadAsync(dir);
         if (idx.header.vocabHash !== tok.vocab.hash) throw new IndexError(`index ${dir} was built with another tokenizer (${idx.header.vocabHash}, the model's is ${tok.vocab.hash}): rebuild it with \`npm run index:build\``);
+        const rel = loadRelevance(findModelsDir(this.settings().modelsPath), idx.header.modelVersion);
+        this.relevanceModel = rel.model;
+        this.relevanceProblem = rel.problem && `no relevance model, index suggestions are shown as ranked without abstaining: ${rel.problem}`;
+        if (this.relevanceProblem) this.log(`index: ${this.relevanceProblem}`);
         this.tok = tok;
         this.index = idx;
         this.log(`index: ${idx.count} entries from ${idx.header.sources.map((s) => s.name).join(', ')} loaded in ${Math.round(idx.loadMs)} ms (${dir})`);
@@ -303,11 +313,20 @@ export class ServerIndex {
     let results = this.proofCache.get(memo);
     if (!results) {
       const q = this.query(key)!;
-      results = yield* candidateProofSteps(got.index, q, { limit, sources: got.sources, name });
+      results = this.withRelevance('proof', yield* candidateProofSteps(got.index, q, { limit, sources: got.sources, name }), q);
       if (this.proofCache.size > 2000) this.proofCache.clear();
       this.proofCache.set(memo, results);
     }
     return { results, semantic: !!vec };
+  }
+
+  /**
+   * `results` (one query's list, best first) with each one's probability of being relevant
+   * (`relevance`) and whether it passes the task's threshold (`shown`), under the relevance
+   * model; without one, as they are (every result shown).
+   */
+  withRelevance(task: RelevanceTask, results: Result[], q: Query): Result[] {
+    return withRelevance(this.relevanceModel, task, results, q);
   }
 
   /** Candidate proofs of `text` made in the background, SLICE_MS at a time with requests answered between slices. */
@@ -405,7 +424,7 @@ export class ServerIndex {
     const base = { path: this.dir || defaultIndexDir(this.settings().path) };
     if (this.failure) return { ...base, state: 'unavailable', message: this.failure };
     if (this.index) {
-      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic, pendingVectors: this.wanted.size };
+      return { ...base, state: 'ready', entries: this.index.count, equations: this.eqs?.size ?? 0, bytes: this.index.bytes, loadMs: Math.round(this.index.loadMs), modelVersion: this.index.header.modelVersion, semantic: this.semantic, pendingVectors: this.wanted.size, relevance: this.relevanceModel ? { calibrated: true } : { calibrated: false, problem: this.relevanceProblem } };
     }
     return { ...base, state: this.loading ? 'loading' : 'idle' };
   }

@@ -51,13 +51,27 @@ function workspaceProofs(ws: Workspace, f: FoundStatement): Array<{ doc: Doc; en
   return out;
 }
 
-/** Candidate proofs of a statement: the project's own proofs, then the indexed ones grouped by result. */
-interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; groups: ResultGroup[]; index?: LoadedIndex; semantic: boolean }
+/**
+ * Candidate proofs of a statement: the project's own proofs, then the indexed ones grouped by
+ * result; `withheld`: indexed results ranked but not shown, as unlikely to be relevant.
+ */
+interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; groups: ResultGroup[]; index?: LoadedIndex; semantic: boolean; withheld: number }
+
+/**
+ * Whether an indexed candidate is shown: when the relevance model judges it likely relevant
+ * (index/relevance.ts; without a model every ranked one is), or when the statement's title
+ * names its result (a name is trusted only where the result is near the statement's text).
+ */
+export const shownSuggestion = (r: Result): boolean => r.named === true || r.fits !== false;
 
 function candidateProofsOf(ws: Workspace, f: FoundStatement, si: ServerIndex, limit: number): CandidateProofs {
   const got = si.get();
   const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, statementOf(ws, f)?.title);
-  return { own: workspaceProofs(ws, f), groups: got && c ? byResult(got.index, c.results).slice(0, limit) : [], index: got?.index, semantic: !c || c.semantic };
+  // the first `limit` results, those the relevance model doubts taken out (never replaced by later ones)
+  const ranked = got && c ? byResult(got.index, c.results).slice(0, limit) : [];
+  const groups = ranked.filter((g) => g.proofs.some(shownSuggestion));
+  const withheld = ranked.length - groups.length;
+  return { own: workspaceProofs(ws, f), groups, index: got?.index, semantic: !c || c.semantic, withheld };
 }
 
 const LEXICAL_NOTE = 'lexical match; semantic ranking is being computed';
@@ -97,8 +111,8 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
       score: best.score,
     });
   }
-  if (items.length === 0) return undefined;
-  return { heading: `Candidate proofs for: ${shown(doc, latexToPlain(f.text, 80))}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items };
+  if (items.length === 0 && c.withheld === 0) return undefined;
+  return { heading: `Candidate proofs for: ${shown(doc, latexToPlain(f.text, 80))}${c.semantic ? '' : ` (${LEXICAL_NOTE})`}`, items, ...(c.withheld ? { withheld: c.withheld } : {}) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { macroWriter } from '../../math/blocks.js';
 import { where } from './excerpts.js';
 import { rankWorkspaceStatements, statementName } from './refRanking.js';
 import { SHOW_RESULTS_TO_CITE_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
-import { statementPlaceAction } from './candidateProofs.js';
+import { shownSuggestion, statementPlaceAction } from './candidateProofs.js';
 
 
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -36,11 +36,13 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   }
   // the statement's name (label words, title) against the indexed statements' titles
   const names = { tok: got.tok, name: statementName(ws, f) || undefined };
-  for (const r of suggestCitations(got.index, q, { limit: 8, sources: got.sources, names })) {
+  let withheld = 0;
+  for (const r of si.withRelevance('cite', suggestCitations(got.index, q, { limit: 8, sources: got.sources, names }), q)) {
+    if (!shownSuggestion(r)) { withheld++; continue; }
     const src = got.index.sourceOf(r.entry);
     items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
   }
-  return items.length ? { heading: `Results to cite for: ${shown(doc, latexToPlain(f.text, 80))}`, items } : undefined;
+  return items.length || withheld ? { heading: `Results to cite for: ${shown(doc, latexToPlain(f.text, 80))}`, items, ...(withheld ? { withheld } : {}) } : undefined;
 }
 
 /**

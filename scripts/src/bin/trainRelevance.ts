@@ -1,0 +1,191 @@
+// Fits the relevance model (server/src/index/relevance.ts) through the full index in build/index
+// and writes models/relevance/relevance.json with its held-out reliability tables.
+//   * Candidate proofs: ProofWiki statements outside the test split whose result has other pages
+//     (a family: the pages whose titles share the part before the first '/', i.e. the result, its
+//     formulations, special cases, general result, corollaries, each direction of an iff), each as
+//     the query; a candidate is relevant when it proves a page of the query's family. Each query
+//     is asked with its own page in the index (an author writing a known result as the index
+//     words it), with its own page left out (the same result in other words or generality is
+//     what a textbook's statement finds), and with its whole family taken out (nothing fits, as
+//     for a research lemma).
+//   * Results to cite: PS-ProofWiki dev statements with a premise on an indexed page, their own
+//     page never a candidate; a result is relevant when it is a premise; asked with the premises
+//     in the index and taken out.
+// Each with and without its encoder vector (the lexical fallback). The split is by family (or
+// query): half fit the logistic model, a quarter calibrates it (Platt) and chooses the threshold,
+// a quarter is the reliability table's. Test splits are never read; the encoder was trained on
+// these pages' statement→proof pairs, never on pairs of pages of one family.
+//   node scripts/out/bin/trainRelevance.js [--slice N] [--precision-proof P] [--precision-cite P] [--out DIR]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../lib/repo.js';
+import { table } from '../lib/table.js';
+import { candidateProofs, defaultIndexDir, expandProofWikiMacros, LoadedIndex, QUERY_TOKENS, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceRows, suggestCitations, type Logistic, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel } from 'mathsense-server/api/index';
+import { EmbeddingCache, EncoderSession, embedThroughCache } from 'mathsense-server/api/embeddings';
+import { seededSample } from 'mathsense-server/api/util';
+import { loadPsProofWiki } from '../data/psProofwiki.js';
+import { textKey } from '../data/splits.js';
+import { mapPsStatements } from '../indexBuild/builder.js';
+import { calibrate, fitLogistic, probability, reliability, scores, thresholdFor, type Example } from '../rankers/relevanceFit.js';
+
+const root = repoRoot;
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, 'precision-proof': { type: 'string' }, 'precision-cite': { type: 'string' }, out: { type: 'string' }, index: { type: 'string' } } });
+const slice = opt.slice ? Number(opt.slice) : undefined;
+/**
+ * The precision each task's threshold keeps on the calibration queries, on labels that count
+ * only part of what is relevant: for candidate proofs the query's family of pages (another page
+ * proving the same thing is counted wrong), for results to cite the premises the page's own proof
+ * cites (a small part of what an author could cite; even the best-scored suggestions are such
+ * premises under half the time). Both bars are set on those narrow measures; the hand-read
+ * hovers of real projects (evalSuggestions) say what they mean there.
+ */
+const PRECISION: Record<RelevanceTask, number> = { proof: Number(opt['precision-proof'] ?? '0.6'), cite: Number(opt['precision-cite'] ?? '0.2') };
+const outFile = path.join(path.resolve(opt.out ?? path.join(root, 'models')), RELEVANCE_FILE);
+const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
+const dataDir = path.join(shared, 'data');
+const t0 = Date.now();
+const log = (m: string) => console.error(`[train-relevance ${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+
+const index = LoadedIndex.load(defaultIndexDir(opt.index));
+const h = index.header;
+const enc = await EncoderSession.load(path.join(root, 'models'), { accelerator: 'cpu', threads: 2 });
+if (enc.info.version !== h.modelVersion) throw new Error(`index built with encoder ${h.modelVersion}, models/ has ${enc.info.version}: rebuild the index first`);
+const cache = new EmbeddingCache(enc.info.version, enc.info.dim, path.join(root, '.cache', 'index-embeddings'));
+const embed = (texts: string[]) => embedThroughCache(cache, texts, (part) => enc.embedTexts(part.map((i) => texts[i])));
+const tok = enc.tokenizer;
+const qtext = h.proofwikiMacrosExpanded ? expandProofWikiMacros : (t: string) => t;
+const [sa, sb] = h.kinds.statement;
+const byKey = new Map<string, number>();
+for (let id = sa; id < sb; id++) { const e = index.entry(id); if (h.sources[e.source].id === 'proofwiki') { const k = textKey(e.text); if (k.length >= 20 && !byKey.has(k)) byKey.set(k, id); } }
+
+/**
+ * One query of a task: its text, its own indexed statement, the statements that are relevant
+ * (for candidate proofs: their proofs are), what "its answers taken out" removes, and its group
+ * (queries of one group land in the same part of the split).
+ */
+interface TaskQuery { text: string; name?: string; self: number; relevant: Set<number>; answers: number[]; group: number }
+
+const ps = loadPsProofWiki(dataDir);
+const proofQueries: TaskQuery[] = [];
+{
+  // a family: the ProofWiki pages of one result (its title before the first '/': the result,
+  // its formulations, special cases, general result, corollaries, each direction of an iff)
+  const families = new Map<string, number[]>();
+  for (let id = sa; id < sb; id++) {
+    const e = index.entry(id);
+    if (h.sources[e.source].id !== 'proofwiki' || e.heldOut) continue;
+    const base = e.title.split('/')[0].trim();
+    families.set(base, [...families.get(base) ?? [], id]);
+  }
+  seededSample([...families.values()].filter((m) => m.length >= 2), families.size, 13).forEach((members, group) => {
+    const answers = members.flatMap((m) => [m, ...index.entry(m).proofs ?? []]);
+    for (const self of members) proofQueries.push({ text: index.entry(self).text, self, relevant: new Set(members), answers, group });
+  });
+}
+const citeQueries: TaskQuery[] = [];
+{
+  const map = mapPsStatements(ps.texts, byKey);
+  for (const q of ps.dev) {
+    const self = map.get(q.id);
+    const gold = q.premises.map((p) => map.get(p)).filter((x): x is number => x !== undefined && x !== self);
+    if (self === undefined || gold.length === 0) continue;
+    citeQueries.push({ text: q.text, name: index.entry(self).title, self, relevant: new Set(gold), answers: gold, group: citeQueries.length });
+  }
+}
+
+/** Bumped when the rows' making changes (the cache of rows is keyed by it). */
+const ROWS_VERSION = 4;
+
+/** A query's rows under one condition: its group, features of each listed candidate and whether it is relevant. */
+interface Rows { query: number; rows: Example[] }
+
+/** The rows of a task, read from .cache/relevance when made before for this index, encoder and slice. */
+async function rowsOf(task: RelevanceTask, queries: TaskQuery[]): Promise<{ semantic: Rows[]; lexical: Rows[] }> {
+  const file = path.join(root, '.cache', 'relevance', `${task}-v${ROWS_VERSION}-${h.modelVersion}-${index.count}-${RELEVANCE_FEATURES.length}-${slice ?? 'all'}.json`);
+  if (fs.existsSync(file)) { log(`${task}: rows from ${path.relative(root, file)}`); return JSON.parse(fs.readFileSync(file, 'utf8')) as { semantic: Rows[]; lexical: Rows[] }; }
+  const made = await makeRows(task, queries);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(made));
+  return made;
+}
+
+async function makeRows(task: RelevanceTask, queries: TaskQuery[]): Promise<{ semantic: Rows[]; lexical: Rows[] }> {
+  const qs = seededSample(queries, queries.length, 11).slice(0, slice).sort((a, b) => a.group - b.group);
+  const texts = qs.map((q) => qtext(q.text));
+  const vecs = await embed(texts);
+  const semantic: Rows[] = [], lexical: Rows[] = [];
+  qs.forEach((q, qi) => {
+    const ids = tok.encode(texts[qi], { maxTokens: QUERY_TOKENS });
+    // candidate proofs: the query's own page in the index (an author writing a known result as the
+    // index words it), left out (its family, i.e. the same result in other words or generality,
+    // still there), and its whole family taken out (nothing fits). Results to cite: the query's
+    // own page is never a candidate, its premises there or taken out.
+    const conditions = task === 'proof' ? [[], [q.self], q.answers] : [[q.self], [q.self, ...q.answers]];
+    for (const left of conditions) {
+      for (const withVec of [true, false]) {
+        const query = withVec ? { ids, vec: vecs[qi] } : { ids };
+        const exclude = new Set(left);
+        const hits = task === 'proof'
+          ? candidateProofs(index, query, { limit: 10, exclude })
+          : suggestCitations(index, query, { limit: 8, exclude, names: { tok, name: q.name } });
+        const isRelevant = (id: number) => (task === 'proof' ? q.relevant.has(index.entry(id).statement ?? -1) : q.relevant.has(id));
+        const xs = relevanceRows(hits, ids.length, withVec);
+        (withVec ? semantic : lexical).push({ query: q.group, rows: xs.map((x, i) => ({ x, y: isRelevant(hits[i].id) ? 1 : 0 })) });
+      }
+    }
+    if (qi % 100 === 99) log(`${task}: ${qi + 1}/${qs.length} queries`);
+  });
+  return { semantic, lexical };
+}
+
+/** Splits by the queries' groups: fit (half), calibration (a quarter), report (a quarter). */
+function split(rows: Rows[]) {
+  const part = (r: Rows) => { const b = r.query % 4; return b < 2 ? 'fit' : b === 2 ? 'calibration' : 'report'; };
+  const of = (p: string, shownOnly = false) => rows.filter((r) => part(r) === p).flatMap((r) => (shownOnly ? r.rows.slice(0, 3) : r.rows));
+  return { fit: of('fit'), calibration: of('calibration', true), report: of('report', true) };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const summary: string[][] = [];
+const tasks = {} as Record<RelevanceTask, RelevanceTaskModel>;
+for (const task of RELEVANCE_TASKS) {
+  const queries = task === 'proof' ? proofQueries : citeQueries;
+  log(`${task}: ${queries.length} queries`);
+  const all = await rowsOf(task, queries);
+  const fitted: Record<'semantic' | 'lexical', Logistic> = {} as never;
+  const thresholds = { semantic: 1, lexical: 1 };
+  let table10: RelevanceTaskModel['reliability'] = [];
+  for (const mode of ['semantic', 'lexical'] as const) {
+    const s = split(all[mode]);
+    const l = calibrate(fitLogistic(s.fit), s.calibration);
+    fitted[mode] = l;
+    const pc = s.calibration.map((e) => probability(l, e.x)), yc = s.calibration.map((e) => e.y);
+    const t = thresholdFor(pc, yc, PRECISION[task]);
+    const pr = s.report.map((e) => probability(l, e.x)), yr = s.report.map((e) => e.y);
+    const shown = pr.map((p, i) => i).filter((i) => pr[i] >= t);
+    const relevant = yr.filter((y) => y).length;
+    const sc = scores(pr, yr);
+    summary.push([task, mode, String(s.fit.length), String(s.report.length), String(round(relevant / (yr.length || 1))), String(t), String(shown.length), String(round(shown.filter((i) => yr[i]).length / (shown.length || 1))), String(round(shown.filter((i) => yr[i]).length / (relevant || 1))), String(sc.brier), String(sc.logLoss)]);
+    thresholds[mode] = t;
+    if (mode === 'semantic') table10 = reliability(pr, yr);
+  }
+  tasks[task] = { semantic: fitted.semantic, lexical: fitted.lexical, threshold: thresholds.semantic, lexicalThreshold: thresholds.lexical, reliability: table10 };
+  console.log(`\n### ${task}: reliability on the report queries (encoder vector present)\n`);
+  console.log(table([['predicted', 'n', 'mean predicted', 'observed relevant'], ...table10.map((r) => [r.bin, r.n, r.predicted, r.observed])]));
+}
+console.log(`\n### Held-out figures (report quarter; candidates in the first three places; thresholds chosen on the calibration quarter for precision ${PRECISION.proof} (proofs), ${PRECISION.cite} (cite))\n`);
+console.log(table([['task', 'mode', 'fit rows', 'report rows', 'base rate', 'threshold', 'shown', 'precision', 'recall', 'Brier', 'log loss'], ...summary]));
+
+const model: RelevanceModel & { seconds: number; precisionTarget: Record<RelevanceTask, number>; queries: Record<RelevanceTask, number> } = {
+  features: [...RELEVANCE_FEATURES],
+  encoder: enc.info.version,
+  tasks,
+  trainedOn: `candidate proofs: ${proofQueries.length} ProofWiki statements outside the test split whose result has other pages (formulations, special cases, corollaries), relevant = a proof of the statement or of a page of its family, its own page left out; results to cite: ${citeQueries.length} PS-ProofWiki dev statements with an indexed premise; each asked as it is and with its answers taken out of the index; half fit, a quarter calibrates (Platt) and sets the threshold, a quarter reports. Content: ProofWiki, CC BY-SA 3.0 (proofwiki.org); PS-ProofWiki (NaturalProofs), MIT licence`,
+  precisionTarget: PRECISION,
+  queries: { proof: proofQueries.length, cite: citeQueries.length },
+  seconds: Math.round((Date.now() - t0) / 1000),
+};
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, `${JSON.stringify(model, null, 1)}\n`);
+log(`wrote ${path.relative(root, outFile)}`);
