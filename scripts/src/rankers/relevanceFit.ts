@@ -2,6 +2,7 @@
 // feature rows, then Platt calibration of its output on other queries, a reliability table on a
 // third set, and the threshold that keeps precision where it is asked to be.
 import type { Logistic } from 'mathsense-server/api/index';
+import { solve } from './softmaxFit.js';
 
 export interface Example { x: number[]; y: 0 | 1 }
 
@@ -14,24 +15,6 @@ function scaling(xs: number[][]): { mean: number[]; sd: number[] } {
   for (const x of xs) for (let j = 0; j < d; j++) mean[j] += x[j] / xs.length;
   for (const x of xs) for (let j = 0; j < d; j++) sd[j] += (x[j] - mean[j]) ** 2 / xs.length;
   return { mean, sd: sd.map((v) => (v > 1e-12 ? Math.sqrt(v) : 1)) };
-}
-
-/** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with pivoting. */
-function solve(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((r, i) => [...r, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    [M[c], M[p]] = [M[p], M[c]];
-    const piv = M[c][c] || 1e-12;
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / piv;
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((r, i) => r[n] / (r[i] || 1e-12));
 }
 
 /**

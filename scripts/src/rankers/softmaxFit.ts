@@ -44,8 +44,8 @@ export function fitSoftmaxRanker(groups: SoftmaxGroup[], dim: number, l2 = 1e-3)
   return w;
 }
 
-/** Solves a x = b for a small symmetric positive definite a (Gaussian elimination, partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
+/** Solves a x = b for a small symmetric positive definite a (Gaussian elimination, partial pivoting); the Newton step of every fitter here. */
+export function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {
