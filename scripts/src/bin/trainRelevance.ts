@@ -181,7 +181,7 @@ const model: RelevanceModel & { seconds: number; precisionTarget: Record<Relevan
   features: [...RELEVANCE_FEATURES],
   encoder: enc.info.version,
   tasks,
-  trainedOn: `candidate proofs: ${proofQueries.length} ProofWiki statements outside the test split whose result has other pages (formulations, special cases, corollaries), relevant = a proof of the statement or of a page of its family, its own page left out; results to cite: ${citeQueries.length} PS-ProofWiki dev statements with an indexed premise; each asked as it is and with its answers taken out of the index; half fit, a quarter calibrates (Platt) and sets the threshold, a quarter reports. Content: ProofWiki, CC BY-SA 3.0 (proofwiki.org); PS-ProofWiki (NaturalProofs), MIT licence`,
+  trainedOn: `candidate proofs: ${proofQueries.length} ProofWiki statements outside the test split whose result has other pages (formulations, special cases, corollaries), relevant = a proof of a page of its family, each asked with its own page in the index, left out, and its family taken out; results to cite: ${citeQueries.length} PS-ProofWiki dev statements with an indexed premise; premises in the index and taken out; split by family or query: half fit, a quarter calibrates (Platt) and sets the threshold, a quarter reports. Content: ProofWiki, CC BY-SA 3.0 (proofwiki.org); PS-ProofWiki (NaturalProofs), MIT licence`,
   precisionTarget: PRECISION,
   queries: { proof: proofQueries.length, cite: citeQueries.length },
   seconds: Math.round((Date.now() - t0) / 1000),
