@@ -287,3 +287,34 @@ describe('mathsense check (bundled CLI)', { timeout: 300_000 }, () => {
     assert.deepEqual(diags.filter((d) => d.severity === 1), []);
   });
 });
+
+it('mathsense library add|index|info|search|remove on a folder of papers (keyword search, no encoder needed)', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-cli-library-'));
+  const lib = path.join(home, 'papers');
+  fs.mkdirSync(path.join(lib, '2203.04567'), { recursive: true });
+  fs.writeFileSync(path.join(lib, '2203.04567', 'paper.tex'), '\\documentclass{amsart}\n\\newtheorem{theorem}{Theorem}\n\\title{Sums of squares}\n\\begin{document}\n\\begin{theorem}\\label{thm:two}\nEvery prime congruent to one modulo four is a sum of two squares.\n\\end{theorem}\n\\end{document}\n');
+  const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+  const run = (args: string[]) => spawnSync(process.execPath, [bundle, 'library', ...args], { cwd: home, encoding: 'utf8', timeout: 120_000, env });
+  try {
+    const added = run(['add', lib, '--no-vectors']);
+    assert.equal(added.status, 0, added.stderr);
+    assert.match(added.stdout, /1 papers, 1 entries \(1 added.*keyword search only/);
+    const info = run(['info', '--json']);
+    assert.equal(info.status, 0, info.stderr);
+    assert.deepEqual((JSON.parse(info.stdout) as Array<{ folder: string; papers: number }>).map((i) => [i.folder, i.papers]), [[lib, 1]]);
+    const found = run(['search', '--json', '--limit', '3', 'prime sum of two squares']);
+    assert.equal(found.status, 0, found.stderr);
+    const hits = JSON.parse(found.stdout) as Array<{ file: string; line: number; arxiv: string; name: string; number: string; title: string }>;
+    assert.deepEqual([hits[0].file, hits[0].line, hits[0].arxiv, hits[0].name, hits[0].number, hits[0].title], [path.join(lib, '2203.04567', 'paper.tex'), 5, '2203.04567', 'Theorem', '1', 'Sums of squares']);
+    const text = run(['search', 'two squares']);
+    assert.match(text.stdout, /paper\.tex:5 {2}Theorem 1 — Sums of squares/);
+    assert.equal(run(['search']).status, 2, 'a query is needed');
+    const removed = run(['remove', lib]);
+    assert.match(removed.stdout, /removed .*its index deleted/);
+    const none = run(['search', 'two squares']);
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /no library/);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -3,6 +3,7 @@ import { runCheck } from './check.js';
 import { progressBar } from './progress.js';
 import { INDEX_USAGE } from './indexCommands.js';
 import { GRAPH_USAGE } from './graph.js';
+import { LIBRARY_USAGE } from './libraryCommands.js';
 
 const USAGE = `Usage: mathsense <command> [options]
 
@@ -14,7 +15,7 @@ Commands:
                                         exit 0: no errors, 1: errors, 2: usage/internal failure
 ${GRAPH_USAGE}  models info [--accelerator auto|cpu|cuda|webgpu] [--models DIR] [--json]
                                         show the embedding model and the execution provider in use
-${INDEX_USAGE}  --version                             print the version
+${INDEX_USAGE}${LIBRARY_USAGE}  --version                             print the version
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -76,6 +77,11 @@ export async function main(argv: string[]): Promise<number> {
       try { await ensureUnpacked(packageRoot(), (m) => process.stderr.write(`mathsense: ${m}\n`)); } catch (e) { process.stderr.write(`mathsense: ${(e as Error).message}\n`); return 2; }
       if (cmd === 'search' && (await import('./equationSearch.js')).isEquationSearch(rest)) return (await import('./equationSearch.js')).equationSearch(rest, io);
       return cmd === 'index' ? cli.indexCommand(rest, io) : cmd === 'search' ? cli.searchCommand(rest, io) : cli.disambiguateCommand(rest, io);
+    }
+    case 'library': {
+      if (rest.includes('--help') || rest.includes('-h')) { process.stdout.write(USAGE); return 0; }
+      const { libraryCommand } = await import('./libraryCommands.js');
+      return libraryCommand(rest, { out: (s) => { process.stdout.write(s); }, err: (s) => { process.stderr.write(s); } });
     }
     case '--version': case '-v':
       process.stdout.write('mathsense 0.1.0\n');

@@ -1,0 +1,179 @@
+// The library's embedded store, which needs no set-up: one folder per library (by default in
+// the user's cache, keyed by the library folder's path) holding `library.json` (format, the
+// encoder's version, one line per paper: its root, hash, metadata and entry count) and, per
+// paper, `papers/<hash>.json` (entries and their token ids) and `papers/<hash>.f32` (their
+// vectors). Indexing is incremental by paper hash: a paper whose files are unchanged keeps its
+// files, a new or changed one is read and embedded, a deleted one is dropped. Search is BM25 over
+// the tokens and the cosine with the vectors, fused by z-scores, as the bundled index's search.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Bm25Index } from '../../embeddings/bm25.js';
+import type { MathTokenizer } from '../../embeddings/tokenizer.js';
+import { fuseZ } from '../../util/zScores.js';
+import { userCacheDir } from '../../util/cacheDir.js';
+import { paperRoots, paperFiles, paperHash, readPaper, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
+
+export const LIBRARY_FORMAT = 1;
+const MANIFEST = 'library.json';
+/** Tokens per entry kept for BM25 (the encoder reads its own limit). */
+const ENTRY_TOKENS = 512;
+
+export interface PaperRecord { id: string; hash: string; meta: PaperMeta; entries: number; files: string[] }
+
+export interface LibraryManifest {
+  format: number;
+  /** The library folder, absolute. */
+  folder: string;
+  /** The encoder the vectors are from, and their dimension (0: no vectors, BM25 only). */
+  encoder: string;
+  dim: number;
+  papers: PaperRecord[];
+  indexedAt: string;
+}
+
+/** Where a library folder's store lives by default: the user's cache, one folder per library path. */
+export function defaultStoreDir(folder: string): string {
+  const key = crypto.createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16);
+  return path.join(userCacheDir(), 'library', key);
+}
+
+/** The manifest of a store, or why it cannot be read. */
+export function readManifest(storeDir: string): { manifest?: LibraryManifest; problem?: string } {
+  const file = path.join(storeDir, MANIFEST);
+  try {
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as LibraryManifest;
+    if (m.format !== LIBRARY_FORMAT || !Array.isArray(m.papers)) return { problem: `${file}: library format ${m.format}, this version reads ${LIBRARY_FORMAT} (run \`mathsense library index\` again)` };
+    return { manifest: m };
+  } catch (e) {
+    return { problem: fs.existsSync(file) ? `${file}: ${(e as Error).message}` : `no library index in ${storeDir} (run \`mathsense library index FOLDER\`)` };
+  }
+}
+
+/** What embedding needs: the encoder's version and dimension, and a batch embedder. */
+export interface LibraryEncoder { version: string; dim: number; embed: (texts: string[]) => Promise<Float32Array[]> }
+
+export interface IndexReport { papers: number; added: number; changed: number; removed: number; kept: number; unreadable: string[]; entries: number; seconds: number }
+
+/** The text an entry is embedded and matched by: its name, title and body. */
+const entryText = (e: LibraryEntry) => `${e.title ? `${e.title}. ` : ''}${e.text}`;
+
+const paperFile = (storeDir: string, hash: string, ext: 'json' | 'f32') => path.join(storeDir, 'papers', `${hash}.${ext}`);
+
+/**
+ * Indexes (or re-indexes) a library folder into `storeDir`: papers whose hash is unchanged are
+ * kept as they are; `progress` is told after each paper.
+ */
+export async function indexLibrary(folder: string, storeDir: string, tok: MathTokenizer, encoder: LibraryEncoder | undefined, progress?: (done: number, total: number, paper: string) => void): Promise<IndexReport> {
+  const t0 = Date.now();
+  const dir = path.resolve(folder);
+  const before = readManifest(storeDir).manifest;
+  // vectors from another encoder (or none) cannot be mixed with new ones: every paper is read again
+  const reusable = before && before.encoder === (encoder?.version ?? '') && before.dim === (encoder?.dim ?? 0) ? new Map(before.papers.map((p) => [p.id, p])) : new Map<string, PaperRecord>();
+  const roots = paperRoots(dir);
+  const papers: PaperRecord[] = [];
+  const report: IndexReport = { papers: 0, added: 0, changed: 0, removed: 0, kept: 0, unreadable: [], entries: 0, seconds: 0 };
+  fs.mkdirSync(path.join(storeDir, 'papers'), { recursive: true });
+  for (const [i, root] of roots.entries()) {
+    const id = path.relative(dir, root);
+    const old = reusable.get(id);
+    // the hash of the files the paper read last time; a new include changes the root, so its hash too
+    const files = old ? old.files.map((f) => path.join(dir, f)) : paperFiles(root)?.files;
+    const hash = files ? paperHash(dir, files) : undefined;
+    if (old && hash === old.hash && fs.existsSync(paperFile(storeDir, old.hash, 'json'))) {
+      papers.push(old);
+      report.kept++;
+    } else {
+      const paper = readPaper(dir, root);
+      if (!paper) { report.unreadable.push(id); progress?.(i + 1, roots.length, id); continue; }
+      const texts = paper.entries.map(entryText);
+      const vecs = encoder && texts.length ? await encoder.embed(texts) : [];
+      const tokens = texts.map((t) => tok.encode(t, { maxTokens: ENTRY_TOKENS }));
+      fs.writeFileSync(paperFile(storeDir, paper.hash, 'json'), JSON.stringify({ entries: paper.entries, tokens }));
+      const flat = new Float32Array(vecs.length * (encoder?.dim ?? 0));
+      vecs.forEach((v, k) => flat.set(v, k * encoder!.dim));
+      fs.writeFileSync(paperFile(storeDir, paper.hash, 'f32'), Buffer.from(flat.buffer));
+      papers.push({ id, hash: paper.hash, meta: paper.meta, entries: paper.entries.length, files: paper.files });
+      if (old) report.changed++; else report.added++;
+    }
+    progress?.(i + 1, roots.length, id);
+  }
+  const ids = new Set(papers.map((p) => p.id));
+  report.removed = [...reusable.keys()].filter((id) => !ids.has(id)).length;
+  const manifest: LibraryManifest = { format: LIBRARY_FORMAT, folder: dir, encoder: encoder?.version ?? '', dim: encoder?.dim ?? 0, papers, indexedAt: new Date().toISOString() };
+  const tmp = path.join(storeDir, `${MANIFEST}.tmp`);
+  fs.writeFileSync(tmp, `${JSON.stringify(manifest, null, 1)}\n`);
+  fs.renameSync(tmp, path.join(storeDir, MANIFEST));
+  // files of papers no longer listed (changed or removed) go
+  const live = new Set(papers.map((p) => p.hash));
+  for (const f of fs.readdirSync(path.join(storeDir, 'papers'))) if (!live.has(f.replace(/\.(json|f32)$/, ''))) fs.rmSync(path.join(storeDir, 'papers', f), { force: true });
+  report.papers = papers.length;
+  report.entries = papers.reduce((a, p) => a + p.entries, 0);
+  report.seconds = Math.round((Date.now() - t0) / 100) / 10;
+  return report;
+}
+
+export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: number; bm25: number; cosine?: number }
+
+/** A loaded library: every entry with its paper, tokens and vector, searchable. */
+export class LoadedLibrary {
+  private readonly bm = new Bm25Index();
+  private constructor(readonly manifest: LibraryManifest, private readonly items: Array<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {}
+
+  static load(storeDir: string): LoadedLibrary | { problem: string } {
+    const { manifest, problem } = readManifest(storeDir);
+    if (!manifest) return { problem: problem! };
+    const items: Array<{ paper: PaperRecord; entry: LibraryEntry }> = [];
+    const tokens: number[][] = [];
+    const vecParts: Float32Array[] = [];
+    for (const paper of manifest.papers) {
+      try {
+        const data = JSON.parse(fs.readFileSync(paperFile(storeDir, paper.hash, 'json'), 'utf8')) as { entries: LibraryEntry[]; tokens: number[][] };
+        const raw = manifest.dim ? fs.readFileSync(paperFile(storeDir, paper.hash, 'f32')) : Buffer.alloc(0);
+        const vec = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+        if (manifest.dim && vec.length !== data.entries.length * manifest.dim) return { problem: `${paperFile(storeDir, paper.hash, 'f32')}: ${vec.length / manifest.dim} vectors for ${data.entries.length} entries (run \`mathsense library index\` again)` };
+        data.entries.forEach((entry, k) => { items.push({ paper, entry }); tokens.push(data.tokens[k] ?? []); });
+        vecParts.push(vec);
+      } catch (e) {
+        return { problem: `${paperFile(storeDir, paper.hash, 'json')}: ${(e as Error).message} (run \`mathsense library index\` again)` };
+      }
+    }
+    const vectors = new Float32Array(vecParts.reduce((a, v) => a + v.length, 0));
+    let at = 0;
+    for (const v of vecParts) { vectors.set(v, at); at += v.length; }
+    const lib = new LoadedLibrary(manifest, items, vectors);
+    for (const t of tokens) lib.bm.add(t);
+    return lib;
+  }
+
+  get size(): number { return this.items.length; }
+
+  /** The best `limit` entries for a query (token ids, and its vector when the library has vectors of the same encoder), of the given kinds. */
+  search(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }, opts: { limit?: number; kinds?: readonly LibraryKind[] } = {}): LibraryHit[] {
+    const n = this.items.length;
+    if (n === 0) return [];
+    const bm = this.bm.scores(q.ids);
+    const dim = this.manifest.dim;
+    const useVec = !!q.vec && dim > 0 && q.vec.length === dim && (!q.encoder || q.encoder === this.manifest.encoder);
+    let cos: Float32Array | undefined;
+    if (useVec) {
+      cos = new Float32Array(n);
+      for (let i = 0; i < n; i++) { let s = 0; const o = i * dim; for (let k = 0; k < dim; k++) s += this.vectors[o + k] * q.vec![k]; cos[i] = s; }
+    }
+    const fused = cos ? fuseZ(bm, cos) : bm;
+    const kinds = opts.kinds ? new Set(opts.kinds) : undefined;
+    const order = [...fused.keys()].filter((i) => !kinds || kinds.has(this.items[i].entry.kind)).sort((a, b) => fused[b] - fused[a] || a - b);
+    // a file two papers include (a book and its second edition's root, slides) is one place: listed once
+    const seen = new Set<string>();
+    const out: LibraryHit[] = [];
+    for (const i of order) {
+      const e = this.items[i].entry;
+      const place = `${e.kind}\0${e.file}\0${e.line}`;
+      if (seen.has(place)) continue;
+      seen.add(place);
+      out.push({ ...this.items[i], score: fused[i], bm25: bm[i], ...(cos ? { cosine: cos[i] } : {}) });
+      if (out.length >= (opts.limit ?? 10)) break;
+    }
+    return out;
+  }
+}
