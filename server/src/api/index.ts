@@ -27,3 +27,5 @@ export { FIRST_TERM_ID, LoadedIndex } from '../index/store.js';
 export { contextWords, definedWords, featureRows, rankerChoice, TERM_FEATURES, termChoice, type TermCosine, termFeatures, type TermRankerModel, termScores, titleParts, usableTermRanker } from '../index/termRanker.js';
 export { termTitle, titleText } from '../index/termTitles.js';
 export { type Logistic, loadRelevance, logisticProbability, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceOf, relevanceRows, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel, usableRelevance, withRelevance } from '../index/relevance.js';
+export { defaultStoreDir, indexLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, LoadedLibrary, readManifest } from '../index/library/libraryStore.js';
+export { type LibraryEntry, type LibraryKind, paperRoots, readPaper } from '../index/library/papers.js';

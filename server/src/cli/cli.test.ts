@@ -308,6 +308,14 @@ it('mathsense library add|index|info|search|remove on a folder of papers (keywor
     assert.deepEqual([hits[0].file, hits[0].line, hits[0].arxiv, hits[0].name, hits[0].number, hits[0].title], [path.join(lib, '2203.04567', 'paper.tex'), 5, '2203.04567', 'Theorem', '1', 'Sums of squares']);
     const text = run(['search', 'two squares']);
     assert.match(text.stdout, /paper\.tex:5 {2}Theorem 1 — Sums of squares/);
+    // how to cite it from a project's bibliography: its entry when one is the paper, else a new one
+    fs.writeFileSync(path.join(home, 'refs.bib'), '@article{fermat, title = {Sums of squares}, eprint = {2203.04567}}\n');
+    const cited = JSON.parse(run(['search', '--json', '--bib', path.join(home, 'refs.bib'), 'two squares']).stdout) as Array<{ cite: string; bibtex?: string }>;
+    assert.deepEqual([cited[0].cite, cited[0].bibtex], ['\\cite[Theorem~1]{fermat}', undefined]);
+    fs.writeFileSync(path.join(home, 'refs.bib'), '@article{other, title = {Something else}}\n');
+    const fresh = JSON.parse(run(['search', '--json', '--bib', path.join(home, 'refs.bib'), 'two squares']).stdout) as Array<{ cite: string; bibtex?: string }>;
+    assert.match(fresh[0].bibtex ?? '', /^@misc\{\w+,\n {2}title = \{\{Sums of squares\}\},\n {2}year = \{2022\},\n {2}eprint = \{2203\.04567\}/);
+    assert.match(fresh[0].cite, /^\\cite\[Theorem~1\]\{\w+\}$/);
     assert.equal(run(['search']).status, 2, 'a query is needed');
     const removed = run(['remove', lib]);
     assert.match(removed.stdout, /removed .*its index deleted/);

@@ -12,13 +12,16 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { defaultStoreDir, indexLibrary, LoadedLibrary, readManifest, type LibraryHit } from '../index/library/libraryStore.js';
 import type { LibraryKind } from '../index/library/papers.js';
 import { latexToPlain } from '../analysis/render.js';
+import { parseBibtex, type BibEntry } from '../project/bibliography.js';
+import { bibtexFor, citation, matchingBibEntry, newKey } from '../index/library/citeLibraryResult.js';
 import { progressBar } from './progress.js';
 
 export const LIBRARY_USAGE = `  library add <dir>                     record a folder of papers (LaTeX sources) in your library and index it
   library index <dir> [--store DIR] [--no-vectors]
                                         index (again) a folder of papers; only new and changed papers are read
-  library search [--library DIR]... [--store DIR] [--limit N] [--kind statement|definition|proof|equation] [--json] <query>
-                                        search the library (the folders recorded by add, or --library)
+  library search [--library DIR]... [--store DIR] [--limit N] [--kind statement|definition|proof|equation] [--bib FILE] [--json] <query>
+                                        search the library (the folders recorded by add, or --library);
+                                        --bib: how to cite each result from that bibliography (\cite[Theorem~3.2]{key}, or a new entry)
   library info [--library DIR]... [--store DIR] [--json]
                                         papers, entries, encoder and store of each library folder
   library remove <dir>                  drop a folder from your library and delete its index
@@ -147,7 +150,7 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
       return infos.some((i) => 'problem' in i && i.problem) ? 1 : 0;
     }
     case 'search': {
-      const p = parse(rest, ['--library', '--store', '--limit', '--kind'], ['--json']);
+      const p = parse(rest, ['--library', '--store', '--limit', '--kind', '--bib'], ['--json']);
       const limit = Number(p.opts.get('--limit')?.[0] ?? '10');
       const kind = p.opts.get('--kind')?.[0] as LibraryKind | undefined;
       if (p.bad || p.rest.length === 0 || !(limit > 0) || (kind && !['statement', 'definition', 'proof', 'equation'].includes(kind))) { io.err(`mathsense library search: ${p.bad ?? 'expected a query'}\n${LIBRARY_USAGE}`); return 2; }
@@ -165,10 +168,25 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
         const ids = tok.encode(query, { maxTokens: 512 });
         const hits = loaded.flatMap((l) => l.lib.search({ ids, vec, encoder: enc?.info.version }, { limit, kinds: kind ? [kind] : undefined }).map((h) => ({ ...h, folder: l.folder })))
           .sort((a, b) => b.score - a.score).slice(0, limit);
+        const bibFile = p.opts.get('--bib')?.[0];
+        let bib: BibEntry[] | undefined;
+        if (bibFile) {
+          try { bib = parseBibtex(fs.readFileSync(bibFile, 'utf8')).entries; } catch (e) { io.err(`mathsense library search: cannot read ${bibFile}: ${(e as Error).message}\n`); return 2; }
+        }
+        const taken = new Set((bib ?? []).map((e) => e.key));
+        const citeOf = (h: LibraryHit): { cite: string; bibtex?: string } => {
+          const m = matchingBibEntry(h.paper.meta, bib ?? []);
+          if (m) return { cite: citation(h.entry, m.entry.key) };
+          const key = newKey(h.paper.meta, taken);
+          return { cite: citation(h.entry, key), bibtex: bibtexFor(h.paper.meta, key) };
+        };
         if (p.flags.has('--json')) {
-          io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text })), null, 1)}\n`);
+          io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
         } else {
-          hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${hitName(h).replace(/ · .*$/, '')}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
+          hits.forEach((h, i) => {
+            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${hitName(h).replace(/ · .*$/, '')}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
+            if (bib) { const c = citeOf(h); io.out(`      cite: ${c.cite}${c.bibtex ? ' (not in the bibliography; add:)' : ''}\n${c.bibtex ? c.bibtex.replace(/^/gm, '        ') : ''}`); }
+          });
           if (hits.length === 0) io.out('no results\n');
         }
         return 0;

@@ -59,15 +59,19 @@ function library(): string {
   fs.writeFileSync(path.join(dir, '2101.01234v2', 'main.tex'), PAPER);
   fs.writeFileSync(path.join(dir, '2101.01234v2', 'defs.tex'), DEFS);
   fs.writeFileSync(path.join(dir, 'primes.tex'), OTHER);
-  fs.writeFileSync(path.join(dir, 'notes.tex'), '% \\documentclass{article} commented out\nJust notes.\n');
+  fs.writeFileSync(path.join(dir, 'notes.tex'), '% \\begin{document} commented out\nJust notes.\n');
+  // a chapter that takes its class from a preamble it inputs is a paper; the preamble is none
+  fs.mkdirSync(path.join(dir, 'book'));
+  fs.writeFileSync(path.join(dir, 'book', 'preamble.tex'), '\\documentclass{amsart}\n\\newtheorem{lemma}{Lemma}\n');
+  fs.writeFileSync(path.join(dir, 'book', 'chapter.tex'), '\\input{preamble}\n\\begin{document}\n\\begin{lemma}\\label{lemma-x}A chapter lemma about rings.\\end{lemma}\n\\end{document}\n');
   return dir;
 }
 
 describe('papers of a library folder', () => {
-  it('a paper is a .tex file that starts a document; an included chapter or a commented \\documentclass is none', () => {
+  it('a paper is a .tex file that holds a document; an included file, a preamble or a commented \\begin{document} is none', () => {
     const dir = library();
     try {
-      assert.deepEqual(paperRoots(dir).map((f) => path.relative(dir, f)), [path.join('2101.01234v2', 'main.tex'), 'primes.tex']);
+      assert.deepEqual(paperRoots(dir).map((f) => path.relative(dir, f)), [path.join('2101.01234v2', 'main.tex'), path.join('book', 'chapter.tex'), 'primes.tex']);
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
 
@@ -113,7 +117,7 @@ describe('library index and search', () => {
     const store = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-library-store-'));
     try {
       const first = await indexLibrary(dir, store, tok, undefined);
-      assert.deepEqual([first.papers, first.added, first.kept, first.entries], [2, 2, 0, 7]);
+      assert.deepEqual([first.papers, first.added, first.kept, first.entries], [3, 3, 0, 8]);
       const lib = LoadedLibrary.load(store);
       assert.ok(lib instanceof LoadedLibrary);
       const hits = lib.search({ ids: tok.encode('infinitely many primes') }, { limit: 2 });
@@ -124,16 +128,16 @@ describe('library index and search', () => {
       // one paper added: only it is read
       fs.writeFileSync(path.join(dir, 'third.tex'), OTHER.replace('prime numbers', 'twin primes, perhaps').replace('thm:primes', 'thm:twin'));
       const second = await indexLibrary(dir, store, tok, undefined);
-      assert.deepEqual([second.papers, second.added, second.changed, second.kept, second.removed], [3, 1, 0, 2, 0]);
+      assert.deepEqual([second.papers, second.added, second.changed, second.kept, second.removed], [4, 1, 0, 3, 0]);
       // an included file changed: that paper is read again; a paper deleted: dropped with its files
       fs.appendFileSync(path.join(dir, '2101.01234v2', 'defs.tex'), '\\begin{definition}\\label{def:bounded}A sequence is bounded if its terms lie in an interval.\\end{definition}\n');
       fs.rmSync(path.join(dir, 'primes.tex'));
       const third = await indexLibrary(dir, store, tok, undefined);
-      assert.deepEqual([third.papers, third.added, third.changed, third.kept, third.removed], [2, 0, 1, 1, 1]);
+      assert.deepEqual([third.papers, third.added, third.changed, third.kept, third.removed], [3, 0, 1, 2, 1]);
       const again = LoadedLibrary.load(store) as LoadedLibrary;
       assert.equal(again.search({ ids: tok.encode('interval terms bounded') }, { limit: 1 })[0].entry.label, 'def:bounded');
       assert.ok(!again.search({ ids: tok.encode('infinitely many prime numbers') }, { limit: 5 }).some((h) => h.entry.label === 'thm:primes'));
-      assert.equal(fs.readdirSync(path.join(store, 'papers')).length, 4, 'two papers, a data file and a vector file each');
+      assert.equal(fs.readdirSync(path.join(store, 'papers')).length, 6, 'three papers, a data file and a vector file each');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(store, { recursive: true, force: true });

@@ -118,7 +118,8 @@ export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: nu
 /** A loaded library: every entry with its paper, tokens and vector, searchable. */
 export class LoadedLibrary {
   private readonly bm = new Bm25Index();
-  private constructor(readonly manifest: LibraryManifest, private readonly items: Array<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {}
+  /** `items`: every entry with its paper, papers in the manifest's order and each paper's entries in order. */
+  private constructor(readonly manifest: LibraryManifest, readonly items: ReadonlyArray<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {}
 
   static load(storeDir: string): LoadedLibrary | { problem: string } {
     const { manifest, problem } = readManifest(storeDir);
@@ -148,19 +149,22 @@ export class LoadedLibrary {
 
   get size(): number { return this.items.length; }
 
-  /** The best `limit` entries for a query (token ids, and its vector when the library has vectors of the same encoder), of the given kinds. */
-  search(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }, opts: { limit?: number; kinds?: readonly LibraryKind[] } = {}): LibraryHit[] {
+  /** Every entry's BM25, cosine (with a vector of the library's encoder) and their z-fusion, in `items` order. */
+  scores(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }): { bm: Float32Array; cos?: Float32Array; fused: Float32Array } {
     const n = this.items.length;
-    if (n === 0) return [];
     const bm = this.bm.scores(q.ids);
     const dim = this.manifest.dim;
     const useVec = !!q.vec && dim > 0 && q.vec.length === dim && (!q.encoder || q.encoder === this.manifest.encoder);
-    let cos: Float32Array | undefined;
-    if (useVec) {
-      cos = new Float32Array(n);
-      for (let i = 0; i < n; i++) { let s = 0; const o = i * dim; for (let k = 0; k < dim; k++) s += this.vectors[o + k] * q.vec![k]; cos[i] = s; }
-    }
-    const fused = cos ? fuseZ(bm, cos) : bm;
+    if (!useVec) return { bm, fused: bm };
+    const cos = new Float32Array(n);
+    for (let i = 0; i < n; i++) { let s = 0; const o = i * dim; for (let k = 0; k < dim; k++) s += this.vectors[o + k] * q.vec![k]; cos[i] = s; }
+    return { bm, cos, fused: fuseZ(bm, cos) };
+  }
+
+  /** The best `limit` entries for a query (token ids, and its vector when the library has vectors of the same encoder), of the given kinds. */
+  search(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }, opts: { limit?: number; kinds?: readonly LibraryKind[] } = {}): LibraryHit[] {
+    if (this.items.length === 0) return [];
+    const { bm, cos, fused } = this.scores(q);
     const kinds = opts.kinds ? new Set(opts.kinds) : undefined;
     const order = [...fused.keys()].filter((i) => !kinds || kinds.has(this.items[i].entry.kind)).sort((a, b) => fused[b] - fused[a] || a - b);
     // a file two papers include (a book and its second edition's root, slides) is one place: listed once

@@ -48,18 +48,22 @@ export interface Paper {
 }
 
 /** How much of a file is read to tell whether it is a root. */
-const HEAD_BYTES = 64 * 1024;
+const HEAD_BYTES = 256 * 1024;
 /** Statements longer than this are cut (a few paragraphs say what a result is). */
 const MAX_ENTRY_CHARS = 4000;
 
-/** Whether a LaTeX file starts a document: `\documentclass` outside a comment in its first 64 KB. */
+/**
+ * Whether a LaTeX file is a paper's root: `\begin{document}` outside a comment in its first
+ * 256 KB. Not `\documentclass`, which a chapter may take from an `\input` preamble (the Stacks
+ * project's chapters), and which a preamble has without being a document.
+ */
 function isRoot(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(HEAD_BYTES);
     const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
-    return /^[^%\n]*\\documentclass\b/m.test(buf.toString('utf8', 0, n));
+    return /^[^%\n]*\\begin\s*\{document\}/m.test(buf.toString('utf8', 0, n));
   } catch {
     return false;
   } finally {
@@ -67,7 +71,7 @@ function isRoot(file: string): boolean {
   }
 }
 
-/** The papers of a folder: its `.tex` files that start a document, sorted. */
+/** The papers of a folder: its `.tex` files that hold a document, sorted. */
 export function paperRoots(dir: string): string[] {
   return findDocumentFiles(dir).filter((f) => /\.tex$/i.test(f) && isRoot(f)).sort();
 }
