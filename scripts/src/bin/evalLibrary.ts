@@ -10,10 +10,10 @@
 //     library (mAP);
 //   each by BM25 alone, the encoder alone, and the library's search (BM25 + encoder, z-fused).
 //   The bundled index holds neither corpus, so "the index alone" answers none of these queries.
-//   * cost: index time and store size per 1,000 entries, and the time to index again after one
-//     paper is added.
+//   * cost: index time and store size per 1,000 entries, and the time to index a synthetic
+//     folder of 2,000 papers again after one paper is added.
 // Stores go to .cache/eval-library (vectors through the eval embedding cache).
-//   node scripts/out/bin/evalLibrary.js [--only stacks|books]
+//   node scripts/out/bin/evalLibrary.js [--only stacks|books|synthetic]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../lib/repo.js';
@@ -52,7 +52,7 @@ const corpora: Corpus[] = [
   // the Stacks test split: the key splits.ts uses for Stacks results (chapter-qualified label)
   { name: 'Stacks project (chapters as papers), test-split statements', folder: stacksDir, query: (e: LibraryEntry) => !!e.label && isHeldOut(`stacks:${path.basename(e.file, '.tex')}-${e.label}`) },
   { name: 'latex-wild books (books as papers), every proved statement', folder: booksFolder(), query: () => true },
-].filter((c) => !only || c.name.toLowerCase().startsWith(only === 'books' ? 'latex-wild' : only));
+].filter((c) => !only || c.name.toLowerCase().startsWith(only === 'books' ? 'latex-wild' : only === 'stacks' ? 'stacks' : '\0'));
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
 const rows: Array<Array<string | number>> = [];
@@ -78,9 +78,14 @@ for (const c of corpora) {
     const s = at.get(`${it.paper.id}\0${it.entry.proves}`);
     if (s !== undefined) proofsOf.set(s, [...proofsOf.get(s) ?? [], i]);
   });
-  const proofIdx = lib.items.map((it, i) => (it.entry.kind === 'proof' ? i : -1)).filter((i) => i >= 0);
-  const stIdx = lib.items.map((it, i) => (it.entry.kind === 'statement' || it.entry.kind === 'definition' ? i : -1)).filter((i) => i >= 0);
-  const queries = [...proofsOf.keys()].filter((s) => lib.items[s].entry.kind === 'statement' && c.query(lib.items[s].entry));
+  // a file two papers include (a book's chapter and its slides' root, a second edition) is one
+  // place, as the library's search lists it: each place is ranked once, under its first entry
+  const firstAt = new Map<string, number>();
+  const canonical = lib.items.map((it, i) => { const k = `${it.entry.kind}\0${it.entry.file}\0${it.entry.line}`; if (!firstAt.has(k)) firstAt.set(k, i); return firstAt.get(k)!; });
+  for (const [st, ps] of proofsOf) proofsOf.set(st, [...new Set(ps.map((p) => canonical[p]))]);
+  const proofIdx = lib.items.map((it, i) => (it.entry.kind === 'proof' && canonical[i] === i ? i : -1)).filter((i) => i >= 0);
+  const stIdx = lib.items.map((it, i) => ((it.entry.kind === 'statement' || it.entry.kind === 'definition') && canonical[i] === i ? i : -1)).filter((i) => i >= 0);
+  const queries = [...proofsOf.keys()].filter((s) => canonical[s] === s && lib.items[s].entry.kind === 'statement' && c.query(lib.items[s].entry));
   log(`${c.name}: ${lib.size} entries, ${queries.length} queries`);
   const texts = queries.map((s) => lib.items[s].entry.text);
   const vecs = await encoder.embed(texts);
@@ -91,7 +96,7 @@ for (const c of corpora) {
     // the results its proofs \ref, resolved in its paper (or by a Stacks chapter-qualified label)
     const paper = lib.items[s].paper.id;
     const cited = new Set<number>();
-    for (const p of gold) for (const l of refsIn(lib.items[p].entry.text)) { const t = byLabel.get(`${paper}\0${l}`) ?? byLabel.get(`*\0${l}`); if (t !== undefined && t !== s) cited.add(t); }
+    for (const p of gold) for (const l of refsIn(lib.items[p].entry.text)) { const t = byLabel.get(`${paper}\0${l}`) ?? byLabel.get(`*\0${l}`); if (t !== undefined && canonical[t] !== s) cited.add(canonical[t]); }
     for (const [m, sc] of [['bm25', bm], ['encoder', cos ?? bm], ['library', fused]] as const) {
       const proofScores = Float32Array.from(proofIdx, (i) => sc[i]);
       const goldLocal = new Set(proofIdx.map((i, k) => (gold.has(i) ? k : -1)).filter((k) => k >= 0));
@@ -109,6 +114,35 @@ for (const c of corpora) {
   rows.push([c.name, 'statement → its own proof, acc@1', n, pct(acc.bm25[1] / n), pct(acc.encoder[1] / n), pct(acc.library[1] / n), '']);
   rows.push([c.name, 'cited results, mAP', acc.library[3], pct(acc.bm25[2] / (acc.bm25[3] || 1)), pct(acc.encoder[2] / (acc.encoder[3] || 1)), pct(acc.library[2] / (acc.library[3] || 1)), '≥ 35']);
   cost.push([c.name, first.papers, first.entries, (indexSeconds / (first.entries / 1000)).toFixed(1), (bytes / 1024 / 1024 / (first.entries / 1000)).toFixed(2)]);
+}
+// re-indexing a large library after one paper is added: a synthetic folder of 2,000 small papers
+// (five statements and a proof each, seeded words), indexed once, then one paper more
+if (!only || only === 'synthetic') {
+  const dir = path.join(storeRoot, 'synthetic-folder');
+  const store = path.join(storeRoot, 'synthetic');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(store, { recursive: true, force: true });
+  const words = 'group ring field module ideal prime finite abelian morphism scheme sheaf open closed compact dense continuous measurable bounded linear operator manifold curve surface variety'.split(' ');
+  const paper = (k: number) => {
+    let body = `\\documentclass{amsart}\n\\newtheorem{theorem}{Theorem}\n\\title{Paper ${k}}\n\\begin{document}\n`;
+    for (let j = 0; j < 5; j++) {
+      const w = (i: number) => words[(k * 7 + j * 13 + i * 5) % words.length];
+      body += `\\begin{theorem}\\label{t${j}}\nEvery ${w(0)} ${w(1)} of a ${w(2)} ${w(3)} is ${w(4)} (paper ${k}, result ${j}).\n\\end{theorem}\n`;
+    }
+    return `${body}\\begin{proof}\nBy the ${words[k % words.length]} property.\n\\end{proof}\n\\end{document}\n`;
+  };
+  for (let k = 0; k < 2000; k++) { fs.mkdirSync(path.join(dir, `p${k}`), { recursive: true }); fs.writeFileSync(path.join(dir, `p${k}`, 'main.tex'), paper(k)); }
+  const t1 = Date.now();
+  const first = await indexLibrary(dir, store, tok, encoder);
+  const firstS = (Date.now() - t1) / 1000;
+  fs.mkdirSync(path.join(dir, 'p2000'));
+  fs.writeFileSync(path.join(dir, 'p2000', 'main.tex'), paper(2000));
+  const t2 = Date.now();
+  const again = await indexLibrary(dir, store, tok, encoder);
+  const againS = (Date.now() - t2) / 1000;
+  cost.push(['synthetic, 2,000 papers', first.papers, first.entries, (firstS / (first.entries / 1000)).toFixed(1), '']);
+  cost.push([`the same + 1 paper, indexed again (${again.added} added, ${again.kept} unchanged)`, again.papers, again.entries, `${againS.toFixed(1)} s in all`, '']);
+  log(`synthetic: ${firstS.toFixed(1)} s, again ${againS.toFixed(1)} s`);
 }
 console.log('\n## The author\'s library: retrieval through the library\'s own index (BM25, encoder, and the library\'s search)\n');
 console.log(table([['library', 'task', 'queries', 'BM25', 'encoder', 'library search', 'target'], ...rows]));
