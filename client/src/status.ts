@@ -33,9 +33,10 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
     lines.push(`Not read (outside the workspace, which is not trusted): ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ` and ${skipped.length - 5} more` : ''}`);
   }
   const ix = s.index;
-  if (ix?.state === 'ready') lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ix.semantic === true ? ' (semantic ranking)' : ' (semantic ranking once the model has loaded)'}`);
-  if (ix?.state === 'ready' && ix.relevance) lines.push(ix.relevance.calibrated ? 'Index suggestions: shown only when likely relevant' : `Index suggestions shown as ranked (${ix.relevance.problem ?? 'no relevance model'})`);
-  else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
+  if (ix?.state === 'ready') {
+    lines.push(`Index: ${ix.entries ?? '?'} entries${ix.semantic === false ? ' (keyword search only)' : ix.semantic === true ? ' (semantic ranking)' : ' (semantic ranking once the model has loaded)'}`);
+    if (ix.relevance) lines.push(ix.relevance.calibrated ? 'Index suggestions: shown only when likely relevant' : `Index suggestions shown as ranked (${ix.relevance.problem ?? 'no relevance model'})`);
+  } else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
   else if (ix?.state === 'loading') lines.push('Loading the index…');
   // final once the index, too, has settled: loaded with its ranking known, or unavailable
   const indexSettled = !ix || ix.state === 'unavailable' || ix.state === 'idle' || (ix.state === 'ready' && ix.semantic !== undefined);

@@ -322,7 +322,7 @@ export class ServerIndex {
 
   /**
    * `results` (one query's list, best first) with each one's probability of being relevant
-   * (`relevance`) and whether it passes the task's threshold (`shown`), under the relevance
+   * (`relevance`) and whether it passes the task's threshold (`fits`), under the relevance
    * model; without one, as they are (every result shown).
    */
   withRelevance(task: RelevanceTask, results: Result[], q: Query): Result[] {
