@@ -521,19 +521,25 @@ try {
     await page.locator('.tabs-container .tab', { hasText: 'results.tex' }).first().click();
     await runCommand('MathSense: Show dependency graph of the whole document');
     await page.locator('.tabs-container .tab', { hasText: 'MathSense: dependency graph' }).first().waitFor({ state: 'visible', timeout: T(60_000) });
-    let frame;
-    for (const end = Date.now() + T(60_000); !frame && Date.now() < end; await page.waitForTimeout(500)) {
-      for (const f of page.frames()) if (await f.locator('.node').count().catch(() => 0)) { frame = f; break; }
-    }
-    if (!frame) throw new Error('no webview frame with the graph\'s statements');
-    const nodes = await frame.locator('.node').count();
-    const edges = await frame.locator('line.edge').count();
-    const summary = await frame.locator('#summary').innerText();
+    // the view draws again when the graph is updated (the document's graph is built after a
+    // pause): a frame found before may be gone, so each read finds the graph's frame anew
+    const graphFrame = async () => {
+      for (const end = Date.now() + T(60_000); Date.now() < end; await page.waitForTimeout(500)) {
+        for (const f of page.frames()) if (await f.locator('.node').count().catch(() => 0)) return f;
+      }
+      throw new Error('no webview frame with the graph\'s statements');
+    };
+    const inGraph = async (read) => {
+      for (let i = 0; ; i++) {
+        try { return await read(await graphFrame()); } catch (e) { if (i >= 2) throw e; await page.waitForTimeout(1000); }
+      }
+    };
+    const { nodes, edges, summary } = await inGraph(async (f) => ({ nodes: await f.locator('.node').count(), edges: await f.locator('line.edge').count(), summary: await f.locator('#summary').innerText({ timeout: T(10_000) }) }));
     if (edges < 1) throw new Error(`no edges drawn (${summary})`);
     await page.mouse.move(1000, 800);
     await page.waitForTimeout(800);
     await shot('11-dependency-graph.png');
-    await frame.locator('.node', { hasText: 'Gauss' }).first().click();
+    await inGraph((f) => f.locator('.node', { hasText: 'Gauss' }).first().click({ timeout: T(10_000) }));
     await page.locator('.tabs-container .tab.active', { hasText: 'basics.tex' }).first().waitFor({ state: 'visible', timeout: T(30_000) });
     const at = await page.locator('#status\\.editor\\.selection').first().innerText();
     const line = fs.readFileSync(path.join(workspace, 'chapters', 'basics.tex'), 'utf8').split('\n').findIndex((l) => l.includes('\\label{lem:gauss}')) + 1;
