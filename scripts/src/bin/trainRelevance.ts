@@ -21,13 +21,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../lib/repo.js';
 import { table } from '../lib/table.js';
-import { candidateProofs, defaultIndexDir, expandProofWikiMacros, LoadedIndex, QUERY_TOKENS, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceRows, suggestCitations, type Logistic, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel } from 'mathsense-server/api/index';
+import { candidateProofs, defaultIndexDir, logisticProbability, expandProofWikiMacros, LoadedIndex, QUERY_TOKENS, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceRows, suggestCitations, type Logistic, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel } from 'mathsense-server/api/index';
 import { EmbeddingCache, EncoderSession, embedThroughCache } from 'mathsense-server/api/embeddings';
 import { seededSample } from 'mathsense-server/api/util';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
 import { textKey } from '../data/splits.js';
 import { mapPsStatements } from '../indexBuild/builder.js';
-import { calibrate, fitLogistic, probability, reliability, scores, thresholdFor, type Example } from '../rankers/relevanceFit.js';
+import { calibrate, fitLogistic, reliability, scores, thresholdFor, type Example } from '../rankers/relevanceFit.js';
 
 const root = repoRoot;
 const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, 'precision-proof': { type: 'string' }, 'precision-cite': { type: 'string' }, out: { type: 'string' }, index: { type: 'string' } } });
@@ -160,9 +160,9 @@ for (const task of RELEVANCE_TASKS) {
     const s = split(all[mode]);
     const l = calibrate(fitLogistic(s.fit), s.calibration);
     fitted[mode] = l;
-    const pc = s.calibration.map((e) => probability(l, e.x)), yc = s.calibration.map((e) => e.y);
+    const pc = s.calibration.map((e) => logisticProbability(l, e.x)), yc = s.calibration.map((e) => e.y);
     const t = thresholdFor(pc, yc, PRECISION[task]);
-    const pr = s.report.map((e) => probability(l, e.x)), yr = s.report.map((e) => e.y);
+    const pr = s.report.map((e) => logisticProbability(l, e.x)), yr = s.report.map((e) => e.y);
     const shown = pr.map((p, i) => i).filter((i) => pr[i] >= t);
     const relevant = yr.filter((y) => y).length;
     const sc = scores(pr, yr);

@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { seededRandom } from 'mathsense-server/api/util';
 import { logisticProbability } from 'mathsense-server/api/index';
-import { calibrate, fitLogistic, probability, reliability, scores, thresholdFor, type Example } from './relevanceFit.js';
+import { calibrate, fitLogistic, logit, reliability, scores, thresholdFor, type Example } from './relevanceFit.js';
+
+/** The probability as the server reads a fitted model (index/relevance.ts). */
+const probability = logisticProbability;
 
 /** y = 1 with probability sigmoid(3·x0 − 1); x1 is noise. */
 function examples(n: number, seed: number): Example[] {
@@ -33,8 +36,8 @@ test('Platt scaling brings an over-confident model back to the observed rates', 
   const cal = calibrate(loud, examples(4000, 4));
   const after = scores(held.map((e) => probability(cal, e.x)), ys);
   assert.ok(after.logLoss < before.logLoss - 0.05, `log loss ${before.logLoss} -> ${after.logLoss}`);
-  // the server reads the same numbers the same way
-  assert.equal(logisticProbability(cal, held[0].x).toFixed(12), probability(cal, held[0].x).toFixed(12));
+  // the server's probability is the Platt transform of the fitter's score
+  assert.equal(logisticProbability(cal, held[0].x).toFixed(12), (1 / (1 + Math.exp(-(cal.platt.a * logit(cal, held[0].x) + cal.platt.c)))).toFixed(12));
   for (const bin of reliability(held.map((e) => probability(cal, e.x)), ys)) {
     if (bin.n >= 200) assert.ok(Math.abs(bin.predicted - bin.observed) < 0.08, `bin ${bin.bin}: predicted ${bin.predicted}, observed ${bin.observed}`);
   }

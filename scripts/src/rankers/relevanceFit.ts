@@ -59,7 +59,6 @@ export function calibrate(l: Logistic, examples: Example[]): Logistic {
   return { ...l, platt: { a: one.weights[0], c: one.bias } };
 }
 
-export const probability = (l: Logistic, x: readonly number[]) => sigmoid(l.platt.a * logit(l, x) + l.platt.c);
 
 /** The reliability table: ten bins of predicted probability, each with its count, mean prediction and observed rate. */
 export function reliability(ps: number[], ys: number[]): Array<{ bin: string; n: number; predicted: number; observed: number }> {

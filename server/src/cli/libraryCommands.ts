@@ -106,11 +106,10 @@ function storesOf(libraries: readonly string[] | undefined, store: string | unde
   return folders.map((folder) => ({ folder, store: defaultStoreDir(folder) }));
 }
 
-/** How a hit names itself: "Theorem 3.2 (Title) · paper.tex:12". */
-export function hitName(h: LibraryHit): string {
+/** How a hit names its result: "Theorem 3.2 (Title)". */
+function resultName(h: LibraryHit): string {
   const e = h.entry;
-  const name = `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
-  return `${name} · ${e.file}:${e.line}`;
+  return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
 }
 
 export async function libraryCommand(args: readonly string[], io: Io): Promise<number> {
@@ -141,13 +140,13 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
       if (!stores) return 2;
       const infos = stores.map(({ folder, store }) => {
         const { manifest, problem } = readManifest(store);
-        return manifest
-          ? { folder, store, papers: manifest.papers.length, entries: manifest.papers.reduce((a, x) => a + x.entries, 0), encoder: manifest.encoder || null, indexedAt: manifest.indexedAt }
-          : { folder, store, problem };
+        if (!manifest) return { json: { folder, store, problem }, line: `${folder}: ${problem}`, ok: false };
+        const info = { folder, store, papers: manifest.papers.length, entries: manifest.papers.reduce((a, x) => a + x.entries, 0), encoder: manifest.encoder || null, indexedAt: manifest.indexedAt };
+        return { json: info, line: `${folder}: ${info.papers} papers, ${info.entries} entries, encoder ${info.encoder ?? 'none (keyword search)'}, indexed ${info.indexedAt}; store ${store}`, ok: true };
       });
-      if (p.flags.has('--json')) io.out(`${JSON.stringify(infos, null, 1)}\n`);
-      else for (const i of infos) io.out('problem' in i && i.problem ? `${i.folder}: ${i.problem}\n` : `${i.folder}: ${(i as { papers: number }).papers} papers, ${(i as { entries: number }).entries} entries, encoder ${(i as { encoder: string | null }).encoder ?? 'none (keyword search)'}, indexed ${(i as { indexedAt: string }).indexedAt}; store ${i.store}\n`);
-      return infos.some((i) => 'problem' in i && i.problem) ? 1 : 0;
+      if (p.flags.has('--json')) io.out(`${JSON.stringify(infos.map((i) => i.json), null, 1)}\n`);
+      else for (const i of infos) io.out(`${i.line}\n`);
+      return infos.every((i) => i.ok) ? 0 : 1;
     }
     case 'search': {
       const p = parse(rest, ['--library', '--store', '--limit', '--kind', '--bib'], ['--json']);
@@ -184,7 +183,7 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
           io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
         } else {
           hits.forEach((h, i) => {
-            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${hitName(h).replace(/ · .*$/, '')}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
+            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${resultName(h)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
             if (bib) { const c = citeOf(h); io.out(`      cite: ${c.cite}${c.bibtex ? ' (not in the bibliography; add:)' : ''}\n${c.bibtex ? c.bibtex.replace(/^/gm, '        ') : ''}`); }
           });
           if (hits.length === 0) io.out('no results\n');

@@ -52,6 +52,8 @@ describe('relevance at run time', () => {
     assert.ok(judged[0].relevance! > 0.9 && judged[2].relevance! < 0.1);
     const lexical = withRelevance(model(0.6, 0.1), 'proof', hits, { ids: q.ids });
     assert.deepEqual(lexical.map((h) => h.fits), [true, true, true], 'the lexical model and its own threshold');
+    const noCosine = hits.map(({ cosine: _c, ...h }) => h);
+    assert.deepEqual(withRelevance(model(0.6, 0.1), 'proof', noCosine, q).map((h) => h.fits), [true, true, true], 'a query vector against hits without cosines (an index without vectors) is read lexically');
   });
 
   it('without a model every hit is as it was (shown as ranked)', () => {

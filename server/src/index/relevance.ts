@@ -101,7 +101,9 @@ export function relevanceOf(model: RelevanceModel, task: RelevanceTask, hits: re
  */
 export function withRelevance<T extends Hit>(model: RelevanceModel | undefined, task: RelevanceTask, hits: T[], q: Query): Array<T & { relevance?: number; fits?: boolean }> {
   if (!model || hits.length === 0) return hits;
-  const semantic = !!q.vec;
+  // the encoder's mode only when the hits carry its cosine (a query vector against an index
+  // without vectors, or of another encoder, is scored by BM25 alone)
+  const semantic = !!q.vec && hits.some((h) => h.cosine !== undefined);
   const ps = relevanceOf(model, task, hits, q.ids.length, semantic);
   const threshold = semantic ? model.tasks[task].threshold : model.tasks[task].lexicalThreshold;
   return hits.map((h, i) => ({ ...h, relevance: ps[i], fits: ps[i] >= threshold }));

@@ -12,7 +12,7 @@ import { Bm25Index } from '../../embeddings/bm25.js';
 import type { MathTokenizer } from '../../embeddings/tokenizer.js';
 import { fuseZ } from '../../util/zScores.js';
 import { userCacheDir } from '../../util/cacheDir.js';
-import { paperRoots, paperFiles, paperHash, readPaper, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
+import { paperRoots, paperHash, readPaper, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
 
 export const LIBRARY_FORMAT = 1;
 const MANIFEST = 'library.json';
@@ -77,10 +77,9 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
   for (const [i, root] of roots.entries()) {
     const id = path.relative(dir, root);
     const old = reusable.get(id);
-    // the hash of the files the paper read last time; a new include changes the root, so its hash too
-    const files = old ? old.files.map((f) => path.join(dir, f)) : paperFiles(root)?.files;
-    const hash = files ? paperHash(dir, files) : undefined;
-    if (old && hash === old.hash && fs.existsSync(paperFile(storeDir, old.hash, 'json'))) {
+    // a paper indexed before is kept when the files it read then hash the same (a new include
+    // changes the root, so its hash too); any other is read, once
+    if (old && paperHash(dir, old.files.map((f) => path.join(dir, f))) === old.hash && fs.existsSync(paperFile(storeDir, old.hash, 'json'))) {
       papers.push(old);
       report.kept++;
     } else {

@@ -95,7 +95,7 @@ export function paperHash(dir: string, files: readonly string[]): string {
 }
 
 /** The LaTeX files a root compiles (itself first), read from disk as the server reads a project. */
-export function paperFiles(root: string): { ws: Workspace; doc: Doc; files: string[] } | undefined {
+function paperFiles(root: string): { ws: Workspace; doc: Doc; files: string[] } | undefined {
   const ws = new Workspace();
   const doc = ws.loadFile(root);
   if (!doc) return undefined;
