@@ -42,6 +42,14 @@
         a.addEventListener('click', () => vscode.postMessage({ type: 'openLink', index }));
         art.appendChild(a);
       }
+      if (item.canCite) {
+        const c = document.createElement('button');
+        c.className = 'cite';
+        c.textContent = 'Insert citation';
+        c.title = 'Cite this result at the cursor (\\cite[Theorem~n]{key}, from your bibliography or a new entry)';
+        c.addEventListener('click', () => vscode.postMessage({ type: 'cite', index }));
+        art.appendChild(c);
+      }
       if (item.detail) {
         const d = document.createElement('div');
         d.className = 'detail';

@@ -62,10 +62,13 @@ if (selected.length === 0) {
 // overrides.
 const concurrency = Number(process.env.MATHSENSE_TEST_CONCURRENCY) || (tier === 'unit' ? os.availableParallelism() + 1 : 1);
 const started = Date.now();
+// the tests' servers and CLI runs read no user's list of library folders (mathsense library add)
+const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'mathsense-test-config-'));
 const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...selected], {
   stdio: 'inherit',
-  env: { ...process.env },
+  env: { ...process.env, XDG_CONFIG_HOME: configHome },
 });
+fs.rmSync(configHome, { recursive: true, force: true });
 const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '';
 const count = (k) => Number((new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap) ?? [])[1] ?? 0);
 const pass = count('pass');

@@ -9,6 +9,7 @@ import { enclosingEnvironment, labelAt, statementLatex } from './statements.js';
 import { providerName } from './status.js';
 import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
 import { searchResults } from './search.js';
+import { addLibraryFolder, insertCitation, reindexLibrary } from './library.js';
 import {
   CANDIDATE_PROOFS_COMMAND, FIND_RELATED_COMMAND, SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RELATED_COMMAND, SHOW_RESULTS_TO_CITE_COMMAND, SUGGEST_CITATIONS_COMMAND,
   type PlaceArgs, type ShowResultsArgs,
@@ -175,6 +176,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   reg('mathsense.showOutput', () => deps.output.show(true));
   reg('mathsense.showLabelPreview', () => showLabelPreview(deps));
   reg('mathsense.showStatements', () => showStatements(deps));
+  reg('mathsense.addLibraryFolder', () => addLibraryFolder());
+  reg('mathsense.reindexLibrary', () => reindexLibrary(() => deps.statusBar.refresh()));
   // the code lens "Find related equations" carries the server's results; from the palette: at the cursor
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_RELATED_COMMAND, async (arg?: unknown) => {
     try { await showRelatedEquations(deps, arg); } catch (e) { deps.output.error(`mathsense.showRelatedEquations failed: ${(e as Error).stack ?? e}`); void vscode.window.showErrorMessage(`MathSense: ${(e as Error).message}`); }
@@ -195,5 +198,6 @@ export function toResultItem(i: ShowResultsArgs['items'][number]): ResultItem {
   // ProofWiki/PlanetMath entries are CC BY-SA: their source URL is always shown
   const detail = [i.detail, i.url, i.label, i.score !== undefined ? `score ${i.score.toFixed(2)}` : undefined].filter(Boolean).join(' · ');
   const location = i.uri ? new vscode.Location(vscode.Uri.parse(i.uri), new vscode.Position(Math.max(0, i.line ?? 0), 0)) : undefined;
-  return { title: i.title, latex: i.latex, detail, location };
+  const cite = i.cite;
+  return { title: i.title, latex: i.latex, detail, location, ...(cite ? { cite: () => insertCitation(cite) } : {}) };
 }

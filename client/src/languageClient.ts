@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import {
   LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { InitializationOptions } from 'mathsense-server/protocol';
+import { INSERT_CITATION_COMMAND, type InitializationOptions } from 'mathsense-server/protocol';
 import { sanitizeSettings } from './trust.js';
 
 export function createClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
@@ -28,6 +28,8 @@ export function createClient(context: vscode.ExtensionContext, output: vscode.Lo
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{tex,ltx,sty,cls,md,bib,aux}'),
     },
     outputChannel: output,
+    // a library result's "Insert citation" link in a hover runs the server's command; no other command link is trusted
+    markdown: { isTrusted: { enabledCommands: [INSERT_CITATION_COMMAND] } },
     // results to cite open in the results panel (commands.ts: mathsense.showResultsToCite)
     // hovers show math typeset (MathJax SVG, drawn in the theme's text colour)
     // in a workspace not trusted the server reads no file outside its folders (asked again on each start)

@@ -1,6 +1,7 @@
 // The results panel: a webview listing statements/equations rendered with KaTeX. Any command
 // can show a list of {title, latex, location, url} items; clicking an item opens its location,
-// clicking its link opens the source page in the browser (http(s) only, through VS Code).
+// clicking its link opens the source page in the browser (http(s) only, through VS Code); a
+// library result's "Insert citation" cites it at the place the list was asked for.
 // Strict Content-Security-Policy (no inline code, nonce'd local scripts, local styles/fonts
 // only), theme-aware CSS (VS Code CSS variables), no network.
 import * as vscode from 'vscode';
@@ -17,9 +18,11 @@ export interface ResultItem {
   location?: vscode.Location;
   /** A source page (ProofWiki, PlanetMath): shown under the title as a link. */
   url?: string;
+  /** A library result: its "Insert citation" button runs this. */
+  cite?: () => Promise<void>;
 }
 
-interface WebviewItem { title: string; latex: string; detail?: string; hasLocation: boolean; link?: string }
+interface WebviewItem { title: string; latex: string; detail?: string; hasLocation: boolean; link?: string; canCite?: boolean }
 
 const httpUrl = (u: string | undefined): boolean => !!u && /^https?:\/\/[^\s]+$/.test(u);
 
@@ -63,12 +66,13 @@ export class ResultsPanel implements vscode.Disposable {
       if (m.type === 'ready') { this.ready = true; this.post(); }
       else if (m.type === 'open' && typeof m.index === 'number') await this.open(m.index);
       else if (m.type === 'openLink' && typeof m.index === 'number') await this.openLink(m.index);
+      else if (m.type === 'cite' && typeof m.index === 'number') await this.items[m.index]?.cite?.();
       else if (m.type === 'error') this.log(`results panel: ${m.message}`);
     });
   }
 
   private post(): void {
-    const items: WebviewItem[] = this.items.map((i) => ({ title: i.title, latex: i.latex, detail: i.detail, hasLocation: !!i.location, ...(httpUrl(i.url) ? { link: i.url } : {}) }));
+    const items: WebviewItem[] = this.items.map((i) => ({ title: i.title, latex: i.latex, detail: i.detail, hasLocation: !!i.location, ...(httpUrl(i.url) ? { link: i.url } : {}), ...(i.cite ? { canCite: true } : {}) }));
     void this.panel?.webview.postMessage({ type: 'show', heading: this.heading, items });
   }
 

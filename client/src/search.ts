@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ResultItem, ResultsPanel } from './resultsPanel.js';
 import { SEARCH_COMMAND, type SearchResponse } from 'mathsense-server/protocol';
 import { pickText } from './searchLabels.js';
+import { cursorPlace, insertCitation } from './library.js';
 
 export type { SearchResponse };
 
@@ -25,14 +26,20 @@ type Pick = vscode.QuickPickItem & { result?: SearchResponse['items'][number]; a
 
 const DEBOUNCE_MS = 250;
 const INSERT_REF: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('references'), tooltip: 'Insert \\ref{…} at the cursor' };
+const INSERT_CITE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('quote'), tooltip: 'Insert citation (\\cite[Theorem~n]{key}) at the cursor' };
 
-export function toPanelItem(i: SearchResponse['items'][number]): ResultItem {
+/** A library result cited at `place` (where the search was asked from). */
+const citeAt = (i: SearchResponse['items'][number], place: ReturnType<typeof cursorPlace>) => (i.cite && place ? () => insertCitation({ ...i.cite!, ...place, at: 'cursor' }) : undefined);
+
+export function toPanelItem(i: SearchResponse['items'][number], place?: ReturnType<typeof cursorPlace>): ResultItem {
   const location = i.uri ? new vscode.Location(vscode.Uri.parse(i.uri), new vscode.Position(i.range?.start.line ?? 0, i.range?.start.character ?? 0)) : undefined;
-  return { title: i.title, latex: i.latex, detail: [i.detail, `score ${i.score.toFixed(2)}`].join(' · '), ...(location ? { location } : {}), ...(i.url ? { url: i.url } : {}) };
+  const cite = citeAt(i, place);
+  return { title: i.title, latex: i.latex, detail: [i.detail, `score ${i.score.toFixed(2)}`].join(' · '), ...(location ? { location } : {}), ...(i.url ? { url: i.url } : {}), ...(cite ? { cite } : {}) };
 }
 
 export async function searchResults(panel: ResultsPanel): Promise<void> {
   const editor = vscode.window.activeTextEditor;
+  const place = cursorPlace();
   const qp = vscode.window.createQuickPick<Pick>();
   qp.title = 'MathSense: Search Results';
   qp.placeholder = 'A statement ("every compact metric space is complete") or a formula ("\\int_a^b f\'(t)\\,dt = f(b) - f(a)")';
@@ -46,7 +53,7 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
     if (!query.trim()) { qp.items = []; return; }
     qp.busy = true;
     try {
-      const r = await vscode.commands.executeCommand<unknown>(SEARCH_COMMAND, { query, limit: 25 });
+      const r = await vscode.commands.executeCommand<unknown>(SEARCH_COMMAND, { query, limit: 25, ...(place ? { uri: place.uri } : {}) });
       if (mine !== asked || !isSearchResponse(r)) return;
       last = r;
       const items: Pick[] = r.items.map((i) => ({
@@ -54,7 +61,7 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
         detail: plainLine(i.latex),
         alwaysShow: true,
         result: i,
-        buttons: i.label && editor ? [INSERT_REF] : [],
+        buttons: i.label && editor ? [INSERT_REF] : i.cite && place ? [INSERT_CITE] : [],
       }));
       if (items.length) items.unshift({ label: `$(preview) Show all ${items.length} in the results panel`, description: r.kind, alwaysShow: true, all: true });
       qp.items = items;
@@ -67,6 +74,8 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
   };
   qp.onDidChangeValue((v) => { if (timer) clearTimeout(timer); timer = setTimeout(() => void run(v), DEBOUNCE_MS); });
   qp.onDidTriggerItemButton(async (e) => {
+    const cite = e.item.result && citeAt(e.item.result, place);
+    if (e.button === INSERT_CITE && cite) { qp.hide(); await cite(); return; }
     const label = e.item.result?.label;
     if (!label || !editor) return;
     await editor.edit((b) => b.insert(editor.selection.active, `\\ref{${label}}`));
@@ -76,7 +85,7 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
     const pick = qp.selectedItems[0];
     if (!pick) return;
     qp.hide();
-    if (pick.all && last) { panel.show(`Search: ${last.query}`, last.items.map(toPanelItem)); return; }
+    if (pick.all && last) { panel.show(`Search: ${last.query}`, last.items.map((i) => toPanelItem(i, place))); return; }
     const r = pick.result;
     if (!r) return;
     if (r.uri) {

@@ -38,6 +38,9 @@ export function statusView(s: ServerStatus | undefined, progress?: { message?: s
     if (ix.relevance) lines.push(ix.relevance.calibrated ? 'Index suggestions: shown only when likely relevant' : `Index suggestions shown as ranked (${ix.relevance.problem ?? 'no relevance model'})`);
   } else if (ix?.state === 'unavailable') lines.push(`Index unavailable: ${ix.message ?? 'unknown reason'}`);
   else if (ix?.state === 'loading') lines.push('Loading the index…');
+  for (const l of s.library ?? []) {
+    lines.push(l.state === 'ready' ? `Library ${l.folder}: ${l.papers} papers, ${l.entries} entries${l.vectors ? '' : ' (keyword search only)'}` : l.state === 'indexing' ? `Library ${l.folder}: indexing…` : `Library ${l.folder}: unavailable (${l.problem ?? 'unknown reason'})`);
+  }
   // final once the index, too, has settled: loaded with its ranking known, or unavailable
   const indexSettled = !ix || ix.state === 'unavailable' || ix.state === 'idle' || (ix.state === 'ready' && ix.semantic !== undefined);
   const e = s.embeddings;

@@ -79,6 +79,9 @@ test('status bar: the index line follows the server (loading, ranking not yet kn
   // whether index suggestions abstain below a calibrated relevance, or why not
   assert.match(statusView({ index: { state: 'ready', entries: 10, semantic: true, relevance: { calibrated: true } }, embeddings: model }).tooltip, /Index suggestions: shown only when likely relevant/);
   assert.match(statusView({ index: { state: 'ready', entries: 10, semantic: true, relevance: { calibrated: false, problem: 'no models folder' } }, embeddings: model }).tooltip, /Index suggestions shown as ranked \(no models folder\)/);
+  // each library folder: its papers, indexing, or why it is unavailable
+  const lib = statusView({ library: [{ folder: '/p', state: 'ready', papers: 3, entries: 8, vectors: true }, { folder: '/q', state: 'indexing', papers: 0, entries: 0, vectors: false }, { folder: '/r', state: 'unavailable', papers: 0, entries: 0, vectors: false, problem: 'no such folder: /r' }], embeddings: model }).tooltip;
+  assert.match(lib, /Library \/p: 3 papers, 8 entries\nLibrary \/q: indexing…\nLibrary \/r: unavailable \(no such folder: \/r\)/);
 });
 
 test('statements: the environment around a label, without scaffolding', () => {

@@ -89,7 +89,20 @@ for (let i = 0; i < 2; i++) {
   const tex = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'main.tex'], { cwd: workspace, encoding: 'utf8' });
   if (tex.status !== 0) throw new Error(`pdflatex failed on the fixture (install texlive-latex-base, -recommended, -extra): ${(tex.stdout ?? tex.error?.message ?? '').slice(-800)}`);
 }
+// the author's library: a folder of papers outside the project (an arXiv paper whose theorem
+// cited.tex states, and papers enough that indexing them shows its progress for a while)
+const libraryDir = path.join(work, 'library');
+fs.cpSync(path.join(root, 'test', 'e2e', 'fixtures', 'library'), libraryDir, { recursive: true });
+const topics = 'group ring field module ideal prime finite abelian morphism scheme sheaf open closed compact dense continuous measurable bounded linear operator manifold curve surface variety'.split(' ');
+for (let k = 0; k < 60; k++) {
+  const w = (j, i) => topics[(k * 7 + j * 13 + i * 5) % topics.length];
+  let body = `\\documentclass{amsart}\n\\newtheorem{theorem}{Theorem}\n\\title{Notes ${k}}\n\\begin{document}\n`;
+  for (let j = 0; j < 6; j++) body += `\\begin{theorem}\\label{t${j}}\nEvery ${w(j, 0)} ${w(j, 1)} of a ${w(j, 2)} ${w(j, 3)} is ${w(j, 4)}.\n\\end{theorem}\n\\begin{proof}\nBy the ${w(j, 5)} property of ${w(j, 6)} objects.\n\\end{proof}\n`;
+  fs.mkdirSync(path.join(libraryDir, `notes-${k}`), { recursive: true });
+  fs.writeFileSync(path.join(libraryDir, `notes-${k}`, 'main.tex'), `${body}\\end{document}\n`);
+}
 fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+  'mathsense.library': [libraryDir],
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
@@ -234,6 +247,15 @@ try {
     await page.locator('.explorer-folders-view').waitFor({ state: 'visible', timeout: T(60_000) });
     await shot('00-workbench.png');
   }, { essential: true });
+
+  // the library is indexed once the server starts (when results.tex is opened): the status bar's progress is recorded from now
+  await page.evaluate(() => {
+    window.__msLibraryProgress = [];
+    setInterval(() => {
+      const t = document.querySelector('.part.statusbar')?.textContent ?? '';
+      if (/indexing library/i.test(t) && window.__msLibraryProgress.length < 20) window.__msLibraryProgress.push(t.replace(/\s+/g, ' ').trim());
+    }, 100);
+  });
 
   await step('open chapters/results.tex from the Explorer', async () => {
     await openFromExplorer('chapters', 'results.tex');
@@ -568,6 +590,36 @@ try {
     if (!texts.slice(0, 4).some((t) => /^(lem:gauss|lem:odd|def:triangular)/.test(t))) throw new Error(`none of the lemmas on triangular numbers and odd sums in the first four: ${texts.slice(0, 4).join(' | ')}`);
     await page.keyboard.press('Escape');
     return texts.slice(0, 4).join(' | ');
+  });
+
+  await step('the library folder of the settings is indexed with progress; the hover on a statement it holds shows the paper\'s Theorem 1.3 with Insert citation, which cites it by the project\'s .bib key', async () => {
+    const progress = await page.evaluate(() => window.__msLibraryProgress ?? []);
+    if (progress.length === 0) throw new Error('the status bar never showed "MathSense: indexing library"');
+    await page.keyboard.press('Escape');
+    await openFromExplorer('cited.tex');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'convergent subsequence' }).first().waitFor({ timeout: T(30_000) });
+    const head = token('thm:bw-cited');
+    await head.waitFor({ state: 'visible', timeout: T(30_000) });
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'your library' }).first();
+    // the statement's vector (and the library, if still indexing) may come after the first hover
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.move(10, 10);
+      await page.keyboard.press('Escape');
+      await head.hover();
+      if (await hover.waitFor({ state: 'visible', timeout: T(8_000) }).then(() => true, () => false)) break;
+      await page.waitForTimeout(1500);
+    }
+    await hover.waitFor({ state: 'visible', timeout: T(5_000) });
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    if (!/Theorem 1\.3 \(Bolzano--Weierstrass\)/.test(text) || !/On bounded monotone sequences/.test(text)) throw new Error(`the library result is not named with its paper and number: ${text.slice(0, 400)}`);
+    await page.waitForTimeout(500);
+    await shot('13-library-hover.png');
+    await hover.locator('a', { hasText: 'Insert citation' }).first().click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'cite[Theorem~1.3]{bw21}' }).first().waitFor({ timeout: T(20_000) });
+    await page.mouse.move(10, 10);
+    await page.waitForTimeout(500);
+    await shot('13b-library-cited.png');
+    return `progress "${progress[0].slice(0, 80)}"; ${text.slice(0, 120)}`;
   });
 
   await step('no request left 127.0.0.1', async () => {

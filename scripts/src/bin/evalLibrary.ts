@@ -22,6 +22,7 @@ import { indexLibrary, LoadedLibrary, refsIn, sharedDataDir, type LibraryEntry }
 import { EmbeddingCache, EncoderSession, embedThroughCache } from 'mathsense-server/api/embeddings';
 import { goldRank, averagePrecision } from '../eval/metrics.js';
 import { isHeldOut } from '../data/splits.js';
+import { LIBRARY_BOOKS } from '../data/libraryBooks.js';
 
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
@@ -42,7 +43,7 @@ const storeRoot = path.join(repoRoot, '.cache', 'eval-library');
 function booksFolder(): string {
   const dir = path.join(storeRoot, 'books-folder');
   if (!fs.existsSync(dir)) {
-    for (const b of ['lebl-basic-analysis', 'lebl-several-complex', 'ernst-intro-to-proof', 'art-of-linear-algebra', 'milewski-category-theory']) fs.cpSync(path.join(wild, b), path.join(dir, b), { recursive: true });
+    for (const b of LIBRARY_BOOKS) fs.cpSync(path.join(wild, b), path.join(dir, b), { recursive: true });
   }
   return dir;
 }

@@ -21,16 +21,17 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../lib/repo.js';
 import { table } from '../lib/table.js';
-import { candidateProofs, defaultIndexDir, logisticProbability, expandProofWikiMacros, LoadedIndex, QUERY_TOKENS, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceRows, suggestCitations, type Logistic, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel } from 'mathsense-server/api/index';
+import { candidateProofs, defaultIndexDir, indexLibrary, LoadedLibrary, type LibraryEntry, logisticProbability, expandProofWikiMacros, LoadedIndex, QUERY_TOKENS, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceRows, suggestCitations, type Logistic, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel } from 'mathsense-server/api/index';
 import { EmbeddingCache, EncoderSession, embedThroughCache } from 'mathsense-server/api/embeddings';
 import { seededSample } from 'mathsense-server/api/util';
 import { loadPsProofWiki } from '../data/psProofwiki.js';
-import { textKey } from '../data/splits.js';
+import { isHeldOut, textKey } from '../data/splits.js';
+import { LIBRARY_BOOKS } from '../data/libraryBooks.js';
 import { mapPsStatements } from '../indexBuild/builder.js';
 import { calibrate, fitLogistic, reliability, scores, thresholdFor, type Example } from '../rankers/relevanceFit.js';
 
 const root = repoRoot;
-const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, 'precision-proof': { type: 'string' }, 'precision-cite': { type: 'string' }, out: { type: 'string' }, index: { type: 'string' } } });
+const { values: opt } = parseArgs({ options: { slice: { type: 'string' }, 'precision-proof': { type: 'string' }, 'precision-cite': { type: 'string' }, 'precision-library': { type: 'string' }, out: { type: 'string' }, index: { type: 'string' } } });
 const slice = opt.slice ? Number(opt.slice) : undefined;
 /**
  * The precision each task's threshold keeps on the calibration queries, on labels that count
@@ -40,7 +41,7 @@ const slice = opt.slice ? Number(opt.slice) : undefined;
  * premises under half the time). Both bars are set on those narrow measures; the hand-read
  * hovers of real projects (evalSuggestions) say what they mean there.
  */
-const PRECISION: Record<RelevanceTask, number> = { proof: Number(opt['precision-proof'] ?? '0.6'), cite: Number(opt['precision-cite'] ?? '0.2') };
+const PRECISION: Record<RelevanceTask, number> = { proof: Number(opt['precision-proof'] ?? '0.6'), cite: Number(opt['precision-cite'] ?? '0.2'), library: Number(opt['precision-library'] ?? '0.8') };
 const outFile = path.join(path.resolve(opt.out ?? path.join(root, 'models')), RELEVANCE_FILE);
 const shared = process.env.MATHSENSE_SHARED ? path.resolve(process.env.MATHSENSE_SHARED) : path.resolve(root, '..', 'shared');
 const dataDir = path.join(shared, 'data');
@@ -139,6 +140,78 @@ async function makeRows(task: RelevanceTask, queries: TaskQuery[]): Promise<{ se
   return { semantic, lexical };
 }
 
+/** Statements with a proof asked of each library, at most. */
+const LIBRARY_QUERIES = 1200;
+
+/**
+ * Library rows: the Stacks project (each chapter a paper; statements outside its test split) and
+ * the latex-wild books (each book a paper), indexed as `mathsense library index` indexes them
+ * (stores shared with evalLibrary in .cache/eval-library). Each statement with a proof is the
+ * query, asked with its own statement in the library (an author quoting a paper's words), with
+ * it left out (its proof still there: the same result in the author's words finds the paper's
+ * proof), and with its whole paper taken out (nothing fits); relevant = the statement or a proof
+ * of it. Grouped by paper, so fit, calibration and report read different papers.
+ */
+async function libraryRows(): Promise<{ semantic: Rows[]; lexical: Rows[]; queries: number }> {
+  const file = path.join(root, '.cache', 'relevance', `library-v3-${h.modelVersion}-${RELEVANCE_FEATURES.length}-${slice ?? 'all'}.json`);
+  if (fs.existsSync(file)) { log(`library: rows from ${path.relative(root, file)}`); return JSON.parse(fs.readFileSync(file, 'utf8')) as { semantic: Rows[]; lexical: Rows[]; queries: number }; }
+  const wild = path.join(dataDir, 'latex-wild');
+  const booksDir = path.join(root, '.cache', 'eval-library', 'books-folder');
+  if (!fs.existsSync(booksDir)) for (const b of LIBRARY_BOOKS) fs.cpSync(path.join(wild, b), path.join(booksDir, b), { recursive: true });
+  const libs = [
+    { name: 'stacks', folder: path.join(dataDir, 'latex', 'stacks-project'), query: (e: LibraryEntry) => !!e.label && !isHeldOut(`stacks:${path.basename(e.file, '.tex')}-${e.label}`) },
+    { name: 'books', folder: booksDir, query: () => true },
+  ];
+  const semantic: Rows[] = [], lexical: Rows[] = [];
+  let groupBase = 0, queries = 0;
+  for (const l of libs) {
+    const store = path.join(root, '.cache', 'eval-library', l.name);
+    let lib = LoadedLibrary.load(store);
+    if (!(lib instanceof LoadedLibrary) || lib.manifest.encoder !== enc.info.version) {
+      log(`library: indexing ${l.folder}`);
+      await indexLibrary(l.folder, store, tok, { version: enc.info.version, dim: enc.info.dim, embed });
+      lib = LoadedLibrary.load(store);
+      if (!(lib instanceof LoadedLibrary)) throw new Error(lib.problem);
+    }
+    const items = lib.items;
+    const paperNo = new Map(lib.manifest.papers.map((p, i) => [p.id, i]));
+    const first = new Map<string, number>();
+    items.forEach((it, i) => { if (!first.has(it.paper.id)) first.set(it.paper.id, i); });
+    const proofsOf = new Map<number, number[]>();
+    items.forEach((it, i) => { if (it.entry.kind === 'proof' && it.entry.proves !== undefined) { const st = first.get(it.paper.id)! + it.entry.proves; proofsOf.set(st, [...proofsOf.get(st) ?? [], i]); } });
+    const byPaper = new Map<string, number[]>();
+    items.forEach((it, i) => byPaper.set(it.paper.id, [...byPaper.get(it.paper.id) ?? [], i]));
+    // a file two roots include (a book and its slides) is one place: what is at the query's places
+    // is the query's, wherever listed, and taking a paper out takes its places out of every root
+    const place = (i: number) => `${items[i].entry.kind}\0${items[i].entry.file}\0${items[i].entry.line}`;
+    const atPlace = new Map<string, number[]>();
+    items.forEach((_, i) => atPlace.set(place(i), [...atPlace.get(place(i)) ?? [], i]));
+    const samePlaces = (xs: Iterable<number>) => new Set([...xs].flatMap((i) => atPlace.get(place(i))!));
+    const qs = seededSample([...proofsOf.keys()].filter((st) => items[st].entry.kind === 'statement' && l.query(items[st].entry)), LIBRARY_QUERIES, 17).slice(0, slice);
+    const texts = qs.map((st) => items[st].entry.text);
+    const vecs = await embed(texts);
+    qs.forEach((st, qi) => {
+      const ids = tok.encode(texts[qi], { maxTokens: QUERY_TOKENS });
+      const gold = samePlaces([st, ...proofsOf.get(st)!]);
+      const paper = items[st].paper.id;
+      for (const left of [new Set<number>(), samePlaces([st]), samePlaces(byPaper.get(paper)!)]) {
+        for (const withVec of [true, false]) {
+          const hits = lib.search({ ids, ...(withVec ? { vec: vecs[qi], encoder: enc.info.version } : {}) }, { kinds: ['statement', 'proof'], limit: 12, exclude: left }).map((x, id) => ({ ...x, id }));
+          const xs = relevanceRows(hits, ids.length, withVec);
+          (withVec ? semantic : lexical).push({ query: groupBase + paperNo.get(paper)!, rows: xs.map((x, i) => ({ x, y: gold.has(hits[i].item) ? 1 : 0 })) });
+        }
+      }
+    });
+    log(`library: ${l.name}, ${qs.length} queries of ${lib.manifest.papers.length} papers`);
+    groupBase += lib.manifest.papers.length;
+    queries += qs.length;
+  }
+  const made = { semantic, lexical, queries };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(made));
+  return made;
+}
+
 /** Splits by the queries' groups: fit (half), calibration (a quarter), report (a quarter). */
 function split(rows: Rows[]) {
   const part = (r: Rows) => { const b = r.query % 4; return b < 2 ? 'fit' : b === 2 ? 'calibration' : 'report'; };
@@ -147,12 +220,14 @@ function split(rows: Rows[]) {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+let libraryQueries = 0;
 const summary: string[][] = [];
 const tasks = {} as Record<RelevanceTask, RelevanceTaskModel>;
 for (const task of RELEVANCE_TASKS) {
   const queries = task === 'proof' ? proofQueries : citeQueries;
-  log(`${task}: ${queries.length} queries`);
-  const all = await rowsOf(task, queries);
+  const all: { semantic: Rows[]; lexical: Rows[]; queries?: number } = task === 'library' ? await libraryRows() : await rowsOf(task, queries);
+  if (task === 'library') libraryQueries = all.queries ?? 0;
+  log(`${task}: ${task === 'library' ? libraryQueries : queries.length} queries`);
   const fitted: Record<'semantic' | 'lexical', Logistic> = {} as never;
   const thresholds = { semantic: 1, lexical: 1 };
   let table10: RelevanceTaskModel['reliability'] = [];
@@ -174,16 +249,16 @@ for (const task of RELEVANCE_TASKS) {
   console.log(`\n### ${task}: reliability on the report queries (encoder vector present)\n`);
   console.log(table([['predicted', 'n', 'mean predicted', 'observed relevant'], ...table10.map((r) => [r.bin, r.n, r.predicted, r.observed])]));
 }
-console.log(`\n### Held-out figures (report quarter; candidates in the first three places; thresholds chosen on the calibration quarter for precision ${PRECISION.proof} (proofs), ${PRECISION.cite} (cite))\n`);
+console.log(`\n### Held-out figures (report quarter; candidates in the first three places; thresholds chosen on the calibration quarter for precision ${PRECISION.proof} (proofs), ${PRECISION.cite} (cite), ${PRECISION.library} (library))\n`);
 console.log(table([['task', 'mode', 'fit rows', 'report rows', 'base rate', 'threshold', 'shown', 'precision', 'recall', 'Brier', 'log loss'], ...summary]));
 
 const model: RelevanceModel & { seconds: number; precisionTarget: Record<RelevanceTask, number>; queries: Record<RelevanceTask, number> } = {
   features: [...RELEVANCE_FEATURES],
   encoder: enc.info.version,
   tasks,
-  trainedOn: `candidate proofs: ${proofQueries.length} ProofWiki statements outside the test split whose result has other pages (formulations, special cases, corollaries), relevant = a proof of a page of its family, each asked with its own page in the index, left out, and its family taken out; results to cite: ${citeQueries.length} PS-ProofWiki dev statements with an indexed premise; premises in the index and taken out; split by family or query: half fit, a quarter calibrates (Platt) and sets the threshold, a quarter reports. Content: ProofWiki, CC BY-SA 3.0 (proofwiki.org); PS-ProofWiki (NaturalProofs), MIT licence`,
+  trainedOn: `candidate proofs: ${proofQueries.length} ProofWiki statements outside the test split whose result has other pages (formulations, special cases, corollaries), relevant = a proof of a page of its family, each asked with its own page in the index, left out, and its family taken out; results to cite: ${citeQueries.length} PS-ProofWiki dev statements with an indexed premise; premises in the index and taken out; library: ${libraryQueries} statements with a proof of the Stacks project (chapters as papers, outside its test split) and the latex-wild books, indexed as a library, relevant = the statement or its proof, asked with the statement there, left out, and its paper taken out; split by family, query or paper: half fit, a quarter calibrates (Platt) and sets the threshold, a quarter reports. Content: ProofWiki, CC BY-SA 3.0 (proofwiki.org); PS-ProofWiki (NaturalProofs), MIT licence; the Stacks project, GFDL 1.2 (stacks.math.columbia.edu); the latex-wild books under their own licences (../shared/data/README.md)`,
   precisionTarget: PRECISION,
-  queries: { proof: proofQueries.length, cite: citeQueries.length },
+  queries: { proof: proofQueries.length, cite: citeQueries.length, library: libraryQueries },
   seconds: Math.round((Date.now() - t0) / 1000),
 };
 fs.mkdirSync(path.dirname(outFile), { recursive: true });

@@ -4,7 +4,6 @@
 // the user's list (`$XDG_CONFIG_HOME/mathsense/library.json`) and indexes it; `search` and
 // `info` read the folders of `--library`, else the list.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { EncoderSession } from '../embeddings/encoderSession.js';
 import { findModelsDir } from '../embeddings/modelFiles.js';
@@ -15,6 +14,7 @@ import { latexToPlain } from '../analysis/render.js';
 import { parseBibtex, type BibEntry } from '../project/bibliography.js';
 import { bibtexFor, citation, matchingBibEntry, newKey } from '../index/library/citeLibraryResult.js';
 import { progressBar } from './progress.js';
+import { registeredFolders, writeRegistry } from '../index/library/registry.js';
 
 export const LIBRARY_USAGE = `  library add <dir>                     record a folder of papers (LaTeX sources) in your library and index it
   library index <dir> [--store DIR] [--no-vectors]
@@ -28,26 +28,6 @@ export const LIBRARY_USAGE = `  library add <dir>                     record a f
 `;
 
 interface Io { out: (s: string) => void; err: (s: string) => void }
-
-/** The user's list of library folders. */
-function registryFile(): string {
-  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'mathsense', 'library.json');
-}
-
-export function registeredFolders(): string[] {
-  try {
-    const r = JSON.parse(fs.readFileSync(registryFile(), 'utf8')) as { folders?: unknown };
-    return Array.isArray(r.folders) ? r.folders.filter((f): f is string => typeof f === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function writeRegistry(folders: string[]): void {
-  const file = registryFile();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify({ folders: [...new Set(folders)] }, null, 1)}\n`);
-}
 
 /** `--name value` options and the rest, in order. */
 function parse(args: readonly string[], valued: readonly string[], flags: readonly string[]): { opts: Map<string, string[]>; flags: Set<string>; rest: string[]; bad?: string } {

@@ -22,8 +22,39 @@ export const SHOW_CANDIDATE_PROOFS_COMMAND = 'mathsense.showCandidateProofs';
 /** Client command (VS Code) a code action runs: asks SUGGEST_CITATIONS_COMMAND, then shows the panel. */
 export const SHOW_RESULTS_TO_CITE_COMMAND = 'mathsense.showResultsToCite';
 
+/** Server command: `{folder}` recorded in the user's library list and indexed → LibraryIndexResponse. */
+export const LIBRARY_ADD_COMMAND = 'mathsense.library.add';
+/** Server command: `{folder}` (re-)indexed, only new and changed papers read, with `$/progress` → LibraryIndexResponse. */
+export const LIBRARY_INDEX_COMMAND = 'mathsense.library.index';
+/** Server command: `{folder}` dropped from the list and its index deleted → LibraryIndexResponse. */
+export const LIBRARY_REMOVE_COMMAND = 'mathsense.library.remove';
+/** Server command: `{query, kind?, limit?}` over the library alone → SearchResponse. */
+export const LIBRARY_SEARCH_COMMAND = 'mathsense.library.search';
+/** Server command: InsertCitationArgs → the edit applied through `workspace/applyEdit` → InsertCitationResponse. */
+export const INSERT_CITATION_COMMAND = 'mathsense.library.insertCitation';
+
 /** The commands the server executes (`executeCommandProvider`). */
-export const SERVER_COMMANDS = [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND, SEARCH_COMMAND] as const;
+export const SERVER_COMMANDS = [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND, CANDIDATE_PROOFS_COMMAND, SEARCH_COMMAND, LIBRARY_ADD_COMMAND, LIBRARY_INDEX_COMMAND, LIBRARY_REMOVE_COMMAND, LIBRARY_SEARCH_COMMAND, INSERT_CITATION_COMMAND] as const;
+
+/**
+ * A library result to cite, and where: `uri` and `position` are the place the command was asked
+ * from; `at: 'statement'` puts the citation in the optional argument of the statement there
+ * (`\begin{theorem}[{\cite[Theorem~3.2]{key}}]`, from a hover), `'cursor'` at the position.
+ */
+export interface InsertCitationArgs { uri: string; position: Position; at: 'statement' | 'cursor'; folder: string; paper: string; file: string; line: number }
+
+export interface InsertCitationResponse {
+  applied: boolean;
+  /** What was inserted, and the bibliography entry added or to add (none matched the paper). */
+  citation?: string;
+  bibtex?: string;
+  bibFile?: string;
+  message?: string;
+}
+
+export interface LibraryIndexResponse { folder: string; papers?: number; entries?: number; added?: number; changed?: number; removed?: number; kept?: number; seconds?: number; message?: string }
+
+export interface LibraryFolderStatus { folder: string; state: 'indexing' | 'ready' | 'unavailable'; papers: number; entries: number; vectors: boolean; problem?: string }
 
 /** Arguments of the commands that act on a place in a document. */
 export interface PlaceArgs { uri: string; position: Position }
@@ -109,6 +140,8 @@ export interface ServerStatus {
   embeddings: EmbeddingStatus & { accelerator: string };
   index: IndexStatus;
   equations: EquationsStatus;
+  /** The author's library: each folder served. */
+  library?: LibraryFolderStatus[];
   /** Included files outside the workspace folders that were not read because the workspace is not trusted. */
   skippedOutside?: string[];
 }
@@ -118,7 +151,7 @@ export interface ServerStatus {
 /** What SUGGEST_CITATIONS_COMMAND and CANDIDATE_PROOFS_COMMAND answer (results to cite, candidate proofs). */
 export interface ShowResultsArgs {
   heading: string;
-  items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number }>;
+  items: Array<{ title: string; latex: string; detail: string; url?: string; uri?: string; line?: number; label?: string; score: number; cite?: InsertCitationArgs }>;
   /** Indexed results ranked but withheld as unlikely to be relevant (the index abstains below a calibrated probability). */
   withheld?: number;
 }
@@ -131,13 +164,15 @@ export interface SearchItem {
   latex: string;
   /** One line: where it is, or its source and licence. */
   detail: string;
-  source: 'workspace' | 'index';
+  source: 'workspace' | 'index' | 'library';
   score: number;
   uri?: string;
   range?: Range;
   label?: string;
   url?: string;
   licence?: string;
+  /** A library result: how to cite it from the place the search was asked (INSERT_CITATION_COMMAND). */
+  cite?: Omit<InsertCitationArgs, 'uri' | 'position' | 'at'>;
 }
 
 export interface SearchResponse { query: string; kind: SearchKind; items: SearchItem[]; message?: string }

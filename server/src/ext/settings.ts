@@ -42,6 +42,7 @@ export const SETTINGS = {
   'completion.labels': { type: 'boolean', default: true, scope: 'resource', neighbour: true },
   'completion.citations': { type: 'boolean', default: true, scope: 'resource', neighbour: true },
   'outline.enabled': { type: 'boolean', default: true, scope: 'resource', neighbour: true },
+  'library': { type: 'array', default: [], scope: 'resource' },
 } as const satisfies Record<string, Declared>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -12,6 +12,8 @@ import type { LensMode } from './equations/equationLenses.js';
 import type { MatchCache } from '../index/matchCache.js';
 import type { HoverMath } from './presentation/hoverMath.js';
 import type { RelatedContext } from './equations/relatedEquations.js';
+import type { ServerLibrary } from '../index/library/serverLibrary.js';
+import type { WorkspaceEdit } from 'vscode-languageserver-types';
 
 /**
  * Providers that overlap LaTeX Workshop's or texlab's, each of which can be switched off so two
@@ -23,6 +25,8 @@ export interface DependencySettings { lens: boolean }
 
 /** The settings features read, per document (its workspace folder's). */
 export interface FeatureSettings {
+  /** The author's library folders this document reads (absolute), beside the user's recorded ones. */
+  library: { folders: readonly string[] };
   diagnostics: DiagnosticSettings;
   derivations: DerivationSettings;
   equations: EquationSettings;
@@ -56,4 +60,13 @@ export interface FeatureContext {
   readonly completionEditRange: boolean;
   /** Queues the analysis of the workspace's equations (shortly, never inside the request). */
   warmEquations(): void;
+  /** The author's library (the folders loaded, indexing in the background). */
+  readonly library: ServerLibrary;
+  /** Asks the client to apply an edit (the author's explicit action only); whether it did. */
+  applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean>;
+}
+
+/** The library a document reads: the service and the folders its settings name. */
+export function libraryScope(ctx: FeatureContext, doc: Doc | undefined) {
+  return { lib: ctx.library, folders: doc ? ctx.settingsFor(doc).library.folders : [] };
 }

@@ -11,7 +11,7 @@ import { citeHover } from './citations/citations.js';
 import { candidateProofsMarkdown } from './index/candidateProofs.js';
 import { disambiguationMarkdown } from './index/termSenses.js';
 import { hoverAnswer, type HoverSources } from './hover/providers.js';
-import type { FeatureContext } from './context.js';
+import { libraryScope, type FeatureContext } from './context.js';
 import { dependencyLine } from './dependencies/dependencyLenses.js';
 
 
@@ -23,7 +23,7 @@ export function hoverAt(ctx: FeatureContext, doc: Doc, offset: number): Hover | 
     citation: providers.citationHover ? () => ctx.guard('hover (citation)', null, () => citeHover(ctx.ws, doc, offset)) : undefined,
     references: providers.referenceHover,
     term: providers.termHover ? () => ctx.guard('hover (terms)', undefined, () => disambiguationMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
-    proofs: providers.candidateProofHover ? () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index)) : undefined,
+    proofs: providers.candidateProofHover ? () => ctx.guard('hover (proofs)', undefined, () => candidateProofsMarkdown(ctx.ws, doc, offset, ctx.index, 3, libraryScope(ctx, doc))) : undefined,
     math: ctx.hoverMath(),
     numbers: () => ctx.numbers(doc),
     dependencies: () => ctx.guard('hover (dependencies)', undefined, () => dependencyLine(ctx.ws, doc, offset)),

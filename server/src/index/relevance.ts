@@ -15,8 +15,12 @@ import { finiteNumbers, loadFittedModel, namesFeatures } from './softmaxRanker.j
 /** Feature names, in row order (relevanceRows). */
 export const RELEVANCE_FEATURES = ['cosine', 'cosineOverList', 'logBm25', 'bm25PerToken', 'score', 'gapBelow', 'belowTop', 'logRank', 'logQueryTokens'] as const;
 
-/** The suggestions the model judges: candidate proofs, and results to cite. */
-export const RELEVANCE_TASKS = ['proof', 'cite'] as const;
+/**
+ * The suggestions the model judges: the index's candidate proofs and results to cite, and the
+ * author's library's statements (a library's lists are short and its BM25 reads another
+ * corpus's statistics, so its signals mean other things than the index's).
+ */
+export const RELEVANCE_TASKS = ['proof', 'cite', 'library'] as const;
 export type RelevanceTask = (typeof RELEVANCE_TASKS)[number];
 
 /** A logistic model: P = sigmoid(a · (w·x + b) + c), the inner part fitted, (a, c) the calibration. */

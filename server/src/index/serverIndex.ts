@@ -13,7 +13,7 @@ import { IndexError } from './format.js';
 import { defaultIndexDir } from './paths.js';
 import { packageRoot } from '../util/packageRoot.js';
 import { ensureUnpacked } from '../util/packedFiles.js';
-import { LoadedIndex, type Query } from './store.js';
+import { LoadedIndex, type Hit, type Query } from './store.js';
 import { IndexEquations } from './equationStore.js';
 import { candidateProofs, candidateProofSteps, prepareCitations, prepareDisambiguation, QUERY_TOKENS, type Result } from './retrieval.js';
 import { prepareNames } from './namedResults.js';
@@ -325,7 +325,7 @@ export class ServerIndex {
    * (`relevance`) and whether it passes the task's threshold (`fits`), under the relevance
    * model; without one, as they are (every result shown).
    */
-  withRelevance(task: RelevanceTask, results: Result[], q: Query): Result[] {
+  withRelevance<T extends Hit>(task: RelevanceTask, results: T[], q: Query): Array<T & { relevance?: number; fits?: boolean }> {
     return withRelevance(this.relevanceModel, task, results, q);
   }
 

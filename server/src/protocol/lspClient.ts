@@ -9,8 +9,8 @@ import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
   DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, PublishDiagnosticsNotification,
   ConfigurationRequest, WorkDoneProgressCreateRequest, LogMessageNotification, ShutdownRequest, ExitNotification,
-  CodeLensRefreshRequest, InlayHintRefreshRequest,
-  type ClientCapabilities, type ConfigurationItem, type InitializeParams, type InitializeResult, type ProtocolConnection,
+  CodeLensRefreshRequest, InlayHintRefreshRequest, ApplyWorkspaceEditRequest,
+  type ApplyWorkspaceEditParams, type ClientCapabilities, type ConfigurationItem, type InitializeParams, type InitializeResult, type ProtocolConnection,
   type PublishDiagnosticsParams, type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
 
@@ -42,6 +42,8 @@ export class LspClient {
   readonly published: PublishDiagnosticsParams[] = [];
   /** Every window/logMessage, with its type (1 error … 4 log). */
   readonly logs: Array<{ type: number; message: string }> = [];
+  /** Every `workspace/applyEdit` the server asked for (each answered as applied). */
+  readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
   /** How many times the server asked the client to request lenses and inlay hints again. */
   readonly refreshes = { codeLens: 0, inlayHint: 0 };
   /** The end of what the server wrote to stderr. */
@@ -64,6 +66,7 @@ export class LspClient {
       return p.items.map((i) => options.settings?.(i) ?? {});
     });
     this.conn.onRequest(WorkDoneProgressCreateRequest.method, () => null);
+    this.conn.onRequest(ApplyWorkspaceEditRequest.type, (p) => { this.appliedEdits.push(p); this.wake(); return { applied: true }; });
     this.conn.onRequest(CodeLensRefreshRequest.method, () => { this.refreshes.codeLens++; this.wake(); return null; });
     this.conn.onRequest(InlayHintRefreshRequest.method, () => { this.refreshes.inlayHint++; this.wake(); return null; });
     this.conn.onError(() => { /* a test sees it through its own assertions */ });

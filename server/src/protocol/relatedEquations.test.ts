@@ -70,7 +70,7 @@ describe('related equations over stdio', { timeout: 120_000 }, () => {
 
   it('advertises code lenses with resolution and the findRelatedEquations command', () => {
     assert.deepEqual(init.capabilities.codeLensProvider, { resolveProvider: true });
-    assert.deepEqual(init.capabilities.executeCommandProvider?.commands, ['mathsense.findRelatedEquations', 'mathsense.suggestCitations', 'mathsense.candidateProofs', 'mathsense.search']);
+    assert.deepEqual(init.capabilities.executeCommandProvider?.commands, ['mathsense.findRelatedEquations', 'mathsense.suggestCitations', 'mathsense.candidateProofs', 'mathsense.search', 'mathsense.library.add', 'mathsense.library.index', 'mathsense.library.remove', 'mathsense.library.search', 'mathsense.library.insertCitation']);
   });
 
   let lenses: CodeLens[];

@@ -46,6 +46,7 @@ function connectionClient(conn: Connection): SessionClient {
     refreshLenses: async () => { await conn.sendRequest('workspace/codeLens/refresh'); },
     statusChanged: () => void conn.sendNotification(STATUS_CHANGED).catch(() => undefined),
     passThrough: (e) => e instanceof ResponseError,
+    applyEdit: async (edit, label) => (await conn.workspace.applyEdit({ label, edit }).catch(() => ({ applied: false }))).applied,
   };
 }
 

@@ -14,6 +14,10 @@ import { FormulaVectors } from '../index/formulaVectors.js';
 import { WorkspaceEquations } from '../index/workspaceEquations.js';
 import { MatchCache } from '../index/matchCache.js';
 import type { ServerSettings } from './settings.js';
+import { ServerLibrary, type LibraryProgress } from '../index/library/serverLibrary.js';
+import { MathTokenizer } from '../embeddings/tokenizer.js';
+import { findModelsDir } from '../embeddings/modelFiles.js';
+import * as path from 'node:path';
 
 export interface ServiceHooks {
   log(msg: string): void;
@@ -21,6 +25,8 @@ export interface ServiceHooks {
   settings(): ServerSettings;
   /** What `mathsense/status` reports has changed (the index loaded or failed, semantic ranking decided). */
   statusChanged(): void;
+  /** Long work shown to the user (LSP `$/progress`). */
+  progress(title: string, message: string): Promise<LibraryProgress | undefined>;
 }
 
 export class Services {
@@ -41,6 +47,9 @@ export class Services {
   readonly equations: WorkspaceEquations;
   /** Searches behind the `matches` lenses, per display text. */
   readonly lensMatches = new MatchCache();
+  /** The author's library: the folders the settings name and the user's recorded ones, indexed in the background. */
+  readonly library: ServerLibrary;
+  private libraryTokenizer: MathTokenizer | undefined;
 
   constructor(hooks: ServiceHooks) {
     const { log } = hooks;
@@ -51,6 +60,27 @@ export class Services {
     this.equationAnalyses = new EquationAnalyses(this.equationRunner, log);
     this.formulaVectors = new FormulaVectors(log, () => hooks.settings().embeddings);
     this.equations = new WorkspaceEquations(this.equationAnalyses, this.formulaVectors);
+    this.library = new ServerLibrary({
+      log,
+      // the bundled index's tokenizer, else the models folder's own (a library needs no index)
+      tokenizer: () => this.index.get()?.tok ?? (this.libraryTokenizer ??= this.loadTokenizer(hooks.settings().embeddings.modelsPath, log)),
+      encoder: async () => {
+        const svc = await this.embeddings.get();
+        const info = await svc?.start().catch(() => undefined);
+        return svc && info ? { version: info.version, dim: info.dim, embed: (texts) => svc.embed(texts) } : undefined;
+      },
+      progress: (title, message) => hooks.progress(title, message),
+      changed: hooks.statusChanged,
+    });
+  }
+
+  private loadTokenizer(modelsPath: string | undefined, log: (m: string) => void): MathTokenizer | undefined {
+    try {
+      return MathTokenizer.load(path.join(findModelsDir(modelsPath) ?? '', 'tokenizer', 'vocab.json'));
+    } catch (e) {
+      log(`library: no tokenizer (${(e as Error).message})`);
+      return undefined;
+    }
   }
 
   /**

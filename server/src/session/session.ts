@@ -4,7 +4,7 @@
 // this session as their FeatureContext. Nothing here knows the LSP connection: what goes to the
 // client goes through SessionClient.
 import * as path from 'node:path';
-import type { Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { isMarkdownLanguage, type Doc, type Workspace } from '../project/workspace.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
@@ -52,6 +52,8 @@ export interface SessionClient {
   configuration?: (scopes: Array<string | undefined>) => Promise<unknown[]>;
   /** Errors a guard must not swallow (they are answers for the client). */
   passThrough?: (e: unknown) => boolean;
+  /** `workspace/applyEdit`: whether the client applied it; absent when it cannot. */
+  applyEdit?: (edit: WorkspaceEdit, label: string) => Promise<boolean>;
 }
 
 export interface SessionStart {
@@ -108,7 +110,7 @@ export class Session implements FeatureContext {
 
   constructor(private readonly client: SessionClient) {
     ({ guard: this.guard, guardAsync: this.guardAsync } = guards((m) => client.error(m), client.passThrough));
-    this.services = new Services({ log: (m) => client.log(m), settings: () => this.settings.current, statusChanged: () => { if (!this.shuttingDown) client.statusChanged(); } });
+    this.services = new Services({ log: (m) => client.log(m), settings: () => this.settings.current, statusChanged: () => { if (!this.shuttingDown) client.statusChanged(); }, progress: client.progress });
     this.ws = this.services.ws;
     this.index = this.services.index;
     this.lensMatches = this.services.lensMatches;
@@ -348,8 +350,13 @@ export class Session implements FeatureContext {
   /** Settings changed: pulled again (or taken from the notification when the client cannot answer), then every open document is published. */
   async configurationChanged(pushed: unknown): Promise<void> {
     if (this.client.configuration) await this.pullSettings();
-    else this.settings.set(pushed);
+    else { this.settings.set(pushed); this.syncLibrary(); }
     this.diagnostics.revalidateAll();
+  }
+
+  /** The library serves the folders the settings name now (and the user's recorded list). */
+  private syncLibrary(): void {
+    if (!this.shuttingDown) this.guard('library', undefined, () => this.services.library.sync(this.settings.libraryFolders()));
   }
 
   hoverMathColor(color: string): void {
@@ -357,6 +364,14 @@ export class Session implements FeatureContext {
   }
 
   // ── FeatureContext ──────────────────────────────────────────────────────────────────────
+
+  get library() {
+    return this.services.library;
+  }
+
+  async applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean> {
+    return this.client.applyEdit ? this.client.applyEdit(edit, label) : false;
+  }
 
   settingsFor(doc: Doc): ServerSettings {
     return this.settings.for(doc);
@@ -511,6 +526,7 @@ export class Session implements FeatureContext {
       embeddings: await this.services.embeddings.status(),
       index: this.index.status(),
       equations: await this.equationStatus(),
+      library: this.services.library.status(),
       ...(this.ws.skippedOutside.size ? { skippedOutside: [...this.ws.skippedOutside].sort() } : {}),
     };
   }
@@ -532,7 +548,7 @@ export class Session implements FeatureContext {
   /** The workspace's settings, then each folder's; defaults when the client does not answer in time. */
   private async pullSettings(): Promise<void> {
     const ask = this.client.configuration;
-    if (!ask) return;
+    if (!ask) { this.syncLibrary(); return; }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer to workspace/configuration in ${CONFIGURATION_WAIT_MS / 1000} s: using defaults`)), CONFIGURATION_WAIT_MS); });
     try {
@@ -544,5 +560,6 @@ export class Session implements FeatureContext {
     } finally {
       clearTimeout(timer);
     }
+    this.syncLibrary();
   }
 }

@@ -1,6 +1,7 @@
 // The `mathsense` settings section as the server reads it: parsed once per answer of
 // workspace/configuration (missing or malformed values take their defaults), for the workspace
 // and for each workspace folder (a paper and lecture notes in one workspace may differ).
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Doc } from '../project/workspace.js';
 import { uriToPath } from '../project/files.js';
@@ -14,8 +15,9 @@ import { indexSettings, type IndexSettings } from '../index/serverIndex.js';
 export interface ServerSettings extends FeatureSettings { embeddings: EmbeddingSettings; index: IndexSettings }
 
 /** The settings section as the server uses it; each value as ext/settings.ts declares it (a malformed one takes its default). */
-export function parseSettings(raw: unknown): ServerSettings {
+export function parseSettings(raw: unknown, base?: string): ServerSettings {
   return {
+    library: { folders: libraryFolders(readSetting(raw, 'library'), base) },
     diagnostics: diagnosticSettings(raw),
     derivations: derivationSettings(raw),
     embeddings: embeddingSettings(raw),
@@ -30,6 +32,15 @@ export function parseSettings(raw: unknown): ServerSettings {
       outline: readSetting(raw, 'outline.enabled'),
     },
   };
+}
+
+/** The library's folders as absolute paths: `~/` from the home folder, relative ones from the workspace folder. */
+export function libraryFolders(folders: readonly string[], base: string | undefined): string[] {
+  return folders.filter((f) => f.trim()).map((f) => {
+    const t = f.trim();
+    if (t === '~' || t.startsWith('~/')) return path.join(os.homedir(), t.slice(1));
+    return path.isAbsolute(t) || !base ? path.resolve(t) : path.resolve(base, t);
+  });
 }
 
 /** The workspace's settings and each folder's, deepest folder first. */
@@ -49,8 +60,13 @@ export class SettingsStore {
 
   /** An answer of workspace/configuration: the workspace's section, then one per folder (absent: the workspace's). */
   setAll(workspace: unknown, perFolder: Array<{ folder: string; raw: unknown }>): void {
-    this.workspace = parseSettings(workspace);
-    this.folders = perFolder.map((f) => ({ folder: f.folder, settings: parseSettings(f.raw ?? workspace) })).sort((a, b) => b.folder.length - a.folder.length);
+    this.workspace = parseSettings(workspace, perFolder[0]?.folder);
+    this.folders = perFolder.map((f) => ({ folder: f.folder, settings: parseSettings(f.raw ?? workspace, f.folder) })).sort((a, b) => b.folder.length - a.folder.length);
+  }
+
+  /** Every library folder some scope names. */
+  libraryFolders(): string[] {
+    return [...new Set([this.workspace, ...this.folders.map((f) => f.settings)].flatMap((s) => s.library.folders))];
   }
 
   /** The settings that apply to a document: its workspace folder's, else the workspace's. */

@@ -12,6 +12,7 @@ import { MatchCache } from '../index/matchCache.js';
 import { SOURCE_MATH, type HoverMath } from '../features/presentation/hoverMath.js';
 import type { RelatedContext } from '../features/equations/relatedEquations.js';
 import { guards } from '../util/guard.js';
+import { ServerLibrary } from '../index/library/serverLibrary.js';
 
 /** What a server with no settings from its client uses. */
 export const DEFAULT_FEATURE_SETTINGS: FeatureSettings = parseSettings(undefined);
@@ -23,6 +24,13 @@ export interface TestContextOptions {
   resultsPanel?: boolean;
   related?: () => Promise<RelatedContext>;
   versionedEdits?: boolean;
+  library?: ServerLibrary;
+  applyEdit?: FeatureContext['applyEdit'];
+}
+
+/** A library service that serves nothing and never reads the user's list. */
+export function emptyLibrary(): ServerLibrary {
+  return new ServerLibrary({ log: () => {}, tokenizer: () => undefined, encoder: async () => undefined, progress: async () => undefined, changed: () => {}, recorded: () => [] });
 }
 
 export function testContext(ws: Workspace, opts: TestContextOptions = {}): FeatureContext {
@@ -45,5 +53,7 @@ export function testContext(ws: Workspace, opts: TestContextOptions = {}): Featu
     versionedEdits: opts.versionedEdits ?? false,
     completionEditRange: false,
     warmEquations: () => {},
+    library: opts.library ?? emptyLibrary(),
+    applyEdit: opts.applyEdit ?? (async () => false),
   };
 }

@@ -16,6 +16,9 @@ import { refsWrittenOut } from '../../project/userMacros.js';
 import type { IndexEntry } from '../../index/format.js';
 import { excerptMd, where } from './excerpts.js';
 import { SHOW_CANDIDATE_PROOFS_COMMAND, type PlaceArgs, type ShowResultsArgs } from '../../ext/protocol.js';
+import { citeArgs, libraryDetail, libraryLine, libraryResultName, libraryResults, type LibraryResult, type LibraryScope } from './libraryResults.js';
+import { pathToUri } from '../../project/files.js';
+import * as path from 'node:path';
 
 
 export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
@@ -55,7 +58,10 @@ function workspaceProofs(ws: Workspace, f: FoundStatement): Array<{ doc: Doc; en
  * Candidate proofs of a statement: the project's own proofs, then the indexed ones grouped by
  * result; `withheld`: indexed results ranked but not shown, as unlikely to be relevant.
  */
-interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; groups: ResultGroup[]; index?: LoadedIndex; semantic: boolean; withheld: number }
+interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; ranked: Suggestion[]; index?: LoadedIndex; semantic: boolean; withheld: number }
+
+/** An index result or a library statement, ranked together by their probability of being relevant. */
+type Suggestion = { group: ResultGroup; library?: undefined; p?: number } | { library: LibraryResult; group?: undefined; p?: number };
 
 /**
  * Whether an indexed candidate is shown: when the relevance model judges it likely relevant
@@ -64,26 +70,41 @@ interface CandidateProofs { own: Array<{ doc: Doc; env: DocEnv }>; groups: Resul
  */
 export const shownSuggestion = (r: Result): boolean => r.named === true || r.fits !== false;
 
-function candidateProofsOf(ws: Workspace, f: FoundStatement, si: ServerIndex, limit: number): CandidateProofs {
+function candidateProofsOf(ws: Workspace, f: FoundStatement, si: ServerIndex, limit: number, library?: LibraryScope): CandidateProofs {
   const got = si.get();
   const c = got && si.candidateProofs(f.text, HOVER_PROOFS, false, statementOf(ws, f)?.title);
   // the first `limit` results, those the relevance model doubts taken out (never replaced by later ones)
   const ranked = got && c ? byResult(got.index, c.results).slice(0, limit) : [];
   const groups = ranked.filter((g) => g.proofs.some(shownSuggestion));
-  const withheld = ranked.length - groups.length;
-  return { own: workspaceProofs(ws, f), groups, index: got?.index, semantic: !c || c.semantic, withheld };
+  const lib = libraryResults(si, library, f.text, 'proof', limit);
+  const shownLib = lib.filter((r) => r.fits);
+  const withheld = ranked.length - groups.length + lib.length - shownLib.length;
+  return { own: workspaceProofs(ws, f), ranked: rankTogether(groups, shownLib).slice(0, limit), index: got?.index, semantic: !c || c.semantic, withheld };
+}
+
+/**
+ * Index results and library statements in one list: results the statement's title names first,
+ * then by probability of being relevant; without a relevance model (no probabilities), the
+ * index's first, each list in its own order.
+ */
+function rankTogether(groups: ResultGroup[], lib: LibraryResult[]): Suggestion[] {
+  const best = (g: ResultGroup) => g.proofs.find(shownSuggestion) ?? g.proofs[0];
+  const all: Suggestion[] = [...groups.map((group) => ({ group, p: best(group).relevance })), ...lib.map((library) => ({ library, p: library.relevance }))];
+  if (all.some((x) => x.p === undefined)) return all;
+  const named = (x: Suggestion) => (x.group && best(x.group).named ? 1 : 0);
+  return all.map((x, i) => ({ x, i })).sort((a, b) => named(b.x) - named(a.x) || b.x.p! - a.x.p! || a.i - b.i).map((o) => o.x);
 }
 
 const LEXICAL_NOTE = 'lexical match; semantic ranking is being computed';
 
-export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 3): string | undefined {
+export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 3, library?: LibraryScope): string | undefined {
   const f = statementAt(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
-  const c = candidateProofsOf(ws, f, si, limit);
+  const c = candidateProofsOf(ws, f, si, limit, library);
   // the project's reference macros written as the references they make (`\olref[a][b]{x}` is no "[a][b]x")
   const written = (p: { doc: Doc; env: DocEnv }) => withoutLabels(refsWrittenOut(ws, p.doc, p.env.bodyStart, p.env.bodyEnd));
   const parts = c.own.map((p) => `**Proof in this project** · ${where(p.doc, p.env.start, doc)}\n\n> ${excerptMd(written(p))}`);
-  for (const g of c.groups) parts.push(resultLine(c.index!, g));
+  for (const x of c.ranked) parts.push(x.group ? resultLine(c.index!, x.group) : libraryLine(x.library, citeArgs(x.library, doc.uri, doc.positionAt(f.env.start), 'statement')));
   if (parts.length === 0) return undefined;
   return `**Candidate proofs**${c.semantic ? '' : ` *(${LEXICAL_NOTE})*`}\n\n${parts.join('\n\n')}`;
 }
@@ -93,14 +114,20 @@ export function candidateProofsMarkdown(ws: Workspace, doc: Doc, offset: number,
  * environment around `offset`, exercises, examples and remarks included, or of the statement
  * a proof proves; the project's own proofs first, then one item per indexed result.
  */
-export function proofResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 8): ShowResultsArgs | undefined {
+export function proofResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, limit = 8, library?: LibraryScope): ShowResultsArgs | undefined {
   const f = enclosingStatement(ws, doc, offset);
   if (!f || f.text.length < 10) return undefined;
-  const c = candidateProofsOf(ws, f, si, limit);
+  const c = candidateProofsOf(ws, f, si, limit, library);
   // shown by a typesetter that knows none of the project's macros: written out
   const shown = macroWriter(ws);
   const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: shown(p.doc, bodyText(p.doc, p.env).slice(0, 600)), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
-  for (const g of c.groups) {
+  for (const x of c.ranked) {
+    if (x.library) {
+      const r = x.library;
+      items.push({ title: libraryResultName(r.statement), latex: r.statement.text.slice(0, 1500), detail: libraryDetail(r), uri: pathToUri(path.join(r.folder, r.statement.file)), line: r.statement.line - 1, score: r.relevance ?? r.hit.score, cite: citeArgs(r, doc.uri, doc.positionAt(offset), 'cursor') });
+      continue;
+    }
+    const g = x.group;
     const best = g.proofs[0];
     const all = proofCount(g);
     items.push({

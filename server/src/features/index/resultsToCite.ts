@@ -13,6 +13,9 @@ import { where } from './excerpts.js';
 import { rankWorkspaceStatements, statementName } from './refRanking.js';
 import { SHOW_RESULTS_TO_CITE_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
 import { shownSuggestion, statementPlaceAction } from './candidateProofs.js';
+import { citeArgs, libraryDetail, libraryResultName, libraryResults, type LibraryScope } from './libraryResults.js';
+import { pathToUri } from '../../project/files.js';
+import * as path from 'node:path';
 
 
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -22,12 +25,11 @@ export const CITE_ACTION_TITLE = 'Suggest results to cite';
  * (position ranker) and indexed ones (text ranker, titles as names), or undefined outside a
  * statement or without an index.
  */
-export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex): ShowResultsArgs | undefined {
+export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerIndex, library?: LibraryScope): ShowResultsArgs | undefined {
   const f = enclosingStatement(ws, doc, offset);
   const got = si.get();
-  if (!f || !got || f.text.length < 10) return undefined;
+  if (!f || f.text.length < 10 || (!got && !library?.lib.has(library.folders))) return undefined;
   const q = si.query(f.text);
-  if (!q) return undefined;
   const items: ShowResultsArgs['items'] = [];
   const shown = macroWriter(ws);
   for (const w of rankWorkspaceStatements(ws, doc, f, si).slice(0, 5)) {
@@ -35,13 +37,23 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
     items.push({ title: shown(w.doc, `${t.displayName}${t.title ? ` (${t.title})` : ''}`), latex: shown(w.doc, w.text.slice(0, 600)), detail: `${where(w.doc, w.env.start, doc)} · \\ref{${w.ref}}`, uri: w.doc.uri, line: w.doc.positionAt(w.env.start).line, label: w.ref, score: w.score });
   }
   // the statement's name (label words, title) against the indexed statements' titles
-  const names = { tok: got.tok, name: statementName(ws, f) || undefined };
   let withheld = 0;
-  for (const r of si.withRelevance('cite', suggestCitations(got.index, q, { limit: 8, sources: got.sources, names }), q)) {
-    if (!shownSuggestion(r)) { withheld++; continue; }
-    const src = got.index.sourceOf(r.entry);
-    items.push({ title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score });
+  // the index's and the library's, ranked together by their probability of being relevant
+  const suggested: Array<{ item: ShowResultsArgs['items'][number]; p?: number }> = [];
+  if (got && q) {
+    const names = { tok: got.tok, name: statementName(ws, f) || undefined };
+    for (const r of si.withRelevance('cite', suggestCitations(got.index, q, { limit: 8, sources: got.sources, names }), q)) {
+      if (!shownSuggestion(r)) { withheld++; continue; }
+      const src = got.index.sourceOf(r.entry);
+      suggested.push({ item: { title: r.entry.title, latex: expandProofWikiMacros(r.entry.text), detail: `${src.name} · ${r.entry.licence} · ${r.entry.url}`, url: r.entry.url, score: r.score }, p: r.named ? 1 : r.relevance });
+    }
   }
+  for (const r of libraryResults(si, library, f.text, 'cite', 8)) {
+    if (!r.fits) { withheld++; continue; }
+    suggested.push({ item: { title: libraryResultName(r.statement), latex: r.statement.text.slice(0, 1500), detail: libraryDetail(r), uri: pathToUri(path.join(r.folder, r.statement.file)), line: r.statement.line - 1, score: r.relevance ?? r.hit.score, cite: citeArgs(r, doc.uri, doc.positionAt(offset), 'cursor') }, p: r.relevance });
+  }
+  if (suggested.every((x) => x.p !== undefined)) suggested.sort((a, b) => b.p! - a.p!);
+  items.push(...suggested.map((x) => x.item));
   return items.length || withheld ? { heading: `Results to cite for: ${shown(doc, latexToPlain(f.text, 80))}`, items, ...(withheld ? { withheld } : {}) } : undefined;
 }
 

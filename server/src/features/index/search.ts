@@ -23,6 +23,9 @@ import { isNameQuery, nameKey } from '../../index/namedResults.js';
 import type { EntryKind } from '../../index/format.js';
 import { findRelatedEquations, type RelatedContext } from '../equations/relatedEquations.js';
 import type { SearchItem, SearchKind, SearchResponse } from '../../ext/protocol.js';
+import { libraryDetail, libraryResultName, type LibraryScope } from './libraryResults.js';
+import { pathToUri } from '../../project/files.js';
+import * as path from 'node:path';
 
 const KINDS: readonly SearchKind[] = ['statement', 'definition', 'proof', 'equation'];
 
@@ -31,6 +34,8 @@ const MAX_QUERY = 2000;
 /** Workspace statements ranked per search (a bound for huge workspaces). */
 const MAX_WORKSPACE = 5000;
 const DEFINITION = /definition|notation|convention/i;
+/** Query tokens from which a search reads as a statement (the library's relevance model applies). */
+const STATEMENT_QUERY_TOKENS = 8;
 
 /** `{query, kind?, limit?}` or `[query, kind?]`. */
 export function parseSearchArgs(args: readonly unknown[] | undefined): { query: string; kind: SearchKind; limit: number } | { error: string } {
@@ -51,7 +56,7 @@ function looksLikeEquation(q: string): boolean {
 }
 
 /** Statements, definitions or proofs: the workspace's and the index's. */
-export function searchStatements(ws: Workspace, si: ServerIndex, query: string, kind: Exclude<SearchKind, 'equation'>, limit: number): SearchResponse {
+export function searchStatements(ws: Workspace, si: ServerIndex, query: string, kind: Exclude<SearchKind, 'equation'>, limit: number, library?: LibraryScope): SearchResponse {
   const latex = markFormulas(query);
   const items: SearchItem[] = [];
   const named: SearchItem[] = [];
@@ -67,6 +72,7 @@ export function searchStatements(ws: Workspace, si: ServerIndex, query: string, 
   // the index's scores and the workspace's are on different scales: each list relative to its best
   const top = Math.max(0, ...items.map((x) => x.score)) || 1;
   for (const x of items) x.score = Math.round((x.score / top) * 1000) / 1000;
+  items.push(...librarySearch(si, library, latex, kind, limit));
   const own: SearchItem[] = [];
   // without the index (no tokenizer for its text search) the workspace's statements are found by name alone
   if (kind !== 'proof') {
@@ -149,4 +155,27 @@ export async function searchEquations(ctx: RelatedContext, query: string, limit:
     })),
     ...(r.message ? { message: r.message } : {}),
   };
+}
+
+/**
+ * The library's entries of a kind for a typed query, each scored by its probability of being
+ * relevant (without a model, relative to the best, as the index's list). A query as long as a
+ * statement (what the relevance model was fitted on) has those it doubts withheld; a shorter
+ * one (a name, a few words) lists them all, where their probability ranks them.
+ */
+export function librarySearch(si: ServerIndex, library: LibraryScope | undefined, query: string, kind: SearchKind, limit: number): SearchItem[] {
+  if (!library?.lib.has(library.folders)) return [];
+  const q = si.query(query) ?? library.lib.lexicalQuery(query);
+  if (!q) return [];
+  const hits = si.withRelevance('library', library.lib.search(q, { kinds: [kind], limit, folders: library.folders }).map((h, id) => ({ ...h, id })), q).filter((h) => h.fits !== false || q.ids.length < STATEMENT_QUERY_TOKENS);
+  const top = Math.max(0, ...hits.map((h) => h.score)) || 1;
+  return hits.map((h) => {
+    const r = { folder: h.folder, hit: h, statement: h.entry, fits: true };
+    return {
+      title: libraryResultName(h.entry), latex: h.entry.text.slice(0, 1500), detail: libraryDetail(r), source: 'library' as const,
+      score: Math.round((h.relevance ?? Math.max(0, h.score) / top) * 1000) / 1000, uri: pathToUri(path.join(h.folder, h.entry.file)),
+      range: { start: { line: h.entry.line - 1, character: 0 }, end: { line: h.entry.line - 1, character: 0 } },
+      cite: { folder: h.folder, paper: h.paper.id, file: h.entry.file, line: h.entry.line },
+    };
+  });
 }

@@ -11,61 +11,7 @@ import { paperRoots, readPaper } from './papers.js';
 import { indexLibrary, LoadedLibrary } from './libraryStore.js';
 import { MathTokenizer } from '../../embeddings/tokenizer.js';
 import { vocabFile } from '../../testing/modelPaths.js';
-
-const PAPER = String.raw`\documentclass{amsart}
-\newtheorem{theorem}{Theorem}[section]
-\newtheorem{lemma}[theorem]{Lemma}
-\theoremstyle{definition}
-\newtheorem{definition}[theorem]{Definition}
-\title{On bounded \emph{monotone} sequences}
-\author{A. Author \and B. Writer}
-\begin{document}
-\section{Results}
-\input{defs}
-\begin{lemma}\label{lem:mono}
-Every bounded monotone sequence of real numbers converges.
-\end{lemma}
-\begin{proof}
-By the least upper bound property.
-\end{proof}
-\begin{theorem}[Bolzano--Weierstrass]\label{thm:bw}
-Every bounded sequence of real numbers has a convergent subsequence.
-\end{theorem}
-\begin{proof}
-Every sequence has a monotone subsequence; apply Lemma~\ref{lem:mono}.
-\end{proof}
-\begin{equation}\label{eq:geom}
-\sum_{n=0}^\infty r^n = \frac{1}{1-r}
-\end{equation}
-\end{document}
-`;
-const DEFS = String.raw`\begin{definition}\label{def:mono}
-A sequence is monotone if it is increasing or decreasing.
-\end{definition}
-`;
-const OTHER = String.raw`\documentclass{article}
-\newtheorem{theorem}{Theorem}
-\title{Primes}
-\begin{document}
-\begin{theorem}\label{thm:primes}
-There are infinitely many prime numbers.
-\end{theorem}
-\end{document}
-`;
-
-function library(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-library-'));
-  fs.mkdirSync(path.join(dir, '2101.01234v2'));
-  fs.writeFileSync(path.join(dir, '2101.01234v2', 'main.tex'), PAPER);
-  fs.writeFileSync(path.join(dir, '2101.01234v2', 'defs.tex'), DEFS);
-  fs.writeFileSync(path.join(dir, 'primes.tex'), OTHER);
-  fs.writeFileSync(path.join(dir, 'notes.tex'), '% \\begin{document} commented out\nJust notes.\n');
-  // a chapter that takes its class from a preamble it inputs is a paper; the preamble is none
-  fs.mkdirSync(path.join(dir, 'book'));
-  fs.writeFileSync(path.join(dir, 'book', 'preamble.tex'), '\\documentclass{amsart}\n\\newtheorem{lemma}{Lemma}\n');
-  fs.writeFileSync(path.join(dir, 'book', 'chapter.tex'), '\\input{preamble}\n\\begin{document}\n\\begin{lemma}\\label{lemma-x}A chapter lemma about rings.\\end{lemma}\n\\end{document}\n');
-  return dir;
-}
+import { library, OTHER } from '../../testing/libraryFixture.js';
 
 describe('papers of a library folder', () => {
   it('a paper is a .tex file that holds a document; an included file, a preamble or a commented \\begin{document} is none', () => {

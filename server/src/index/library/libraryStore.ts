@@ -14,7 +14,7 @@ import { fuseZ } from '../../util/zScores.js';
 import { userCacheDir } from '../../util/cacheDir.js';
 import { paperRoots, paperHash, readPaper, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
 
-export const LIBRARY_FORMAT = 1;
+export const LIBRARY_FORMAT = 2;
 const MANIFEST = 'library.json';
 /** Tokens per entry kept for BM25 (the encoder reads its own limit). */
 const ENTRY_TOKENS = 512;
@@ -55,7 +55,11 @@ export interface LibraryEncoder { version: string; dim: number; embed: (texts: s
 
 export interface IndexReport { papers: number; added: number; changed: number; removed: number; kept: number; unreadable: string[]; entries: number; seconds: number }
 
-/** The text an entry is embedded and matched by: its name, title and body. */
+/**
+ * The text an entry is matched by (BM25): its title and body, so a name typed into the search
+ * finds it. Its vector is of the body alone, as a statement's query vector is (the hover embeds
+ * the statement's body, never its optional title).
+ */
 const entryText = (e: LibraryEntry) => `${e.title ? `${e.title}. ` : ''}${e.text}`;
 
 const paperFile = (storeDir: string, hash: string, ext: 'json' | 'f32') => path.join(storeDir, 'papers', `${hash}.${ext}`);
@@ -86,7 +90,7 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
       const paper = readPaper(dir, root);
       if (!paper) { report.unreadable.push(id); progress?.(i + 1, roots.length, id); continue; }
       const texts = paper.entries.map(entryText);
-      const vecs = encoder && texts.length ? await encoder.embed(texts) : [];
+      const vecs = encoder && texts.length ? await encoder.embed(paper.entries.map((e) => e.text)) : [];
       const tokens = texts.map((t) => tok.encode(t, { maxTokens: ENTRY_TOKENS }));
       fs.writeFileSync(paperFile(storeDir, paper.hash, 'json'), JSON.stringify({ entries: paper.entries, tokens }));
       const flat = new Float32Array(vecs.length * (encoder?.dim ?? 0));
@@ -96,6 +100,8 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
       if (old) report.changed++; else report.added++;
     }
     progress?.(i + 1, roots.length, id);
+    // a server indexing in the background answers requests between papers
+    await new Promise((r) => setImmediate(r));
   }
   const ids = new Set(papers.map((p) => p.id));
   report.removed = [...reusable.keys()].filter((id) => !ids.has(id)).length;
@@ -117,8 +123,20 @@ export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: nu
 /** A loaded library: every entry with its paper, tokens and vector, searchable. */
 export class LoadedLibrary {
   private readonly bm = new Bm25Index();
+  /** Where each paper's entries start in `items`. */
+  private readonly firstOf = new Map<string, number>();
   /** `items`: every entry with its paper, papers in the manifest's order and each paper's entries in order. */
-  private constructor(readonly manifest: LibraryManifest, readonly items: ReadonlyArray<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {}
+  private constructor(readonly manifest: LibraryManifest, readonly items: ReadonlyArray<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {
+    items.forEach((it, i) => { if (!this.firstOf.has(it.paper.id)) this.firstOf.set(it.paper.id, i); });
+  }
+
+  /** The statement a proof proves, in the same paper. */
+  statementOf(paper: PaperRecord, entry: LibraryEntry): LibraryEntry | undefined {
+    const first = this.firstOf.get(paper.id);
+    if (entry.proves === undefined || first === undefined) return undefined;
+    const it = this.items[first + entry.proves];
+    return it && it.paper.id === paper.id ? it.entry : undefined;
+  }
 
   static load(storeDir: string): LoadedLibrary | { problem: string } {
     const { manifest, problem } = readManifest(storeDir);
@@ -160,21 +178,21 @@ export class LoadedLibrary {
     return { bm, cos, fused: fuseZ(bm, cos) };
   }
 
-  /** The best `limit` entries for a query (token ids, and its vector when the library has vectors of the same encoder), of the given kinds. */
-  search(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }, opts: { limit?: number; kinds?: readonly LibraryKind[] } = {}): LibraryHit[] {
+  /** The best `limit` entries for a query (token ids, and its vector when the library has vectors of the same encoder), of the given kinds, none of `exclude` (item indices); `item`: each one's index in `items`. */
+  search(q: { ids: readonly number[]; vec?: Float32Array; encoder?: string }, opts: { limit?: number; kinds?: readonly LibraryKind[]; exclude?: ReadonlySet<number> } = {}): Array<LibraryHit & { item: number }> {
     if (this.items.length === 0) return [];
     const { bm, cos, fused } = this.scores(q);
     const kinds = opts.kinds ? new Set(opts.kinds) : undefined;
-    const order = [...fused.keys()].filter((i) => !kinds || kinds.has(this.items[i].entry.kind)).sort((a, b) => fused[b] - fused[a] || a - b);
+    const order = [...fused.keys()].filter((i) => (!kinds || kinds.has(this.items[i].entry.kind)) && !opts.exclude?.has(i)).sort((a, b) => fused[b] - fused[a] || a - b);
     // a file two papers include (a book and its second edition's root, slides) is one place: listed once
     const seen = new Set<string>();
-    const out: LibraryHit[] = [];
+    const out: Array<LibraryHit & { item: number }> = [];
     for (const i of order) {
       const e = this.items[i].entry;
       const place = `${e.kind}\0${e.file}\0${e.line}`;
       if (seen.has(place)) continue;
       seen.add(place);
-      out.push({ ...this.items[i], score: fused[i], bm25: bm[i], ...(cos ? { cosine: cos[i] } : {}) });
+      out.push({ ...this.items[i], item: i, score: fused[i], bm25: bm[i], ...(cos ? { cosine: cos[i] } : {}) });
       if (out.length >= (opts.limit ?? 10)) break;
     }
     return out;

@@ -1,0 +1,197 @@
+// The author's library in a running server: the folders the `mathsense.library` setting names
+// (per workspace folder) and those recorded with `mathsense library add`, each loaded from its
+// store and brought up to date in the background (incremental by paper hash, with progress), one
+// folder at a time. Searching reads what is loaded and never waits for indexing; a folder whose
+// store is missing or unreadable is indexed, and says why until then.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { MathTokenizer } from '../../embeddings/tokenizer.js';
+import type { LibraryKind } from './papers.js';
+import { defaultStoreDir, indexLibrary, LoadedLibrary, type IndexReport, type LibraryEncoder, type LibraryHit } from './libraryStore.js';
+import type { LibraryFolderStatus } from '../../ext/protocol.js';
+import { QUERY_TOKENS } from '../retrieval.js';
+import { registeredFolders, writeRegistry } from './registry.js';
+
+export interface LibraryProgress { report(message: string, percentage?: number): void; done(): void }
+
+export interface LibraryHooks {
+  log(msg: string): void;
+  /** The tokenizer of the models folder (the one the bundled index's tokens come from). */
+  tokenizer(): MathTokenizer | undefined;
+  /** The statement encoder, when it can run (undefined: keyword search only). */
+  encoder(): Promise<LibraryEncoder | undefined>;
+  progress(title: string, message: string): Promise<LibraryProgress | undefined>;
+  /** A folder was loaded, indexed or dropped (status and lenses may read differently). */
+  changed(): void;
+  /** Where a folder's store lives (tests name their own). */
+  storeDir?: (folder: string) => string;
+  /** The user's recorded folders (tests give their own, and add/remove then leave the user's list alone). */
+  recorded?: () => string[];
+}
+
+interface FolderState {
+  folder: string;
+  lib?: LoadedLibrary;
+  problem?: string;
+  indexing: boolean;
+  last?: IndexReport;
+}
+
+export type FolderHit = LibraryHit & { folder: string };
+
+export class ServerLibrary {
+  private readonly states = new Map<string, FolderState>();
+  /** Indexing runs one folder at a time, in the order asked. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private encoderVersion: string | undefined;
+  /** The folders of the user's recorded list (read at each sync, add and remove): every document reads them. */
+  private recorded: string[] = [];
+
+  constructor(private readonly hooks: LibraryHooks) {}
+
+  private store(folder: string): string {
+    return (this.hooks.storeDir ?? defaultStoreDir)(folder);
+  }
+
+  /**
+   * The folders to serve (absolute): new ones are loaded from their stores and re-indexed in the
+   * background (a paper unchanged since is not read again); ones no longer named are dropped
+   * from memory, their stores kept.
+   */
+  sync(folders: readonly string[]): void {
+    this.recorded = (this.hooks.recorded?.() ?? registeredFolders()).map((f) => path.resolve(f));
+    const want = new Set([...folders.map((f) => path.resolve(f)), ...this.recorded]);
+    let dropped = false;
+    for (const f of [...this.states.keys()]) if (!want.has(f)) { this.states.delete(f); dropped = true; }
+    for (const f of want) {
+      if (this.states.has(f)) continue;
+      const st: FolderState = { folder: f, indexing: false };
+      this.states.set(f, st);
+      this.load(st);
+      void this.index(f);
+    }
+    if (dropped) this.hooks.changed();
+  }
+
+  private load(st: FolderState): void {
+    const got = fs.existsSync(this.store(st.folder)) ? LoadedLibrary.load(this.store(st.folder)) : { problem: 'not indexed yet' };
+    if (got instanceof LoadedLibrary) { st.lib = got; st.problem = undefined; } else st.problem = got.problem;
+  }
+
+  /** Indexes a folder (queued behind any running), with progress; then searches read its new store. */
+  index(folder: string): Promise<IndexReport | { problem: string }> {
+    const f = path.resolve(folder);
+    const st = this.states.get(f) ?? { folder: f, indexing: false };
+    if (!this.states.has(f)) this.states.set(f, st);
+    // queued counts as indexing: what is searched may change shortly
+    st.indexing = true;
+    const run = this.queue.then(() => this.indexNow(st));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async indexNow(st: FolderState): Promise<IndexReport | { problem: string }> {
+    if (!fs.existsSync(st.folder) || !fs.statSync(st.folder).isDirectory()) {
+      st.problem = `no such folder: ${st.folder}`;
+      st.indexing = false;
+      this.hooks.changed();
+      return { problem: st.problem };
+    }
+    const tok = this.hooks.tokenizer();
+    if (!tok) { st.problem = 'the tokenizer is not available (models folder missing)'; st.indexing = false; this.hooks.changed(); return { problem: st.problem }; }
+    this.hooks.changed();
+    const progress = await this.hooks.progress('MathSense: indexing library', path.basename(st.folder));
+    try {
+      const encoder = await this.hooks.encoder();
+      if (encoder) this.encoderVersion = encoder.version;
+      const report = await indexLibrary(st.folder, this.store(st.folder), tok, encoder, (done, total, paper) => progress?.report(`${done}/${total} ${paper}`, Math.round((done / Math.max(1, total)) * 100)));
+      st.last = report;
+      this.load(st);
+      this.hooks.log(`library ${st.folder}: ${report.papers} papers, ${report.entries} entries (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.kept} unchanged) in ${report.seconds} s${encoder ? '' : ', keyword search only'}`);
+      for (const u of report.unreadable) this.hooks.log(`library ${st.folder}: could not read ${u}`);
+      return report;
+    } catch (e) {
+      st.problem = `indexing failed: ${(e as Error).message}`;
+      this.hooks.log(`library ${st.folder}: ${st.problem}`);
+      return { problem: st.problem };
+    } finally {
+      st.indexing = false;
+      progress?.done();
+      this.hooks.changed();
+    }
+  }
+
+  /** Records a folder in the user's list (every document reads it) and indexes it. */
+  add(folder: string): Promise<IndexReport | { problem: string }> {
+    const f = path.resolve(folder);
+    if (!this.hooks.recorded) writeRegistry([...registeredFolders(), f]);
+    if (!this.recorded.includes(f)) this.recorded.push(f);
+    return this.index(f);
+  }
+
+  /** Drops a folder from the user's list and from memory, and deletes its store. */
+  remove(folder: string): boolean {
+    const f = path.resolve(folder);
+    if (!this.hooks.recorded) writeRegistry(registeredFolders().filter((x) => path.resolve(x) !== f));
+    this.recorded = this.recorded.filter((x) => x !== f);
+    const had = this.states.delete(f);
+    fs.rmSync(this.store(f), { recursive: true, force: true });
+    this.hooks.changed();
+    return had;
+  }
+
+  /** Whether any of `folders` (all when absent) has a loaded library. */
+  has(folders?: readonly string[]): boolean {
+    return this.loaded(folders).length > 0;
+  }
+
+  /** The loaded libraries of `folders` and the recorded ones (all when `folders` is absent). */
+  private loaded(folders?: readonly string[]): Array<{ folder: string; lib: LoadedLibrary }> {
+    const only = folders && new Set([...folders.map((f) => path.resolve(f)), ...this.recorded]);
+    return [...this.states.values()].filter((s) => s.lib && s.lib.size > 0 && (!only || only.has(s.folder))).map((s) => ({ folder: s.folder, lib: s.lib! }));
+  }
+
+  /**
+   * The best `limit` entries of the given kinds over the loaded libraries of `folders`, by each
+   * library's fused score (BM25 + cosine when the query's vector is of the libraries' encoder).
+   */
+  search(q: { ids: readonly number[]; vec?: Float32Array }, opts: { kinds?: readonly LibraryKind[]; limit?: number; folders?: readonly string[] } = {}): FolderHit[] {
+    const limit = opts.limit ?? 10;
+    return this.loaded(opts.folders)
+      .flatMap(({ folder, lib }) => lib.search({ ids: q.ids, vec: q.vec, encoder: this.encoderVersion ?? lib.manifest.encoder }, { limit, kinds: opts.kinds }).map((h) => ({ ...h, folder })))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+  }
+
+  /** A query of tokens alone (no bundled index to make one with its vector). */
+  lexicalQuery(text: string): { ids: number[] } | undefined {
+    const tok = this.hooks.tokenizer();
+    return tok ? { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }) } : undefined;
+  }
+
+  /** The statement a proof hit proves. */
+  statementOf(hit: FolderHit) {
+    return this.states.get(hit.folder)?.lib?.statementOf(hit.paper, hit.entry);
+  }
+
+  /** The paper record of a folder's paper id. */
+  paper(folder: string, id: string) {
+    return this.states.get(path.resolve(folder))?.lib?.manifest.papers.find((p) => p.id === id);
+  }
+
+  /** An entry of a paper by its place (file and line), to cite it. */
+  entryAt(folder: string, paperId: string, file: string, line: number) {
+    return this.states.get(path.resolve(folder))?.lib?.items.find((it) => it.paper.id === paperId && it.entry.file === file && it.entry.line === line);
+  }
+
+  status(): LibraryFolderStatus[] {
+    return [...this.states.values()].map((s) => ({
+      folder: s.folder,
+      state: s.indexing ? 'indexing' : s.lib ? 'ready' : 'unavailable',
+      papers: s.lib?.manifest.papers.length ?? 0,
+      entries: s.lib?.size ?? 0,
+      vectors: !!s.lib && s.lib.manifest.dim > 0,
+      ...(s.problem && !s.lib ? { problem: s.problem } : {}),
+    }));
+  }
+}
