@@ -14,6 +14,8 @@
 //   --sizes     cost against document size instead, 1 to 31 MB (benchSizes.ts; --mb 1,4 for other sizes)
 //   --requests  every interactive request the server answers, p50 / p95 on the Stacks workspace with
 //               the full index and SVG hovers (benchRequests.ts; MATHSENSE_BENCH_BASELINE as --burst)
+//   --scale     the scaled library store (LanceDB) at 1M and 10M vectors: build time, query p95,
+//               recall@10 against exact search, several reading processes (benchScale.ts; opt-in)
 //   --burst     VS Code's burst of requests on opening a huge workspace file, and a hover elsewhere
 //               meanwhile (benchBurst.ts; MATHSENSE_BENCH_BASELINE=bundle for the same run's baseline)
 //
@@ -621,6 +623,8 @@ function report(r: BenchResults) {
 // ---- main ---------------------------------------------------------------------------------
 
 async function main() {
+  // --scale: the scaled library store at 1M and 10M vectors (benchScale.ts; opt-in, needs npm run setup:scale)
+  if (flag('--scale')) { process.exitCode = await (await import('./benchScale.js')).benchScale(argv); return; }
   // --sizes: cost against document size instead (benchSizes.ts)
   if (flag('--sizes')) { await (await import('./benchSizes.js')).benchSizes(); return; }
   // --burst: the requests VS Code sends on opening a huge file (benchBurst.ts)

@@ -27,5 +27,6 @@ export { FIRST_TERM_ID, LoadedIndex } from '../index/store.js';
 export { contextWords, definedWords, featureRows, rankerChoice, TERM_FEATURES, termChoice, type TermCosine, termFeatures, type TermRankerModel, termScores, titleParts, usableTermRanker } from '../index/termRanker.js';
 export { termTitle, titleText } from '../index/termTitles.js';
 export { type Logistic, loadRelevance, logisticProbability, RELEVANCE_FEATURES, RELEVANCE_FILE, RELEVANCE_TASKS, relevanceOf, relevanceRows, type RelevanceModel, type RelevanceTask, type RelevanceTaskModel, usableRelevance, withRelevance } from '../index/relevance.js';
-export { defaultStoreDir, indexLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, LoadedLibrary, readManifest } from '../index/library/libraryStore.js';
+export { defaultStoreDir, indexLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, LoadedLibrary, readManifest, readPaperData } from '../index/library/libraryStore.js';
+export { lanceModule, type LanceModule, type LanceTable, LanceLibrary, syncLanceStore } from '../index/library/lanceStore.js';
 export { type LibraryEntry, type LibraryKind, paperRoots, readPaper } from '../index/library/papers.js';

@@ -15,11 +15,13 @@ import { parseBibtex, type BibEntry } from '../project/bibliography.js';
 import { bibtexFor, citation, matchingBibEntry, newKey } from '../index/library/citeLibraryResult.js';
 import { progressBar } from './progress.js';
 import { registeredFolders, writeRegistry } from '../index/library/registry.js';
+import { LanceLibrary, syncLanceStore } from '../index/library/lanceStore.js';
 
 export const LIBRARY_USAGE = `  library add <dir>                     record a folder of papers (LaTeX sources) in your library and index it
-  library index <dir> [--store DIR] [--no-vectors]
-                                        index (again) a folder of papers; only new and changed papers are read
-  library search [--library DIR]... [--store DIR] [--limit N] [--kind statement|definition|proof|equation] [--bib FILE] [--json] <query>
+  library index <dir> [--store DIR] [--no-vectors] [--backend embedded|lancedb]
+                                        index (again) a folder of papers; only new and changed papers are read;
+                                        --backend lancedb --store PATH|URI: into a scaled store a group shares (npm run setup:scale)
+  library search [--library DIR]... [--store DIR] [--backend embedded|lancedb] [--limit N] [--kind statement|definition|proof|equation] [--bib FILE] [--json] <query>
                                         search the library (the folders recorded by add, or --library);
                                         --bib: how to cite each result from that bibliography (\cite[Theorem~3.2]{key}, or a new entry)
   library info [--library DIR]... [--store DIR] [--json]
@@ -60,18 +62,28 @@ async function loadEncoder(io: Io): Promise<EncoderSession | undefined> {
 
 const tokenizer = () => MathTokenizer.load(path.join(findModelsDir() ?? '', 'tokenizer', 'vocab.json'));
 
-async function indexFolder(dir: string, store: string | undefined, vectors: boolean, io: Io): Promise<number> {
+async function indexFolder(dir: string, store: string | undefined, vectors: boolean, io: Io, scaled?: string): Promise<number> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) { io.err(`mathsense library: no such folder: ${dir}\n`); return 2; }
   const enc = vectors ? await loadEncoder(io) : undefined;
   try {
     const tok = enc?.tokenizer ?? tokenizer();
     const bar = progressBar(io.err, !!process.stderr.isTTY);
     const encoder = enc && { version: enc.info.version, dim: enc.info.dim, embed: (texts: string[]) => enc.embedTexts(texts) };
-    const storeDir = store ?? defaultStoreDir(dir);
+    // a scaled store is written from the embedded one, which reads only new and changed papers
+    const storeDir = scaled ? defaultStoreDir(dir) : store ?? defaultStoreDir(dir);
     const r = await indexLibrary(dir, storeDir, tok, encoder, (done, total) => bar('indexing papers', done, total));
     bar('done', 1, 1);
     io.out(`${r.papers} papers, ${r.entries} entries (${r.added} added, ${r.changed} changed, ${r.removed} removed, ${r.kept} unchanged) in ${r.seconds} s${encoder ? '' : ', keyword search only'}; store ${storeDir}\n`);
     for (const u of r.unreadable) io.err(`mathsense library: could not read ${u}\n`);
+    if (scaled) {
+      try {
+        const s = await syncLanceStore(storeDir, scaled);
+        io.out(`scaled store ${scaled}: ${s.written} papers written, ${s.removed} removed, ${s.entries} entries in ${s.seconds} s\n`);
+      } catch (e) {
+        io.err(`mathsense library: ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
     return 0;
   } finally {
     await enc?.release();
@@ -92,15 +104,37 @@ function resultName(h: LibraryHit): string {
   return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
 }
 
+/** `library search --backend lancedb --store URI`: the scaled store a group shares. */
+async function searchScaled(store: string | undefined, query: string, limit: number, kind: LibraryKind | undefined, json: boolean, io: Io): Promise<number> {
+  if (!store || !query) { io.err(`mathsense library search: --backend lancedb needs --store PATH|URI and a query\n`); return 2; }
+  const lib = await LanceLibrary.open(store);
+  if (!(lib instanceof LanceLibrary)) { io.err(`mathsense library: ${lib.problem}\n`); return 2; }
+  const enc = await loadEncoder(io);
+  try {
+    const vec = enc ? (await enc.embedTexts([query]))[0] : undefined;
+    const hits = await lib.search({ text: query, vec }, { limit, kinds: kind ? [kind] : undefined });
+    if (json) io.out(`${JSON.stringify(hits.map((h) => ({ file: h.entry.file, line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text })), null, 1)}\n`);
+    else {
+      hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.paper.id} ${h.entry.file}:${h.entry.line}  ${resultName(h)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
+      if (hits.length === 0) io.out('no results\n');
+    }
+    return 0;
+  } finally {
+    await enc?.release();
+  }
+}
+
 export async function libraryCommand(args: readonly string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'add': case 'index': {
-      const p = parse(rest, ['--store'], ['--no-vectors']);
-      if (p.bad || p.rest.length !== 1) { io.err(`mathsense library ${sub}: ${p.bad ?? 'expected one folder'}\n${LIBRARY_USAGE}`); return 2; }
+      const p = parse(rest, ['--store', '--backend'], ['--no-vectors']);
+      const backend = p.opts.get('--backend')?.[0] ?? 'embedded';
+      const bad = p.bad ?? (p.rest.length !== 1 ? 'expected one folder' : !['embedded', 'lancedb'].includes(backend) ? `unknown backend ${backend}` : backend === 'lancedb' && !p.opts.get('--store') ? '--backend lancedb needs --store PATH|URI' : undefined);
+      if (bad) { io.err(`mathsense library ${sub}: ${bad}\n${LIBRARY_USAGE}`); return 2; }
       const dir = path.resolve(p.rest[0]);
       if (sub === 'add' && fs.existsSync(dir)) writeRegistry([...registeredFolders(), dir]);
-      return indexFolder(dir, p.opts.get('--store')?.[0], !p.flags.has('--no-vectors'), io);
+      return indexFolder(dir, p.opts.get('--store')?.[0], !p.flags.has('--no-vectors'), io, backend === 'lancedb' ? p.opts.get('--store')![0] : undefined);
     }
     case 'remove': {
       if (rest.length !== 1) { io.err(`mathsense library remove: expected one folder\n${LIBRARY_USAGE}`); return 2; }
@@ -129,8 +163,9 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
       return infos.every((i) => i.ok) ? 0 : 1;
     }
     case 'search': {
-      const p = parse(rest, ['--library', '--store', '--limit', '--kind', '--bib'], ['--json']);
+      const p = parse(rest, ['--library', '--store', '--limit', '--kind', '--bib', '--backend'], ['--json']);
       const limit = Number(p.opts.get('--limit')?.[0] ?? '10');
+      if (p.opts.get('--backend')?.[0] === 'lancedb') return searchScaled(p.opts.get('--store')?.[0], p.rest.join(' '), limit, p.opts.get('--kind')?.[0] as LibraryKind | undefined, p.flags.has('--json'), io);
       const kind = p.opts.get('--kind')?.[0] as LibraryKind | undefined;
       if (p.bad || p.rest.length === 0 || !(limit > 0) || (kind && !['statement', 'definition', 'proof', 'equation'].includes(kind))) { io.err(`mathsense library search: ${p.bad ?? 'expected a query'}\n${LIBRARY_USAGE}`); return 2; }
       const stores = storesOf(p.opts.get('--library'), p.opts.get('--store')?.[0], io);

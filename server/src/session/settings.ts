@@ -38,6 +38,8 @@ export function parseSettings(raw: unknown, base?: string): ServerSettings {
 export function libraryFolders(folders: readonly string[], base: string | undefined): string[] {
   return folders.filter((f) => f.trim()).map((f) => {
     const t = f.trim();
+    // a scaled store a group shares, by its path or URI (index/library/lanceStore.ts)
+    if (t.startsWith('lancedb:')) return t;
     if (t === '~' || t.startsWith('~/')) return path.join(os.homedir(), t.slice(1));
     return path.isAbsolute(t) || !base ? path.resolve(t) : path.resolve(base, t);
   });

@@ -118,6 +118,14 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
   return report;
 }
 
+/** A paper's entries and their vectors as its store holds them (empty vectors without an encoder). */
+export function readPaperData(storeDir: string, dim: number, p: PaperRecord): { entries: LibraryEntry[]; vectors: Float32Array[] } {
+  const data = JSON.parse(fs.readFileSync(paperFile(storeDir, p.hash, 'json'), 'utf8')) as { entries: LibraryEntry[] };
+  const raw = dim ? fs.readFileSync(paperFile(storeDir, p.hash, 'f32')) : Buffer.alloc(0);
+  const flat = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+  return { entries: data.entries, vectors: data.entries.map((_, k) => flat.subarray(k * dim, (k + 1) * dim)) };
+}
+
 export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: number; bm25: number; cosine?: number }
 
 /** A loaded library: every entry with its paper, tokens and vector, searchable. */

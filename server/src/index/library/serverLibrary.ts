@@ -6,8 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MathTokenizer } from '../../embeddings/tokenizer.js';
-import type { LibraryKind } from './papers.js';
-import { defaultStoreDir, indexLibrary, LoadedLibrary, type IndexReport, type LibraryEncoder, type LibraryHit } from './libraryStore.js';
+import type { LibraryEntry, LibraryKind } from './papers.js';
+import { LanceLibrary } from './lanceStore.js';
+import { defaultStoreDir, indexLibrary, LoadedLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, type PaperRecord } from './libraryStore.js';
 import type { LibraryFolderStatus } from '../../ext/protocol.js';
 import { QUERY_TOKENS } from '../retrieval.js';
 import { registeredFolders, writeRegistry } from './registry.js';
@@ -32,12 +33,19 @@ export interface LibraryHooks {
 interface FolderState {
   folder: string;
   lib?: LoadedLibrary;
+  /** A scaled store (`lancedb:` + its path or URI in the setting): read, never indexed, by the editor. */
+  scaled?: { uri: string; lance?: LanceLibrary };
   problem?: string;
   indexing: boolean;
   last?: IndexReport;
 }
 
 export type FolderHit = LibraryHit & { folder: string };
+
+/** The setting's prefix naming a scaled store a group shares (built with `mathsense library index --backend lancedb`). */
+export const SCALED_PREFIX = 'lancedb:';
+/** Searches of scaled stores kept per query (their answers come after the request that asked). */
+const SCALED_CACHE = 500;
 
 export class ServerLibrary {
   private readonly states = new Map<string, FolderState>();
@@ -60,17 +68,30 @@ export class ServerLibrary {
    */
   sync(folders: readonly string[]): void {
     this.recorded = (this.hooks.recorded?.() ?? registeredFolders()).map((f) => path.resolve(f));
-    const want = new Set([...folders.map((f) => path.resolve(f)), ...this.recorded]);
+    const want = new Set([...folders.map((f) => (f.startsWith(SCALED_PREFIX) ? f : path.resolve(f))), ...this.recorded]);
     let dropped = false;
     for (const f of [...this.states.keys()]) if (!want.has(f)) { this.states.delete(f); dropped = true; }
     for (const f of want) {
       if (this.states.has(f)) continue;
+      if (f.startsWith(SCALED_PREFIX)) { this.openScaled(f); continue; }
       const st: FolderState = { folder: f, indexing: false };
       this.states.set(f, st);
       this.load(st);
       void this.index(f);
     }
     if (dropped) this.hooks.changed();
+  }
+
+  /** A scaled store is opened (it is built and indexed again from the command line, by whoever keeps it). */
+  private openScaled(name: string): void {
+    const st: FolderState = { folder: name, indexing: true, scaled: { uri: name.slice(SCALED_PREFIX.length) } };
+    this.states.set(name, st);
+    void LanceLibrary.open(st.scaled!.uri).then((got) => {
+      if (got instanceof LanceLibrary) st.scaled!.lance = got; else st.problem = got.problem;
+      st.indexing = false;
+      this.hooks.log(`library ${name}: ${got instanceof LanceLibrary ? `scaled store of ${got.paperCount} papers` : got.problem}`);
+      this.hooks.changed();
+    });
   }
 
   private load(st: FolderState): void {
@@ -80,6 +101,7 @@ export class ServerLibrary {
 
   /** Indexes a folder (queued behind any running), with progress; then searches read its new store. */
   index(folder: string): Promise<IndexReport | { problem: string }> {
+    if (folder.startsWith(SCALED_PREFIX)) return Promise.resolve({ problem: `${folder} is a scaled store: build it with \`mathsense library index DIR --backend lancedb --store ${folder.slice(SCALED_PREFIX.length)}\`` });
     const f = path.resolve(folder);
     const st = this.states.get(f) ?? { folder: f, indexing: false };
     if (!this.states.has(f)) this.states.set(f, st);
@@ -140,14 +162,15 @@ export class ServerLibrary {
     return had;
   }
 
-  /** Whether any of `folders` (all when absent) has a loaded library. */
+  /** Whether any of `folders` (all when absent) has a loaded library or an open scaled store. */
   has(folders?: readonly string[]): boolean {
-    return this.loaded(folders).length > 0;
+    const only = folders && new Set([...folders, ...this.recorded]);
+    return this.loaded(folders).length > 0 || [...this.states.values()].some((s) => !!s.scaled?.lance && (!only || only.has(s.folder)));
   }
 
   /** The loaded libraries of `folders` and the recorded ones (all when `folders` is absent). */
   private loaded(folders?: readonly string[]): Array<{ folder: string; lib: LoadedLibrary }> {
-    const only = folders && new Set([...folders.map((f) => path.resolve(f)), ...this.recorded]);
+    const only = folders && new Set([...folders.map((f) => (f.startsWith(SCALED_PREFIX) ? f : path.resolve(f))), ...this.recorded]);
     return [...this.states.values()].filter((s) => s.lib && s.lib.size > 0 && (!only || only.has(s.folder))).map((s) => ({ folder: s.folder, lib: s.lib! }));
   }
 
@@ -155,18 +178,47 @@ export class ServerLibrary {
    * The best `limit` entries of the given kinds over the loaded libraries of `folders`, by each
    * library's fused score (BM25 + cosine when the query's vector is of the libraries' encoder).
    */
-  search(q: { ids: readonly number[]; vec?: Float32Array }, opts: { kinds?: readonly LibraryKind[]; limit?: number; folders?: readonly string[] } = {}): FolderHit[] {
+  search(q: { ids: readonly number[]; vec?: Float32Array; text?: string }, opts: { kinds?: readonly LibraryKind[]; limit?: number; folders?: readonly string[] } = {}): FolderHit[] {
     const limit = opts.limit ?? 10;
-    return this.loaded(opts.folders)
-      .flatMap(({ folder, lib }) => lib.search({ ids: q.ids, vec: q.vec, encoder: this.encoderVersion ?? lib.manifest.encoder }, { limit, kinds: opts.kinds }).map((h) => ({ ...h, folder })))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
+    return [
+      ...this.loaded(opts.folders).flatMap(({ folder, lib }) => lib.search({ ids: q.ids, vec: q.vec, encoder: this.encoderVersion ?? lib.manifest.encoder }, { limit, kinds: opts.kinds }).map((h) => ({ ...h, folder }))),
+      ...this.scaledHits(q, opts.kinds, limit, opts.folders),
+    ].sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  private readonly scaledCache = new Map<string, FolderHit[]>();
+  private readonly scaledAsked = new Set<string>();
+
+  /**
+   * A scaled store's hits for the query as last searched; the first time, none, and the search
+   * runs in the background (a later request reads it), as a statement's vector does for the index.
+   * Proofs are not read from a scaled store (the statement a proof proves is another query).
+   */
+  private scaledHits(q: { vec?: Float32Array; text?: string }, kinds: readonly LibraryKind[] | undefined, limit: number, folders?: readonly string[]): FolderHit[] {
+    if (!q.text) return [];
+    const only = folders && new Set([...folders, ...this.recorded]);
+    const out: FolderHit[] = [];
+    for (const st of this.states.values()) {
+      const lance = st.scaled?.lance;
+      if (!lance || (only && !only.has(st.folder))) continue;
+      const ks = (kinds ?? ['statement', 'definition', 'equation']).filter((k) => k !== 'proof');
+      const key = `${st.folder}\0${ks.join(',')}\0${limit}\0${q.vec ? 1 : 0}\0${q.text}`;
+      const got = this.scaledCache.get(key);
+      if (got) { out.push(...got); continue; }
+      if (this.scaledAsked.has(key)) continue;
+      this.scaledAsked.add(key);
+      void lance.search({ text: q.text, vec: q.vec }, { limit, kinds: ks }).then((hits) => {
+        if (this.scaledCache.size > SCALED_CACHE) { this.scaledCache.clear(); this.scaledAsked.clear(); }
+        this.scaledCache.set(key, hits.map((h) => ({ ...h, folder: st.folder })));
+      }, (e: Error) => this.hooks.log(`library ${st.folder}: search failed: ${e.message}`));
+    }
+    return out;
   }
 
   /** A query of tokens alone (no bundled index to make one with its vector). */
-  lexicalQuery(text: string): { ids: number[] } | undefined {
+  lexicalQuery(text: string): { ids: number[]; text: string } | undefined {
     const tok = this.hooks.tokenizer();
-    return tok ? { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }) } : undefined;
+    return tok ? { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }), text } : undefined;
   }
 
   /** The statement a proof hit proves. */
@@ -179,18 +231,23 @@ export class ServerLibrary {
     return this.states.get(path.resolve(folder))?.lib?.manifest.papers.find((p) => p.id === id);
   }
 
-  /** An entry of a paper by its place (file and line), to cite it. */
+  /** An entry of a paper by its place (file and line), to cite it (from a scaled store: as last searched). */
   entryAt(folder: string, paperId: string, file: string, line: number) {
-    return this.states.get(path.resolve(folder))?.lib?.items.find((it) => it.paper.id === paperId && it.entry.file === file && it.entry.line === line);
+    const same = (it: { paper: PaperRecord; entry: LibraryEntry }) => it.paper.id === paperId && it.entry.file === file && it.entry.line === line;
+    if (folder.startsWith(SCALED_PREFIX)) {
+      for (const hits of this.scaledCache.values()) { const h = hits.find((x) => x.folder === folder && same(x)); if (h) return { paper: h.paper, entry: h.entry }; }
+      return undefined;
+    }
+    return this.states.get(path.resolve(folder))?.lib?.items.find(same);
   }
 
   status(): LibraryFolderStatus[] {
     return [...this.states.values()].map((s) => ({
       folder: s.folder,
-      state: s.indexing ? 'indexing' : s.lib ? 'ready' : 'unavailable',
-      papers: s.lib?.manifest.papers.length ?? 0,
+      state: s.indexing ? 'indexing' : s.lib || s.scaled?.lance ? 'ready' : 'unavailable',
+      papers: s.lib?.manifest.papers.length ?? s.scaled?.lance?.paperCount ?? 0,
       entries: s.lib?.size ?? 0,
-      vectors: !!s.lib && s.lib.manifest.dim > 0,
+      vectors: (!!s.lib && s.lib.manifest.dim > 0) || !!s.scaled?.lance,
       ...(s.problem && !s.lib ? { problem: s.problem } : {}),
     }));
   }
