@@ -5,10 +5,11 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../testing/paths.js';
 import { SETTINGS, readSetting, type SettingKey } from '../ext/settings.js';
-import { parseSettings } from './settings.js';
+import { libraryFolders, parseSettings } from './settings.js';
 
 const keys = Object.keys(SETTINGS) as SettingKey[];
 const props: Record<string, { type: string; default: unknown; enum?: string[]; scope?: string; deprecationMessage?: string; markdownDeprecationMessage?: string }> =
@@ -59,4 +60,9 @@ test('the neighbour switches off: reference and citation hovers, label and citat
     { ...s.providers, duplicateLabels: s.diagnostics.duplicateLabels },
     { referenceHover: false, citationHover: false, candidateProofHover: true, termHover: true, labelCompletion: false, citationCompletion: false, outline: false, duplicateLabels: false },
   );
+});
+
+test('library folders: relative to the workspace folder, ~ from home, a scaled store by its lancedb: name; empty entries dropped', () => {
+  assert.deepEqual(libraryFolders(['papers', '/abs/lib', '~/mine', 'lancedb:s3://bucket/lib', '  '], '/work/paper'), ['/work/paper/papers', '/abs/lib', path.join(os.homedir(), 'mine'), 'lancedb:s3://bucket/lib']);
+  assert.deepEqual(parseSettings({ library: ['refs'] }, '/w').library.folders, ['/w/refs']);
 });
