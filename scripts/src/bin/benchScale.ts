@@ -132,7 +132,7 @@ export async function benchScale(argv: readonly string[]): Promise<number> {
     await tbl!.createIndex('vector', { config: mod.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.round(Math.sqrt(n)), numSubVectors: 24 }), replace: true });
     const indexS = (Date.now() - t1) / 1000;
     log(`${n}: written in ${writeS.toFixed(0)} s, IVF-PQ in ${indexS.toFixed(0)} s`);
-    const settings = [{ nprobes: 20 }, { nprobes: 50, refine: 10 }];
+    const settings = [{ nprobes: 20 }, { nprobes: 50, refine: 10 }, { nprobes: 100, refine: 50 }];
     const measured = [];
     for (const s of settings) measured.push({ s, r: await runQueries(tbl!, qs, s) });
     // several processes reading the one store at once

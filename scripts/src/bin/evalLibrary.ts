@@ -177,7 +177,7 @@ console.log('\nThe bundled index holds neither corpus: alone it answers none of 
 if (shownRows.length) {
   console.log('\n## Abstention (the relevance model\'s library task, as hovers show library results)\n');
   console.log('Each statement asked with its own entry left out (its proof is the right answer), and with its whole paper left out (nothing fits).\n');
-  console.log(table([['library', 'queries', 'n', 'shown %', 'first shown right %', 'paper left out: shown anyway %'], ...shownRows]));
+  console.log(table([['library', 'queries', 'n', 'shown %', 'first shown is its own proof %', 'paper left out: shown anyway %'], ...shownRows]));
 }
 console.log('\n## Cost on this machine (CPU encoder, vectors through the eval embedding cache when warm)\n');
 console.log(table([['library', 'papers', 'entries', 'index s per 1,000 entries', 'store MB per 1,000 entries'], ...cost]));
