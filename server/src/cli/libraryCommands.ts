@@ -12,7 +12,7 @@ import { defaultStoreDir, indexLibrary, LoadedLibrary, readManifest, type Librar
 import type { LibraryKind } from '../index/library/papers.js';
 import { latexToPlain } from '../analysis/render.js';
 import { parseBibtex, type BibEntry } from '../project/bibliography.js';
-import { bibtexFor, citation, matchingBibEntry, newKey } from '../index/library/citeLibraryResult.js';
+import { bibtexFor, citation, matchingBibEntry, newKey, resultName } from '../index/library/citeLibraryResult.js';
 import { progressBar } from './progress.js';
 import { registeredFolders, writeRegistry } from '../index/library/registry.js';
 import { LanceLibrary, syncLanceStore } from '../index/library/lanceStore.js';
@@ -98,12 +98,6 @@ function storesOf(libraries: readonly string[] | undefined, store: string | unde
   return folders.map((folder) => ({ folder, store: defaultStoreDir(folder) }));
 }
 
-/** How a hit names its result: "Theorem 3.2 (Title)". */
-function resultName(h: LibraryHit): string {
-  const e = h.entry;
-  return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
-}
-
 /** `library search --backend lancedb --store URI`: the scaled store a group shares. */
 async function searchScaled(store: string | undefined, query: string, limit: number, kind: LibraryKind | undefined, json: boolean, io: Io): Promise<number> {
   if (!store || !query) { io.err(`mathsense library search: --backend lancedb needs --store PATH|URI and a query\n`); return 2; }
@@ -115,7 +109,7 @@ async function searchScaled(store: string | undefined, query: string, limit: num
     const hits = await lib.search({ text: query, vec }, { limit, kinds: kind ? [kind] : undefined });
     if (json) io.out(`${JSON.stringify(hits.map((h) => ({ file: h.entry.file, line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text })), null, 1)}\n`);
     else {
-      hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.paper.id} ${h.entry.file}:${h.entry.line}  ${resultName(h)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
+      hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.paper.id} ${h.entry.file}:${h.entry.line}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
       if (hits.length === 0) io.out('no results\n');
     }
     return 0;
@@ -198,7 +192,7 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
           io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
         } else {
           hits.forEach((h, i) => {
-            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${resultName(h)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
+            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
             if (bib) { const c = citeOf(h); io.out(`      cite: ${c.cite}${c.bibtex ? ' (not in the bibliography; add:)' : ''}\n${c.bibtex ? c.bibtex.replace(/^/gm, '        ') : ''}`); }
           });
           if (hits.length === 0) io.out('no results\n');

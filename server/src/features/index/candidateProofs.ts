@@ -16,9 +16,7 @@ import { refsWrittenOut } from '../../project/userMacros.js';
 import type { IndexEntry } from '../../index/format.js';
 import { excerptMd, where } from './excerpts.js';
 import { SHOW_CANDIDATE_PROOFS_COMMAND, type PlaceArgs, type ShowResultsArgs } from '../../ext/protocol.js';
-import { citeArgs, libraryDetail, libraryLine, libraryResultName, libraryResults, type LibraryResult, type LibraryScope } from './libraryResults.js';
-import { pathToUri } from '../../project/files.js';
-import * as path from 'node:path';
+import { citeArgs, libraryItem, libraryLine, libraryResults, type LibraryResult, type LibraryScope } from './libraryResults.js';
 
 
 export const PROOFS_ACTION_TITLE = 'Find candidate proofs';
@@ -123,8 +121,7 @@ export function proofResults(ws: Workspace, doc: Doc, offset: number, si: Server
   const items: ShowResultsArgs['items'] = c.own.map((p) => ({ title: 'Proof in this project', latex: shown(p.doc, bodyText(p.doc, p.env).slice(0, 600)), detail: where(p.doc, p.env.start, doc), uri: p.doc.uri, line: p.doc.positionAt(p.env.start).line, score: 1 }));
   for (const x of c.ranked) {
     if (x.library) {
-      const r = x.library;
-      items.push({ title: libraryResultName(r.statement), latex: r.statement.text.slice(0, 1500), detail: libraryDetail(r), uri: pathToUri(path.join(r.folder, r.statement.file)), line: r.statement.line - 1, score: r.relevance ?? r.hit.score, cite: citeArgs(r, doc.uri, doc.positionAt(offset), 'cursor') });
+      items.push(libraryItem(x.library, doc.uri, doc.positionAt(offset)));
       continue;
     }
     const g = x.group;

@@ -10,7 +10,8 @@ import type { ServerIndex } from '../../index/serverIndex.js';
 import type { FolderHit, ServerLibrary } from '../../index/library/serverLibrary.js';
 import type { LibraryEntry } from '../../index/library/papers.js';
 import { pathToUri } from '../../project/files.js';
-import { INSERT_CITATION_COMMAND, type InsertCitationArgs } from '../../ext/protocol.js';
+import { INSERT_CITATION_COMMAND, type InsertCitationArgs, type ShowResultsArgs } from '../../ext/protocol.js';
+import { resultName } from '../../index/library/citeLibraryResult.js';
 import { excerptMd } from './excerpts.js';
 import type { Position } from 'vscode-languageserver-types';
 
@@ -24,7 +25,7 @@ export interface LibraryResult { folder: string; hit: FolderHit; statement: Libr
 const LIBRARY_POOL = 12;
 
 /** The query for the library: the index's (tokens and, once embedded, its vector), else tokens alone. */
-function queryOf(si: ServerIndex, scope: LibraryScope, text: string): Query | undefined {
+export function queryOf(si: ServerIndex, scope: LibraryScope, text: string): Query | undefined {
   return si.query(text) ?? scope.lib.lexicalQuery(text);
 }
 
@@ -55,11 +56,6 @@ export function libraryResults(si: ServerIndex, scope: LibraryScope | undefined,
   return out;
 }
 
-/** "Theorem 3.2 (Title)". */
-export function libraryResultName(e: LibraryEntry): string {
-  return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
-}
-
 /** The paper as named in a line: its title, else its root file. */
 function paperName(r: LibraryResult): string {
   const m = r.hit.paper.meta;
@@ -70,16 +66,24 @@ export function citeArgs(r: LibraryResult, uri: string, position: Position, at: 
   return { uri, position, at, folder: r.folder, paper: r.hit.paper.id, file: r.statement.file, line: r.statement.line };
 }
 
+/** The URI of the file an entry of a library folder is in. */
+export const entryUri = (folder: string, e: LibraryEntry) => pathToUri(path.join(folder, e.file));
+
 /** The statement's file and line as a link the editor opens. */
 export function sourceLink(r: LibraryResult): string {
-  return `${pathToUri(path.join(r.folder, r.statement.file))}#L${r.statement.line}`;
+  return `${entryUri(r.folder, r.statement)}#L${r.statement.line}`;
 }
 
 /** A hover line: the result, its paper, where it is, Insert citation; the statement's excerpt. */
 export function libraryLine(r: LibraryResult, cite: InsertCitationArgs): string {
   const link = `command:${INSERT_CITATION_COMMAND}?${encodeURIComponent(JSON.stringify([cite]))}`;
   const why = r.relevance !== undefined ? `relevance ${r.relevance.toFixed(2)}` : `score ${r.hit.score.toFixed(2)}`;
-  return `**[${libraryResultName(r.statement)}](${sourceLink(r)})** in *${paperName(r)}* · your library · ${why} · [Insert citation](${link} "Cite it in this statement's optional argument")\n\n> ${excerptMd(r.statement.text)}`;
+  return `**[${resultName(r.statement)}](${sourceLink(r)})** in *${paperName(r)}* · your library · ${why} · [Insert citation](${link} "Cite it in this statement's optional argument")\n\n> ${excerptMd(r.statement.text)}`;
+}
+
+/** A results-panel item of a library result, cited at `position` of `uri` when asked. */
+export function libraryItem(r: LibraryResult, uri: string, position: Position): ShowResultsArgs['items'][number] {
+  return { title: resultName(r.statement), latex: r.statement.text.slice(0, 1500), detail: libraryDetail(r), uri: entryUri(r.folder, r.statement), line: r.statement.line - 1, score: r.relevance ?? r.hit.score, cite: citeArgs(r, uri, position, 'cursor') };
 }
 
 /** The detail line of a panel or search item. */

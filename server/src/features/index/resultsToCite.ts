@@ -13,9 +13,7 @@ import { where } from './excerpts.js';
 import { rankWorkspaceStatements, statementName } from './refRanking.js';
 import { SHOW_RESULTS_TO_CITE_COMMAND, type ShowResultsArgs } from '../../ext/protocol.js';
 import { shownSuggestion, statementPlaceAction } from './candidateProofs.js';
-import { citeArgs, libraryDetail, libraryResultName, libraryResults, type LibraryScope } from './libraryResults.js';
-import { pathToUri } from '../../project/files.js';
-import * as path from 'node:path';
+import { libraryItem, libraryResults, type LibraryScope } from './libraryResults.js';
 
 
 export const CITE_ACTION_TITLE = 'Suggest results to cite';
@@ -50,7 +48,7 @@ export function citeResults(ws: Workspace, doc: Doc, offset: number, si: ServerI
   }
   for (const r of libraryResults(si, library, f.text, 'cite', 8)) {
     if (!r.fits) { withheld++; continue; }
-    suggested.push({ item: { title: libraryResultName(r.statement), latex: r.statement.text.slice(0, 1500), detail: libraryDetail(r), uri: pathToUri(path.join(r.folder, r.statement.file)), line: r.statement.line - 1, score: r.relevance ?? r.hit.score, cite: citeArgs(r, doc.uri, doc.positionAt(offset), 'cursor') }, p: r.relevance });
+    suggested.push({ item: libraryItem(r, doc.uri, doc.positionAt(offset)), p: r.relevance });
   }
   if (suggested.every((x) => x.p !== undefined)) suggested.sort((a, b) => b.p! - a.p!);
   items.push(...suggested.map((x) => x.item));

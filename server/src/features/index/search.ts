@@ -23,9 +23,8 @@ import { isNameQuery, nameKey } from '../../index/namedResults.js';
 import type { EntryKind } from '../../index/format.js';
 import { findRelatedEquations, type RelatedContext } from '../equations/relatedEquations.js';
 import type { SearchItem, SearchKind, SearchResponse } from '../../ext/protocol.js';
-import { libraryDetail, libraryResultName, type LibraryScope } from './libraryResults.js';
-import { pathToUri } from '../../project/files.js';
-import * as path from 'node:path';
+import { entryUri, libraryDetail, queryOf, type LibraryScope } from './libraryResults.js';
+import { resultName } from '../../index/library/citeLibraryResult.js';
 
 const KINDS: readonly SearchKind[] = ['statement', 'definition', 'proof', 'equation'];
 
@@ -165,15 +164,15 @@ export async function searchEquations(ctx: RelatedContext, query: string, limit:
  */
 export function librarySearch(si: ServerIndex, library: LibraryScope | undefined, query: string, kind: SearchKind, limit: number): SearchItem[] {
   if (!library?.lib.has(library.folders)) return [];
-  const q = si.query(query) ?? library.lib.lexicalQuery(query);
+  const q = queryOf(si, library, query);
   if (!q) return [];
   const hits = si.withRelevance('library', library.lib.search(q, { kinds: [kind], limit, folders: library.folders }).map((h, id) => ({ ...h, id })), q).filter((h) => h.fits !== false || q.ids.length < STATEMENT_QUERY_TOKENS);
   const top = Math.max(0, ...hits.map((h) => h.score)) || 1;
   return hits.map((h) => {
     const r = { folder: h.folder, hit: h, statement: h.entry, fits: true };
     return {
-      title: libraryResultName(h.entry), latex: h.entry.text.slice(0, 1500), detail: libraryDetail(r), source: 'library' as const,
-      score: Math.round((h.relevance ?? Math.max(0, h.score) / top) * 1000) / 1000, uri: pathToUri(path.join(h.folder, h.entry.file)),
+      title: resultName(h.entry), latex: h.entry.text.slice(0, 1500), detail: libraryDetail(r), source: 'library' as const,
+      score: Math.round((h.relevance ?? Math.max(0, h.score) / top) * 1000) / 1000, uri: entryUri(h.folder, h.entry),
       range: { start: { line: h.entry.line - 1, character: 0 }, end: { line: h.entry.line - 1, character: 0 } },
       cite: { folder: h.folder, paper: h.paper.id, file: h.entry.file, line: h.entry.line },
     };

@@ -39,6 +39,11 @@ export function matchingBibEntry(meta: PaperMeta, entries: readonly BibEntry[]):
   return undefined;
 }
 
+/** How a result is named in a list: "Theorem 3.2 (Title)". */
+export function resultName(e: LibraryEntry): string {
+  return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
+}
+
 /** The optional argument naming the result: `Theorem~3.2`, or the name alone without a number. */
 export function citedResult(e: LibraryEntry): string {
   return e.number ? `${e.name}~${e.number}` : e.name;

@@ -59,6 +59,11 @@ export function rowOf(paper: string, e: LibraryEntry, vector: Float32Array): Lan
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+/** Deletes the rows whose `column` is one of `values`, a few hundred per statement. */
+async function deleteWhereIn(table: LanceTable, column: string, values: readonly string[]): Promise<void> {
+  for (let i = 0; i < values.length; i += 500) await table.delete(`${column} IN (${values.slice(i, i + 500).map(quote).join(', ')})`);
+}
+
 /**
  * Writes papers into a scaled store at `uri` (a path, or an object-storage URL LanceDB reads):
  * the rows of `changed` papers replace theirs, `removed` ones go; then the text index is made
@@ -73,14 +78,14 @@ export async function writeLanceStore(uri: string, papers: ReadonlyArray<{ recor
   const gone = [...removed, ...papers.map((p) => p.record.id)];
   const rows = papers.flatMap((p) => p.rows);
   let entries: LanceTable | undefined = names.includes(ENTRIES) ? await db.openTable(ENTRIES) : undefined;
-  if (entries && gone.length) for (let i = 0; i < gone.length; i += 500) await entries.delete(`paper IN (${gone.slice(i, i + 500).map(quote).join(', ')})`);
+  if (entries) await deleteWhereIn(entries, 'paper', gone);
   if (rows.length) {
     if (entries) await entries.add(rows as unknown as Array<Record<string, unknown>>);
     else entries = await db.createTable(ENTRIES, rows as unknown as Array<Record<string, unknown>>, { mode: 'overwrite' });
   }
   const paperRows = papers.map((p) => ({ id: p.record.id, hash: p.record.hash, meta: JSON.stringify(p.record.meta), entries: p.record.entries, files: JSON.stringify(p.record.files) }));
   let paperTable: LanceTable | undefined = names.includes(PAPERS) ? await db.openTable(PAPERS) : undefined;
-  if (paperTable && gone.length) for (let i = 0; i < gone.length; i += 500) await paperTable.delete(`id IN (${gone.slice(i, i + 500).map(quote).join(', ')})`);
+  if (paperTable) await deleteWhereIn(paperTable, 'id', gone);
   if (paperRows.length) { if (paperTable) await paperTable.add(paperRows); else paperTable = await db.createTable(PAPERS, paperRows, { mode: 'overwrite' }); }
   const n = entries ? await entries.countRows() : 0;
   if (entries && n > 0) {

@@ -118,12 +118,17 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
   return report;
 }
 
+/** A paper's files as its store holds them: entries, their token ids, their vectors end to end (none without an encoder). */
+function readPaperFiles(storeDir: string, dim: number, p: PaperRecord): { entries: LibraryEntry[]; tokens: number[][]; flat: Float32Array } {
+  const data = JSON.parse(fs.readFileSync(paperFile(storeDir, p.hash, 'json'), 'utf8')) as { entries: LibraryEntry[]; tokens: number[][] };
+  const raw = dim ? fs.readFileSync(paperFile(storeDir, p.hash, 'f32')) : Buffer.alloc(0);
+  return { entries: data.entries, tokens: data.tokens, flat: new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)) };
+}
+
 /** A paper's entries and their vectors as its store holds them (empty vectors without an encoder). */
 export function readPaperData(storeDir: string, dim: number, p: PaperRecord): { entries: LibraryEntry[]; vectors: Float32Array[] } {
-  const data = JSON.parse(fs.readFileSync(paperFile(storeDir, p.hash, 'json'), 'utf8')) as { entries: LibraryEntry[] };
-  const raw = dim ? fs.readFileSync(paperFile(storeDir, p.hash, 'f32')) : Buffer.alloc(0);
-  const flat = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-  return { entries: data.entries, vectors: data.entries.map((_, k) => flat.subarray(k * dim, (k + 1) * dim)) };
+  const { entries, flat } = readPaperFiles(storeDir, dim, p);
+  return { entries, vectors: entries.map((_, k) => flat.subarray(k * dim, (k + 1) * dim)) };
 }
 
 export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: number; bm25: number; cosine?: number }
@@ -154,9 +159,8 @@ export class LoadedLibrary {
     const vecParts: Float32Array[] = [];
     for (const paper of manifest.papers) {
       try {
-        const data = JSON.parse(fs.readFileSync(paperFile(storeDir, paper.hash, 'json'), 'utf8')) as { entries: LibraryEntry[]; tokens: number[][] };
-        const raw = manifest.dim ? fs.readFileSync(paperFile(storeDir, paper.hash, 'f32')) : Buffer.alloc(0);
-        const vec = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+        const data = readPaperFiles(storeDir, manifest.dim, paper);
+        const vec = data.flat;
         if (manifest.dim && vec.length !== data.entries.length * manifest.dim) return { problem: `${paperFile(storeDir, paper.hash, 'f32')}: ${vec.length / manifest.dim} vectors for ${data.entries.length} entries (run \`mathsense library index\` again)` };
         data.entries.forEach((entry, k) => { items.push({ paper, entry }); tokens.push(data.tokens[k] ?? []); });
         vecParts.push(vec);

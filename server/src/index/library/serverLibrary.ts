@@ -37,7 +37,6 @@ interface FolderState {
   scaled?: { uri: string; lance?: LanceLibrary };
   problem?: string;
   indexing: boolean;
-  last?: IndexReport;
 }
 
 export type FolderHit = LibraryHit & { folder: string };
@@ -127,7 +126,6 @@ export class ServerLibrary {
       const encoder = await this.hooks.encoder();
       if (encoder) this.encoderVersion = encoder.version;
       const report = await indexLibrary(st.folder, this.store(st.folder), tok, encoder, (done, total, paper) => progress?.report(`${done}/${total} ${paper}`, Math.round((done / Math.max(1, total)) * 100)));
-      st.last = report;
       this.load(st);
       this.hooks.log(`library ${st.folder}: ${report.papers} papers, ${report.entries} entries (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.kept} unchanged) in ${report.seconds} s${encoder ? '' : ', keyword search only'}`);
       for (const u of report.unreadable) this.hooks.log(`library ${st.folder}: could not read ${u}`);
@@ -162,16 +160,15 @@ export class ServerLibrary {
     return had;
   }
 
-  /** Whether any of `folders` (all when absent) has a loaded library or an open scaled store. */
-  has(folders?: readonly string[]): boolean {
-    const only = folders && new Set([...folders, ...this.recorded]);
-    return this.loaded(folders).length > 0 || [...this.states.values()].some((s) => !!s.scaled?.lance && (!only || only.has(s.folder)));
+  /** The folders a document reads: those its settings name and the recorded ones (every folder served when `folders` is absent). */
+  private served(folders?: readonly string[]): FolderState[] {
+    const only = folders && new Set([...folders.map((f) => (f.startsWith(SCALED_PREFIX) ? f : path.resolve(f))), ...this.recorded]);
+    return [...this.states.values()].filter((s) => !only || only.has(s.folder));
   }
 
-  /** The loaded libraries of `folders` and the recorded ones (all when `folders` is absent). */
-  private loaded(folders?: readonly string[]): Array<{ folder: string; lib: LoadedLibrary }> {
-    const only = folders && new Set([...folders.map((f) => (f.startsWith(SCALED_PREFIX) ? f : path.resolve(f))), ...this.recorded]);
-    return [...this.states.values()].filter((s) => s.lib && s.lib.size > 0 && (!only || only.has(s.folder))).map((s) => ({ folder: s.folder, lib: s.lib! }));
+  /** Whether any of `folders` (all when absent) has a loaded library or an open scaled store. */
+  has(folders?: readonly string[]): boolean {
+    return this.served(folders).some((s) => (s.lib && s.lib.size > 0) || s.scaled?.lance);
   }
 
   /**
@@ -180,9 +177,10 @@ export class ServerLibrary {
    */
   search(q: { ids: readonly number[]; vec?: Float32Array; text?: string }, opts: { kinds?: readonly LibraryKind[]; limit?: number; folders?: readonly string[] } = {}): FolderHit[] {
     const limit = opts.limit ?? 10;
+    const served = this.served(opts.folders);
     return [
-      ...this.loaded(opts.folders).flatMap(({ folder, lib }) => lib.search({ ids: q.ids, vec: q.vec, encoder: this.encoderVersion ?? lib.manifest.encoder }, { limit, kinds: opts.kinds }).map((h) => ({ ...h, folder }))),
-      ...this.scaledHits(q, opts.kinds, limit, opts.folders),
+      ...served.flatMap(({ folder, lib }) => (lib ? lib.search({ ids: q.ids, vec: q.vec, encoder: this.encoderVersion ?? lib.manifest.encoder }, { limit, kinds: opts.kinds }).map((h) => ({ ...h, folder })) : [])),
+      ...this.scaledHits(q, opts.kinds, limit, served),
     ].sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
@@ -194,13 +192,12 @@ export class ServerLibrary {
    * runs in the background (a later request reads it), as a statement's vector does for the index.
    * Proofs are not read from a scaled store (the statement a proof proves is another query).
    */
-  private scaledHits(q: { vec?: Float32Array; text?: string }, kinds: readonly LibraryKind[] | undefined, limit: number, folders?: readonly string[]): FolderHit[] {
+  private scaledHits(q: { vec?: Float32Array; text?: string }, kinds: readonly LibraryKind[] | undefined, limit: number, served: readonly FolderState[]): FolderHit[] {
     if (!q.text) return [];
-    const only = folders && new Set([...folders, ...this.recorded]);
     const out: FolderHit[] = [];
-    for (const st of this.states.values()) {
+    for (const st of served) {
       const lance = st.scaled?.lance;
-      if (!lance || (only && !only.has(st.folder))) continue;
+      if (!lance) continue;
       const ks = (kinds ?? ['statement', 'definition', 'equation']).filter((k) => k !== 'proof');
       const key = `${st.folder}\0${ks.join(',')}\0${limit}\0${q.vec ? 1 : 0}\0${q.text}`;
       const got = this.scaledCache.get(key);
@@ -224,11 +221,6 @@ export class ServerLibrary {
   /** The statement a proof hit proves. */
   statementOf(hit: FolderHit) {
     return this.states.get(hit.folder)?.lib?.statementOf(hit.paper, hit.entry);
-  }
-
-  /** The paper record of a folder's paper id. */
-  paper(folder: string, id: string) {
-    return this.states.get(path.resolve(folder))?.lib?.manifest.papers.find((p) => p.id === id);
   }
 
   /** An entry of a paper by its place (file and line), to cite it (from a scaled store: as last searched). */
