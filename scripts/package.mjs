@@ -6,6 +6,7 @@
 //   dist/extension.js, dist/media/katex/   the client bundle and the webview's KaTeX
 //   server/dist/*.cjs                      the bundled language server, CLI and workers
 //   server/node_modules/onnxruntime-*      the embedding runtime (native, this platform only)
+//   server/node_modules/pdfjs-dist/        the PDF text reader of library folders (two scripts)
 //   models/                                the encoder (.onnx, config) and tokenizer, if present
 //   build/index/                           the built search index, if present (where the server looks)
 //   packed.json, *.br                      large files packed with brotli, unpacked on first start (step 7)
@@ -85,6 +86,18 @@ for (const pkg of ['onnxruntime-node', 'onnxruntime-common']) {
     return true;
   });
   bundled.push(pkg);
+}
+
+// 3b. the PDF reader of library folders (an ES module the server imports at run time): its two
+// scripts, the package file that resolves them, and its licence
+const pdfjs = packageDir('pdfjs-dist');
+if (pdfjs) {
+  const keep = new Set(['package.json', 'LICENSE', path.join('legacy', 'build', 'pdf.min.mjs'), path.join('legacy', 'build', 'pdf.worker.min.mjs')]);
+  copy(pdfjs, path.join('server/node_modules', 'pdfjs-dist'), (src) => {
+    const rel = path.relative(pdfjs, src);
+    return rel === '' || rel === 'legacy' || rel === path.join('legacy', 'build') || keep.has(rel);
+  });
+  bundled.push('pdfjs-dist');
 }
 
 // 4. models and a built index, when present

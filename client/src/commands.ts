@@ -9,7 +9,7 @@ import { enclosingEnvironment, labelAt, statementLatex } from './statements.js';
 import { providerName } from './status.js';
 import { isRelatedResponse, relatedHeading, relatedItems, type RelatedResponse } from './relatedEquations.js';
 import { searchResults } from './search.js';
-import { addLibraryFolder, insertCitation, reindexLibrary } from './library.js';
+import { addLibraryFolder, cursorPlace, insertCitation, reindexLibrary } from './library.js';
 import {
   CANDIDATE_PROOFS_COMMAND, FIND_RELATED_COMMAND, SHOW_CANDIDATE_PROOFS_COMMAND, SHOW_RELATED_COMMAND, SHOW_RESULTS_TO_CITE_COMMAND, SUGGEST_CITATIONS_COMMAND,
   type PlaceArgs, type ShowResultsArgs,
@@ -113,9 +113,12 @@ async function showRelatedEquations(deps: CommandDeps, arg?: unknown): Promise<v
   const where = (uri: string, line: number) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(uri), false)}:${line}`;
   const items = relatedItems(r, where);
   const toRange = (x: NonNullable<(typeof items)[number]['range']>) => new vscode.Range(x.start.line, x.start.character, x.end.line, x.end.character);
+  // a library display is cited after the query's display (a formula typed in the search: at the cursor)
+  const place = r.query.uri && r.query.after ? { uri: r.query.uri, position: r.query.after } : cursorPlace();
   const panelItems = items.map((i) => ({
     title: i.title, latex: i.latex, detail: i.detail, url: i.url,
     location: i.uri ? new vscode.Location(vscode.Uri.parse(i.uri), i.range ? toRange(i.range) : new vscode.Position(0, 0)) : undefined,
+    ...(i.cite && place ? { cite: () => insertCitation({ ...i.cite!, ...place, at: 'cursor' }) } : {}),
   }));
   deps.panel.show(relatedHeading(r, where), panelItems);
   if (r.message) deps.output.info(`related equations: ${r.message}`);

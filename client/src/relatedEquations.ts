@@ -1,8 +1,9 @@
 // What the server's related-equations search returns (ext/protocol.ts#RelatedResponse, shared with the server)
 // turned into what the client shows: results-panel items (each equation as display math, its
-// file:line or ProofWiki page, the score and why) and the workspace hits as peek locations.
+// file:line, library paper or ProofWiki page, the score and why) and the workspace and library
+// hits as peek locations.
 // Pure (no VS Code API), so it is unit-tested from test/client/.
-import type { RelatedEquation, RelatedResponse, Why } from 'mathsense-server/protocol';
+import type { LibraryRef, RelatedEquation, RelatedResponse, Why } from 'mathsense-server/protocol';
 
 export type { RelatedResponse };
 export type RelatedWhy = Why;
@@ -17,6 +18,8 @@ export interface RelatedItem {
   range?: RelatedResult['range'];
   /** Index hit: its page (opened in the browser on request). */
   url?: string;
+  /** Library hit: the result to cite (INSERT_CITATION_COMMAND, with the place a client picks). */
+  cite?: LibraryRef;
   score: number;
 }
 
@@ -46,6 +49,11 @@ export function relatedItems(r: RelatedResponse, where: (uri: string, line: numb
       const copies = x.copies?.length ? ` · also in ${x.copies.map((c) => where(c.uri, c.line)).join(', ')}` : '';
       const title = `${x.copy ? 'copy: ' : ''}${x.label ? `${at} · ${x.label}` : at}`;
       return { title, latex: displayMath(x.display ?? x.latex), detail: score + copies, uri: x.uri, range: x.range, score: x.score };
+    }
+    if (x.source === 'library') {
+      // a display of a paper in the author's library: named as the paper prints it, opened at its line, citable
+      const file = (x.file ?? '').split(/[\\/]/).pop();
+      return { title: `${x.title ?? 'Equation'} · ${x.paper ?? ''}`, latex: displayMath(x.display ?? x.latex), detail: `${score} · your library · ${file}:${x.line}`, uri: x.uri, range: x.range, ...(x.cite ? { cite: x.cite } : {}), score: x.score };
     }
     // index entries are CC BY-SA: the page and its licence are always shown
     const pages = x.pages?.length ? ` · also on ${x.pages.join(', ')}` : '';

@@ -79,6 +79,8 @@ export class ResultsPanel implements vscode.Disposable {
   private async open(index: number): Promise<void> {
     const loc = this.items[index]?.location;
     if (!loc) return;
+    // a library PDF opens in whatever views PDFs (a PDF extension), not as text
+    if (/\.pdf$/i.test(loc.uri.path)) { await vscode.commands.executeCommand('vscode.open', loc.uri, vscode.ViewColumn.One); return; }
     const doc = await vscode.workspace.openTextDocument(loc.uri);
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: loc.range });
   }

@@ -18,6 +18,7 @@ const response = {
     { latex: 'a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1', score: 0.2, why: { structure: 0.44 }, source: 'workspace', uri: 'file:///w/a.tex', line: 7 },
     { latex: 'x_a^2 = (x_b + x_a)x_a + c', score: 0.82, why: { fingerprint: 'equation', structure: 0.3 }, source: 'workspace', uri: 'file:///w/b.tex', line: 9, copies: [{ uri: 'file:///w/old/b.tex', line: 9 }] },
     { latex: '(a+b)^2 = a^2 + 2ab + b^2', score: 1, why: { fingerprint: 'identity', structure: 1 }, source: 'workspace', same: true, copy: true, uri: 'file:///w/slides/algebra.tex', line: 5 },
+    { latex: '\\sq{(u+v)} = \\sq{u} + 2uv + \\sq{v}', display: '{(u+v)}^{2} = {u}^{2} + 2uv + {v}^{2}', score: 0.9, why: { fingerprint: 'identity', structure: 0.7 }, source: 'library', same: true, uri: 'file:///papers/p/main.tex', file: '/papers/p/main.tex', line: 7, range: { start: { line: 6, character: 0 }, end: { line: 6, character: 0 } }, title: 'Equation (2.1)', paper: 'Squares of sums', cite: { folder: '/papers', paper: 'p/main.tex', file: 'p/main.tex', line: 7 } },
   ],
   encoder: true,
   pending: 0,
@@ -26,7 +27,7 @@ const response = {
 test('related equations: panel items show where, the rendered equation, score and why', () => {
   assert.ok(isRelatedResponse(response) && !isRelatedResponse({ results: [] }) && !isRelatedResponse(undefined));
   const items = relatedItems(response, (uri, line) => `${uri.replace('file:///w/', '')}:${line}`);
-  assert.equal(items.length, 5);
+  assert.equal(items.length, 6);
   assert.deepEqual(items[0], {
     title: 'chapters/analysis.tex:3 · eq:square-of-sum', latex: '\\[(x+y)^2 = x^2 + 2xy + y^2\\]',
     detail: 'score 0.96 · same identity · structure 0.92', uri: 'file:///w/chapters/analysis.tex', range: response.results[0].range, score: 0.964,
@@ -40,6 +41,11 @@ test('related equations: panel items show where, the rendered equation, score an
   // identical displays in copies of a file: once, the copies named; the query's own copy labelled
   assert.equal(items[3].detail, 'score 0.82 · equivalent form (unconfirmed) · structure 0.30 · also in old/b.tex:9');
   assert.equal(items[4].title, 'copy: slides/algebra.tex:5');
+  // a library display: named as its paper prints it, opened at its line, with what citing it needs
+  assert.deepEqual(items[5], {
+    title: 'Equation (2.1) · Squares of sums', latex: '\\[{(u+v)}^{2} = {u}^{2} + 2uv + {v}^{2}\\]', detail: 'score 0.90 · same identity · structure 0.70 · your library · main.tex:7',
+    uri: 'file:///papers/p/main.tex', range: response.results[5].range, cite: response.results[5].cite, score: 0.9,
+  });
   // rows and alignment marks render as an aligned block
   assert.equal(items[2].latex, '\\[\\begin{aligned}a^2 - b^2 &= (a-b)(a+b) \\\\\n x &= 1\\end{aligned}\\]');
   assert.equal(relatedHeading(response), 'Related equations: eq:binomial-square');

@@ -30,3 +30,4 @@ export { type Logistic, loadRelevance, logisticProbability, RELEVANCE_FEATURES, 
 export { defaultStoreDir, indexLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, LoadedLibrary, readManifest, readPaperData } from '../index/library/libraryStore.js';
 export { lanceModule, type LanceModule, type LanceTable, LanceLibrary, syncLanceStore } from '../index/library/lanceStore.js';
 export { type LibraryEntry, type LibraryKind, paperRoots, readPaper } from '../index/library/papers.js';
+export { loadPdfjs, pdfEntries, pdfLines, readPdfPaper } from '../index/library/pdfPapers.js';

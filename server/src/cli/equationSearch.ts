@@ -26,29 +26,34 @@ import { LoadedIndex } from '../index/store.js';
 import { findDocumentFiles } from '../project/files.js';
 import { Workspace } from '../project/workspace.js';
 import { displayPath, parseLimit } from './options.js';
+import { defaultStoreDir, LoadedLibrary, type LibraryEquations } from '../index/library/libraryStore.js';
 
 interface Io { out: (s: string) => void; err: (s: string) => void }
 
-export const EQUATION_SEARCH_USAGE = `  search --kind equation [--in DIR] [--limit N] [--index DIR] [--models DIR] [--json] "<latex>"
-                                        equations related to <latex> in DIR's documents and the index
+export const EQUATION_SEARCH_USAGE = `  search --kind equation [--in DIR] [--library DIR]... [--limit N] [--index DIR] [--models DIR] [--json] "<latex>"
+                                        equations related to <latex> in DIR's documents, the library
+                                        folders' papers (indexed with \`mathsense library index\`) and the index
 `;
 
 export interface EquationRow {
   latex: string;
   score: number;
-  source: 'workspace' | 'index';
+  source: 'workspace' | 'index' | 'library';
   file?: string;
   line?: number;
   label?: string | null;
   title?: string;
   url?: string;
   licence?: string;
+  /** Library hits: the paper. */
+  paper?: string;
   why: RelatedEquation['why'];
   /** Confirmed to say the same as the query (such hits come first). */
   same: boolean;
 }
 
 export function toRow(r: RelatedEquation): EquationRow {
+  if (r.source === 'library') return { latex: r.latex, score: r.score, file: r.file, line: r.line, label: r.label ?? null, title: r.title, paper: r.paper, source: 'library', why: r.why, same: !!r.same };
   return r.source === 'workspace'
     ? { latex: r.latex, score: r.score, file: r.file, line: r.line, label: r.label ?? null, source: 'workspace', why: r.why, same: !!r.same }
     : { latex: r.latex, score: r.score, title: r.title, url: r.url, licence: r.licence, source: 'index', why: r.why, same: !!r.same };
@@ -90,7 +95,7 @@ export function isEquationSearch(args: readonly string[]): boolean {
 
 /** Parses the arguments of `search --kind equation` and runs it. */
 export async function equationSearch(args: readonly string[], io: Io): Promise<number> {
-  const o: { text: string; in?: string; index?: string; models?: string; limit: number; json: boolean } = { text: '', limit: 20, json: false };
+  const o: { text: string; in?: string; index?: string; models?: string; library: string[]; limit: number; json: boolean } = { text: '', limit: 20, json: false, library: [] };
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -99,10 +104,10 @@ export async function equationSearch(args: readonly string[], io: Io): Promise<n
     const value = () => (eq > 0 ? a.slice(eq + 1) : args[++i]);
     if (name === '--kind') { value(); continue; }
     if (name === '--json') { o.json = true; continue; }
-    if (name === '--in' || name === '--index' || name === '--models' || name === '--limit') {
+    if (name === '--in' || name === '--index' || name === '--models' || name === '--limit' || name === '--library') {
       const v = value();
       if (v === undefined) { io.err(`mathsense search: ${name} needs a value\n${EQUATION_SEARCH_USAGE}`); return 2; }
-      if (name === '--in') o.in = v; else if (name === '--index') o.index = v; else if (name === '--models') o.models = v;
+      if (name === '--in') o.in = v; else if (name === '--library') o.library.push(v); else if (name === '--index') o.index = v; else if (name === '--models') o.models = v;
       else { const n = parseLimit(v, o.limit, io.err, 'search'); if (n === undefined) return 2; o.limit = n; }
       continue;
     }
@@ -119,7 +124,7 @@ export async function equationSearch(args: readonly string[], io: Io): Promise<n
  * reads them (analysed, with formula-encoder vectors when the model is there) and the index's
  * equations. Undefined (after a message) when there is nothing to search. `close` releases the encoder.
  */
-export async function openRelatedContext(opts: { in?: string; index?: string; models?: string }, io: Io): Promise<{ ctx: RelatedContext; close: () => Promise<void> } | undefined> {
+export async function openRelatedContext(opts: { in?: string; index?: string; models?: string; library?: readonly string[] }, io: Io): Promise<{ ctx: RelatedContext; close: () => Promise<void> } | undefined> {
   // the index and its equations
   let index: RelatedContext['index'];
   try {
@@ -146,6 +151,8 @@ export async function openRelatedContext(opts: { in?: string; index?: string; mo
   await analyses.whenIdle();
   const enc = await formulaEncoder(io, opts.models);
   const ctx: RelatedContext = { ws, equations, index, encoderMessage: () => (enc ? undefined : 'formula encoder unavailable') };
+  const libraries = libraryEquations(opts.library ?? [], io);
+  if (libraries.length) ctx.library = () => libraries;
   if (enc) {
     // workspace vectors: all at once here (the server fills them in the background)
     const snap = equations.snapshot(ws);
@@ -159,7 +166,18 @@ export async function openRelatedContext(opts: { in?: string; index?: string; mo
   return { ctx, close: async () => { await enc?.close(); } };
 }
 
-export async function equationSearchCommand(opts: { text: string; in?: string; index?: string; models?: string; limit: number; json: boolean }, io: Io): Promise<number> {
+/** The displays of each library folder's store (a folder not indexed is said and skipped). */
+function libraryEquations(folders: readonly string[], io: Io): Array<{ folder: string; equations: LibraryEquations }> {
+  return folders.flatMap((f) => {
+    const folder = path.resolve(f);
+    const lib = LoadedLibrary.load(defaultStoreDir(folder));
+    if (lib instanceof LoadedLibrary) return [{ folder, equations: lib.equations() }];
+    io.err(`mathsense search: library ${folder}: ${lib.problem}\n`);
+    return [];
+  });
+}
+
+export async function equationSearchCommand(opts: { text: string; in?: string; index?: string; models?: string; library?: readonly string[]; limit: number; json: boolean }, io: Io): Promise<number> {
   if (opts.in && !fs.existsSync(opts.in)) { io.err(`mathsense search: no such folder: ${opts.in}\n`); return 2; }
   const opened = await openRelatedContext(opts, io);
   if (!opened) return 1;
@@ -171,7 +189,8 @@ export async function equationSearchCommand(opts: { text: string; in?: string; i
     else if (rows.length === 0) io.out('no related equations\n');
     else {
       for (const [i, x] of rows.entries()) {
-        const where = x.source === 'workspace' ? `${displayPath(x.file!)}:${x.line}${x.label ? ` \\label{${x.label}}` : ''}` : `${x.title} <${x.url}> (${x.licence?.split(',')[0]})`;
+        const where = x.source === 'workspace' ? `${displayPath(x.file!)}:${x.line}${x.label ? ` \\label{${x.label}}` : ''}`
+          : x.source === 'library' ? `${displayPath(x.file!)}:${x.line} ${x.title} in ${x.paper}` : `${x.title} <${x.url}> (${x.licence?.split(',')[0]})`;
         io.out(`${String(i + 1).padStart(2)}. ${x.score.toFixed(3)}  ${where}  ${oneLine(x.latex)}  [${whyText(x)}]\n`);
       }
     }

@@ -41,7 +41,10 @@ export const SERVER_COMMANDS = [FIND_RELATED_COMMAND, SUGGEST_CITATIONS_COMMAND,
  * from; `at: 'statement'` puts the citation in the optional argument of the statement there
  * (`\begin{theorem}[{\cite[Theorem~3.2]{key}}]`, from a hover), `'cursor'` at the position.
  */
-export interface InsertCitationArgs { uri: string; position: Position; at: 'statement' | 'cursor'; folder: string; paper: string; file: string; line: number }
+export interface InsertCitationArgs extends LibraryRef { uri: string; position: Position; at: 'statement' | 'cursor' }
+
+/** A result of a library paper: its folder, the paper's root file, and the result's file and line (relative to the folder). */
+export interface LibraryRef { folder: string; paper: string; file: string; line: number }
 
 export interface InsertCitationResponse {
   applied: boolean;
@@ -172,7 +175,7 @@ export interface SearchItem {
   url?: string;
   licence?: string;
   /** A library result: how to cite it from the place the search was asked (INSERT_CITATION_COMMAND). */
-  cite?: Omit<InsertCitationArgs, 'uri' | 'position' | 'at'>;
+  cite?: LibraryRef;
 }
 
 export interface SearchResponse { query: string; kind: SearchKind; items: SearchItem[]; message?: string }
@@ -194,7 +197,7 @@ export interface RelatedEquation {
   display: string;
   score: number;
   why: Why;
-  source: 'workspace' | 'index';
+  source: 'workspace' | 'index' | 'library';
   /** Confirmed to say the same as the query (equivalence.ts), not only alike. */
   same?: true;
   /** The query's own display in a copy of its file (`slides/`, an old version). */
@@ -205,22 +208,26 @@ export interface RelatedEquation {
   copies?: Array<{ uri: string; file: string; line: number; range: Range }>;
   /** Subpages of this hit's page with the same equation (index hits), counted once. */
   pages?: string[];
-  /** Workspace hits: where (line is 1-based; range is the LSP range of the equation or row). */
+  /** Workspace and library hits: where (line is 1-based; range is the LSP range of the equation or row, its line's start for a library display). */
   uri?: string;
   file?: string;
   line?: number;
   range?: Range;
   label?: string;
-  /** Index hits: the page, its URL and licence line. */
+  /** Index hits: the page, its URL and licence line. Library hits: the display's name ("Equation (3.2)"). */
   title?: string;
   url?: string;
   licence?: string;
+  /** Library hits: the paper (its title, else its root file). */
+  paper?: string;
+  /** Library hits: what INSERT_CITATION_COMMAND needs besides the place (a client cites at its cursor). */
+  cite?: LibraryRef;
 }
 
 /** What FIND_RELATED_COMMAND answers and SHOW_RELATED_COMMAND carries. */
 export interface RelatedResponse {
-  /** `line` is 1-based; `character` (0-based) is where the display starts on it: asking there finds it again, however it is indented. */
-  query: { latex: string; canonical: string; uri?: string; line?: number; character?: number; label?: string };
+  /** `line` is 1-based; `character` (0-based) is where the display starts on it: asking there finds it again, however it is indented. `after`: where the display ends (a library hit is cited there). */
+  query: { latex: string; canonical: string; uri?: string; line?: number; character?: number; label?: string; after?: Position };
   results: RelatedEquation[];
   /** Whether formula-encoder similarities were used. */
   encoder: boolean;

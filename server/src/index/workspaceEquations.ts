@@ -9,7 +9,8 @@ import type { Block } from '../model/documentView.js';
 import type { Doc, Workspace } from '../project/workspace.js';
 import { analysisKey, type EquationAnalyses } from './equationAnalyses.js';
 import { shapeOf, type EquationFeatures } from './equationFeatures.js';
-import { overlapAll, type TokenTable, type EquationCorpus } from './equationRanking.js';
+import type { EquationCorpus } from './equationRanking.js';
+import { FeatureCorpus } from './featureCorpus.js';
 import { documentEquationSteps, type DocEquation, type EquationSite } from '../analysis/equationSites.js';
 import { DisplayReader } from './displayReader.js';
 import type { DisplayRelations } from '../math/equations/equation.js';
@@ -49,63 +50,6 @@ export interface WorkspaceSnapshot {
   pending: number;
   /** The same object for every snapshot of the same documents' displays (what depends on the sites alone is kept by it). */
   sitesKey: object;
-}
-
-class SnapshotCorpus implements EquationCorpus {
-  private static readonly NONE: Pick<EquationFeatures, 'sides' | 'identity'> = { sides: [], identity: false };
-  /** Lookups by difference and by side, and the shape codes: built on first use (a snapshot made to queue analyses never needs them). */
-  private built?: { byDiff: Map<string, number[]>; bySide: Map<string, number[]>; offsets: Uint32Array; hashes: Uint32Array };
-
-  constructor(private readonly feats: ReadonlyArray<EquationFeatures | undefined>, private readonly vecs: ReadonlyArray<Float32Array | undefined>, private readonly table: TokenTable, private readonly codesOf: (f: EquationFeatures) => Uint32Array) {}
-
-  private index(): NonNullable<SnapshotCorpus['built']> {
-    if (this.built) return this.built;
-    const byDiff = new Map<string, number[]>();
-    const bySide = new Map<string, number[]>();
-    const lists: Uint32Array[] = [];
-    const offsets = new Uint32Array(this.feats.length + 1);
-    this.feats.forEach((f, i) => {
-      const h = f ? this.codesOf(f) : new Uint32Array(0);
-      lists.push(h);
-      offsets[i + 1] = offsets[i] + h.length;
-      if (!f) return;
-      if (f.difference) push(byDiff, f.difference, i);
-      for (const s of f.sides) push(bySide, s.key, i);
-    });
-    const hashes = new Uint32Array(offsets[this.feats.length]);
-    lists.forEach((h, i) => hashes.set(h, offsets[i]));
-    this.built = { byDiff, bySide, offsets, hashes };
-    return this.built;
-  }
-
-  get size(): number { return this.feats.length; }
-  withDifference(key: string): readonly number[] { return this.index().byDiff.get(key) ?? []; }
-  withSide(key: string): readonly number[] { return this.index().bySide.get(key) ?? []; }
-  features(id: number) { return this.feats[id] ?? SnapshotCorpus.NONE; }
-  shape(id: number): string[] { const f = this.feats[id]; return f ? shapeOf(f) : []; }
-
-  shapeOverlap(tokens: readonly string[]): Float32Array {
-    const { hashes, offsets } = this.index();
-    return overlapAll(this.table.codes(tokens, false), hashes, offsets, this.feats.length);
-  }
-
-  cosines(q: Float32Array): Float32Array | undefined {
-    let any = false;
-    const out = new Float32Array(this.vecs.length).fill(-2);
-    this.vecs.forEach((v, i) => {
-      if (!v || v.length !== q.length) return;
-      any = true;
-      let s = 0;
-      for (let j = 0; j < v.length; j++) s += v[j] * q[j];
-      out[i] = s;
-    });
-    return any ? out : undefined;
-  }
-}
-
-function push(m: Map<string, number[]>, k: string, i: number): void {
-  const l = m.get(k);
-  if (l) l.push(i); else m.set(k, [i]);
 }
 
 /** Whether two lists of a document's sites are the same displays (where they are aside). */
@@ -219,7 +163,7 @@ export class WorkspaceEquations {
     if (missing.length && opts.queue !== false) this.analyses.want(missing, defs);
     const vecs = features.map((f) => (f ? this.vectors?.get(f.canonical) : undefined));
     if (this.vectors?.want && opts.queue !== false) this.vectors.want(features.flatMap((f, i) => (f && !vecs[i] ? [f.canonical] : [])));
-    const snap: WorkspaceSnapshot = { sites, features, corpus: new SnapshotCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameBlocks ? l.snap.sitesKey : {} };
+    const snap: WorkspaceSnapshot = { sites, features, corpus: new FeatureCorpus(features, vecs, this.analyses.tokens, (f) => this.analyses.codes(f)), pending: missing.length, sitesKey: l && sameBlocks ? l.snap.sitesKey : {} };
     this.last = { docs, blocks, gen, vgen, snap, missing, defs };
     return snap;
   }

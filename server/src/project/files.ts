@@ -120,6 +120,11 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'out', 'dist',
 
 /** Lists document files under `root` (depth- and count-bounded, hidden folders skipped). */
 export function findDocumentFiles(root: string, maxFiles = 20000, fs: FileSystem = nodeFileSystem): string[] {
+  return findFilesWhere(root, isDocumentPath, maxFiles, fs);
+}
+
+/** Lists the files under `root` whose names `accept` takes, as findDocumentFiles walks. */
+export function findFilesWhere(root: string, accept: (name: string) => boolean, maxFiles = 20000, fs: FileSystem = nodeFileSystem): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number): void => {
     if (depth > 12 || out.length >= maxFiles) return;
@@ -135,7 +140,7 @@ export function findDocumentFiles(root: string, maxFiles = 20000, fs: FileSystem
       const full = path.join(dir, e.name);
       if (e.isDirectory) {
         if (!e.name.startsWith('.') && !SKIP_DIRS.has(e.name)) walk(full, depth + 1);
-      } else if (e.isFile && isDocumentPath(e.name)) {
+      } else if (e.isFile && accept(e.name)) {
         out.push(full);
       }
     }

@@ -13,7 +13,8 @@ import { ExecuteCommandRequest, HoverRequest, type MarkupContent } from 'vscode-
 import { LspClient } from './lspClient.js';
 import { testBundle } from '../testing/stdioServer.js';
 import { library } from '../testing/libraryFixture.js';
-import { INSERT_CITATION_COMMAND, LIBRARY_INDEX_COMMAND, LIBRARY_SEARCH_COMMAND, STATUS_REQUEST, type InsertCitationResponse, type LibraryIndexResponse, type SearchResponse, type ServerStatus } from '../ext/protocol.js';
+import { lensTitle } from '../features/equations/equationLenses.js';
+import { FIND_RELATED_COMMAND, INSERT_CITATION_COMMAND, LIBRARY_INDEX_COMMAND, LIBRARY_SEARCH_COMMAND, STATUS_REQUEST, type InsertCitationResponse, type LibraryIndexResponse, type RelatedResponse, type SearchResponse, type ServerStatus } from '../ext/protocol.js';
 
 const MAIN = String.raw`\documentclass{article}
 \newtheorem{theorem}{Theorem}
@@ -21,6 +22,9 @@ const MAIN = String.raw`\documentclass{article}
 \begin{theorem}\label{thm:bw}
 Every bounded sequence of real numbers has a convergent subsequence.
 \end{theorem}
+\begin{equation}\label{eq:series}
+\sum_{k=0}^\infty q^k = \frac{1}{1-q}
+\end{equation}
 \bibliography{refs}
 \end{document}
 `;
@@ -68,6 +72,11 @@ test('a library folder from the settings: indexed with progress, shown in the ho
     assert.deepEqual(none.items.map((i) => i.title), []);
     const again = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: LIBRARY_INDEX_COMMAND, arguments: [{ folder: lib }] }) as LibraryIndexResponse;
     assert.deepEqual({ ...again, seconds: 0 }, { folder: lib, papers: 3, entries: 8, added: 0, changed: 0, removed: 0, kept: 3, seconds: 0 });
+    // the library's displays in the related-equations search: the paper's geometric series, counted by the lens
+    const related = await client.conn.sendRequest(ExecuteCommandRequest.type, { command: FIND_RELATED_COMMAND, arguments: [{ uri, position: { line: 7, character: 2 } }] }) as RelatedResponse;
+    const hit = related.results.find((x) => x.source === 'library');
+    assert.deepEqual(hit && [hit.title, hit.paper, hit.line, hit.counted, hit.cite], ['Equation', 'On bounded monotone sequences', 23, true, { folder: lib, paper: path.join('2101.01234v2', 'main.tex'), file: path.join('2101.01234v2', 'main.tex'), line: 23 }], JSON.stringify(related.results));
+    assert.equal(lensTitle(related), 'Close: 1 in your library, 2 in ProofWiki');
     assert.deepEqual(client.errors(), []);
     await client.stop();
   } finally {

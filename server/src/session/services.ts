@@ -19,6 +19,9 @@ import { MathTokenizer } from '../embeddings/tokenizer.js';
 import { findModelsDir } from '../embeddings/modelFiles.js';
 import * as path from 'node:path';
 
+/** Library displays sent to the equation worker at once. */
+const LIBRARY_ANALYSIS_BATCH = 100;
+
 export interface ServiceHooks {
   log(msg: string): void;
   /** The workspace-wide settings (model and index paths, the accelerator). */
@@ -68,6 +71,12 @@ export class Services {
         const svc = await this.embeddings.get();
         const info = await svc?.start().catch(() => undefined);
         return svc && info ? { version: info.version, dim: info.dim, embed: (texts) => svc.embed(texts) } : undefined;
+      },
+      // in the equation worker, a batch at a time, so the workspace's own analyses go between them
+      analyse: async (latex, defs) => {
+        const out = [];
+        for (let i = 0; i < latex.length; i += LIBRARY_ANALYSIS_BATCH) out.push(...await this.equationRunner(latex.slice(i, i + LIBRARY_ANALYSIS_BATCH).map((l) => ({ latex: l, macroKey: '' })), { '': defs }));
+        return out;
       },
       progress: (title, message) => hooks.progress(title, message),
       changed: hooks.statusChanged,

@@ -410,6 +410,7 @@ export class Session implements FeatureContext {
       queryVector: (t) => formulaVectors.query(t, QUERY_VECTOR_WAIT_MS),
       indexVectorsMatch: () => !!eqs && eqs.header.dim > 0 && eqs.header.modelVersion === formulaVectors.modelVersion,
       encoderMessage: () => formulaVectors.unavailable ?? (formulaVectors.modelVersion ? undefined : 'formula encoder still loading: ranked by fingerprints and structure'),
+      library: (doc) => this.services.library.equations(doc ? this.settingsFor(doc).library.folders : undefined),
     };
   }
 

@@ -96,6 +96,8 @@ test('Insert citation: in a new optional argument, after an existing one, or at 
       const three = run(at('cursor', { line: 9, character: 5 }));
       assert.match(applied(doc.text, three.edit!.changes![doc.uri]), /Some \\cite\[Theorem~1\.3\]\{bw21\}text here\./);
       assert.deepEqual(Object.keys(three.edit!.changes!), [doc.uri]);
+      // a display (the related-equations search's library hit) without a printed number: the paper alone
+      assert.equal(run({ ...at('cursor', { line: 9, character: 5 }), line: 23 }).response.citation, '\\cite{bw21}');
       // a result no longer in the library
       assert.match(run({ ...at('cursor', { line: 9, character: 5 }), line: 999 }).response.message!, /no longer in the library/);
     } finally { fx.cleanup(); }

@@ -2,8 +2,9 @@
 // appears is a setting (`all`: every display, resolved lazily; `matches`: only displays with
 // something worth opening, a confirmed equivalent or a close hit; `off`). Its title says what
 // is there ("Same as eq:heat in ch-pde.tex · close: 2 in ProofWiki"), never a bare count:
-// copies of the query (slides, old versions) are left out of it, the project's hits and
-// ProofWiki's are counted apart.
+// copies of the query (slides, old versions) are left out of it, the project's hits, the
+// library's ("Same as Equation (3.2) in <paper>", "close: 1 in your library") and ProofWiki's
+// are counted apart.
 import type { CodeLens } from 'vscode-languageserver-types';
 import type { Doc } from '../../project/workspace.js';
 import { copyGroups, copyText } from './equationClaims.js';
@@ -50,10 +51,10 @@ export const CLOSE_STRUCTURE = 0.9;
 
 /** What a lens says: confirmed equivalents and close hits, each source counted apart; copies left out. */
 export interface LensSummary {
-  same: { workspace: RelatedEquation[]; index: RelatedEquation[] };
+  same: { workspace: RelatedEquation[]; index: RelatedEquation[]; library: RelatedEquation[] };
   /** The query's text written again elsewhere in the project (not a copy of its file), unconfirmed. */
   again: RelatedEquation[];
-  close: { workspace: number; index: number };
+  close: { workspace: number; index: number; library: number };
   /** The close hits counted. */
   closeHits: RelatedEquation[];
 }
@@ -62,8 +63,35 @@ export interface LensSummary {
 export const MIN_CLOSE_TOKENS = 8;
 const RELATION = /(?:^| )(?:=|<|>|\\leq|\\geq|\\neq|\\approx|\\equiv|\\sim|\\simeq|\\coloneqq|\\in|\\subseteq|\\subset|\\to)(?: |$)/;
 
+/** Relations as a lens compares them: a definition's `:=` is `=`, strict and weak inequalities one direction each. */
+const RELATION_OF: Record<string, string> = {
+  '=': '=', ':=': '=', '\\coloneqq': '=', '\\eqqcolon': '=', '\\triangleq': '=', '\\equiv': '≡', '\\neq': '≠', '\\ne': '≠',
+  '<': '<', '\\le': '<', '\\leq': '<', '\\leqslant': '<', '>': '>', '\\ge': '>', '\\geq': '>', '\\geqslant': '>',
+  '\\subset': '⊂', '\\subseteq': '⊂', '\\in': '∈', '\\to': '→', '\\approx': '≈', '\\sim': '~', '\\simeq': '≃', '\\cong': '≅',
+};
+const RELATION_TOKEN = /:=|\\[a-zA-Z]+|[=<>]/g;
+
+/** The relations of a display in order (`a \le b = c` → `<=`). */
+export function relationsOf(latex: string): string {
+  let t = latex.replace(/\\(left|right|big|Big|bigg|Bigg)[lr]?\b/g, '');
+  // not those of limits and indices (`\sum_{n=0}`, `\lim_{x \to c}`)
+  for (let before = ''; before !== t;) { before = t; t = t.replace(/[_^]\s*\{[^{}]*\}/g, ''); }
+  let out = '';
+  for (const m of t.matchAll(RELATION_TOKEN)) out += RELATION_OF[m[0]] ?? '';
+  return out;
+}
+
+/**
+ * A library display is close only with the query's relations, in order: a library is another
+ * author's large collection, where a sum of the same shape is often another statement (`Σ x ≤ Σ y`
+ * is not `Σ r = Σ s`; a linear combination is not an equation that it is 0).
+ */
+function closeForLens(r: RelatedResponse, x: RelatedEquation): boolean {
+  return x.why.structure >= CLOSE_STRUCTURE && (x.source !== 'library' || relationsOf(x.latex) === relationsOf(r.query.latex));
+}
+
 export function lensSummary(r: RelatedResponse): LensSummary {
-  const out: LensSummary = { same: { workspace: [], index: [] }, again: [], close: { workspace: 0, index: 0 }, closeHits: [] };
+  const out: LensSummary = { same: { workspace: [], index: [], library: [] }, again: [], close: { workspace: 0, index: 0, library: 0 }, closeHits: [] };
   const text = copyText(r.query.latex);
   // look-alikes count for a display that says something: a relation, and more than a few symbols
   // (not a matrix of a row reduction, not `F \vec{x}`)
@@ -73,7 +101,7 @@ export function lensSummary(r: RelatedResponse): LensSummary {
     if (x.copy) continue;
     if (x.same) out.same[x.source].push(x);
     else if (x.source === 'workspace' && copyText(x.latex) === text) out.again.push(x);
-    else if (closeCounts && x.why.structure >= CLOSE_STRUCTURE) { out.close[x.source]++; out.closeHits.push(x); }
+    else if (closeCounts && closeForLens(r, x)) { out.close[x.source]++; out.closeHits.push(x); }
   }
   return out;
 }
@@ -81,14 +109,14 @@ export function lensSummary(r: RelatedResponse): LensSummary {
 /** The response with the results its lens title counts marked, so the peek opens those and no others. */
 export function withCounted(r: RelatedResponse): RelatedResponse {
   const s = lensSummary(r);
-  const counted = new Set<RelatedEquation>([...s.same.workspace, ...s.same.index, ...s.again, ...s.closeHits]);
+  const counted = new Set<RelatedEquation>([...s.same.workspace, ...s.same.library, ...s.same.index, ...s.again, ...s.closeHits]);
   return { ...r, results: r.results.map((x) => (counted.has(x) ? { ...x, counted: true as const } : x)) };
 }
 
 /** Something worth opening: a confirmed equivalent or a close hit. */
 export function worthOpening(r: RelatedResponse): boolean {
   const s = lensSummary(r);
-  return s.same.workspace.length + s.same.index.length + s.again.length + s.close.workspace + s.close.index > 0;
+  return s.same.workspace.length + s.same.library.length + s.same.index.length + s.again.length + s.close.workspace + s.close.library + s.close.index > 0;
 }
 
 const baseName = (file: string) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
@@ -111,12 +139,17 @@ export function lensTitle(r: RelatedResponse): string {
     // written again, not confirmed (the evaluator cannot read it): say where, not that it is "the same"
     const more = s.again.length - 1;
     parts.push(`Also at ${place(s.again[0], r.query.uri)}${more ? ` and ${more} more` : ''}`);
+  } else if (s.same.library.length) {
+    const more = s.same.library.length - 1;
+    const first = s.same.library[0];
+    parts.push(`Same as ${first.title} in ${first.paper}${more ? ` and ${more} more` : ''}`);
   } else if (s.same.index.length) {
     const more = s.same.index.length - 1;
     parts.push(`Same as ProofWiki: ${s.same.index[0].title}${more ? ` and ${more} more` : ''}`);
   }
   const close: string[] = [];
   if (s.close.workspace) close.push(`${s.close.workspace} in this project`);
+  if (s.close.library) close.push(`${s.close.library} in your library`);
   if (s.close.index) close.push(`${s.close.index} in ProofWiki`);
   if (close.length) parts.push(`${parts.length ? 'close: ' : 'Close: '}${close.join(', ')}`);
   if (!parts.length) return LENS_TITLE;
@@ -146,9 +179,10 @@ function* lensSites(doc: Doc): Generator<{ site: DocEquation; key: string }> {
   }
 }
 
-/** What the lens titles are computed against: the workspace's analysed equations and the index's. */
-function lensSignature(ctx: RelatedContext, snap = ctx.equations.snapshot(ctx.ws, { queue: false })): string {
-  return `${corpusSignature(snap)}|${ctx.index ? ctx.index.equations.size : 0}`;
+/** What the lens titles are computed against: the workspace's analysed equations, the library's displays the document reads, and the index's. */
+function lensSignature(ctx: RelatedContext, doc: Doc, snap = ctx.equations.snapshot(ctx.ws, { queue: false })): string {
+  const library = (ctx.library?.(doc) ?? []).map((l) => `${l.folder}:${l.equations.displays.length}`).join(',');
+  return `${corpusSignature(snap)}|${library}|${ctx.index ? ctx.index.equations.size : 0}`;
 }
 
 /** Lenses search without the formula encoder and with fewer candidates: fingerprints and structure. */
@@ -192,7 +226,7 @@ export async function matchLenses(ctx: RelatedContext, doc: Doc, cache: MatchCac
     copyGroups(snap);
     await turn();
   }
-  const sig = lensSignature(ctx, snap);
+  const sig = lensSignature(ctx, doc, snap);
   const quick = quickContext(ctx);
   const lenses: CodeLens[] = [];
   const t0 = performance.now();
@@ -240,7 +274,7 @@ export async function fillLensMatches(ctx: RelatedContext, doc: Doc, cache: Matc
   }
   await opts.turn();
   copyGroups(snap);
-  const sig = lensSignature(ctx);
+  const sig = lensSignature(ctx, doc);
   const quick = quickContext(ctx);
   let shown = performance.now();
   let found = 0;
@@ -248,7 +282,7 @@ export async function fillLensMatches(ctx: RelatedContext, doc: Doc, cache: Matc
     const had = cache.get(key);
     if (had && had.sig === sig) continue;
     await opts.turn();
-    if (gone() || lensSignature(ctx) !== sig) return false;
+    if (gone() || lensSignature(ctx, doc) !== sig) return false;
     if (!(await searchLens(quick, doc, site, key, sig, cache)).kept) continue;
     found++;
     if (opts.progress && performance.now() - shown > (opts.progressMs ?? Infinity)) { opts.progress(); shown = performance.now(); found = 0; }

@@ -1,6 +1,7 @@
 // "Find related equations": for a display equation of the workspace (or a LaTeX text), the
-// equations elsewhere in the workspace and in the bundled index that say the same thing or are
-// closely related (index/equationRanking.ts fuses fingerprints, the formula encoder and
+// equations elsewhere in the workspace, in the author's library (the papers' displays, read
+// under each paper's macros) and in the bundled index that say the same thing or are closely
+// related (index/equationRanking.ts fuses fingerprints, the formula encoder and
 // structure). The query equation itself is excluded. Also the code lens on every display
 // equation and labelled row (cheap; its resolution runs the search) and the arguments of the
 // server command `mathsense.findRelatedEquations` (the lenses: equationLenses.ts).
@@ -14,10 +15,15 @@ import { rankEquations, W_FINGERPRINT, type Scored } from '../../index/equationR
 import type { RelatedEquation, RelatedResponse, Why } from '../../ext/protocol.js';
 import type { IndexEquations } from '../../index/equationStore.js';
 import type { LoadedIndex } from '../../index/store.js';
-import type { DocEquation } from '../../analysis/equationSites.js';
+import { documentEquations, type DocEquation } from '../../analysis/equationSites.js';
 import type { WorkspaceEquations } from '../../index/workspaceEquations.js';
 import { confirmedSame, copyGroup, copyText } from './equationClaims.js';
 import type { DisplayRelations } from '../../math/equations/equation.js';
+import type { LibraryEquations } from '../../index/library/libraryStore.js';
+import { pathToUri } from '../../project/files.js';
+import { resultName } from '../../index/library/citeLibraryResult.js';
+import { displayEntry } from '../../index/library/papers.js';
+import * as path from 'node:path';
 
 /** What a search needs; the server and the CLI each provide it. */
 export interface RelatedContext {
@@ -31,7 +37,12 @@ export interface RelatedContext {
   indexVectorsMatch?: () => boolean;
   /** Why the encoder is not used, when it is not. */
   encoderMessage?: () => string | undefined;
+  /** The library folders a document reads (every served folder for a LaTeX text), with their displays. */
+  library?: (doc: Doc | undefined) => ReadonlyArray<{ folder: string; equations: LibraryEquations }>;
 }
+
+/** A library's hit: its folder and displays (a RelatedEquation cites it through INSERT_CITATION_COMMAND). */
+type Source = { from: 'workspace' | 'index'; s: Scored; lib?: undefined } | { from: 'library'; s: Scored; lib: { folder: string; equations: LibraryEquations } };
 
 export interface RelatedOptions {
   limit?: number;
@@ -54,7 +65,7 @@ const PROMOTED_STRUCTURE = 0.5;
 const NEAR_EQUAL = 0.02;
 
 /** The math of a site as shown: labels, tags and `\\notag` dropped; a row without its alignment marks. */
-export function shownLatex(s: Pick<DocEquation, 'latex' | 'row'>): string {
+export function shownLatex(s: Pick<DocEquation, 'latex'> & Partial<Pick<DocEquation, 'row'>>): string {
   let t = s.latex.replace(/\\(label|tag\*?)\s*\{[^{}]*\}|\\(nonumber|notag)\b/g, '');
   if (s.row !== undefined) t = t.replace(/(?<!\\)&/g, ' ').replace(/\\\\\s*$/, '');
   return t.replace(/[ \t]+\n/g, '\n').replace(/\n{2,}/g, '\n').replace(/[ \t]{2,}/g, ' ').trim();
@@ -90,11 +101,17 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   const query = { f, vec };
   const snap = ctx.equations.snapshot(ctx.ws);
   const exclude = site ? (id: number) => { const s = snap.sites[id]; return s.doc === site!.doc && s.start < site!.end && site!.start < s.end; } : undefined;
-  const hits: Array<{ from: 'workspace' | 'index'; s: Scored }> = rankEquations(query, snap.corpus, { limit: limit * 2, exclude, quick: opts.quick }).map((s) => ({ from: 'workspace' as const, s }));
+  const hits: Source[] = rankEquations(query, snap.corpus, { limit: limit * 2, exclude, quick: opts.quick }).map((s) => ({ from: 'workspace' as const, s }));
   if (ctx.index) {
     // index vectors are comparable only when made by the encoder that made the query's
     const iq = vec && ctx.indexVectorsMatch?.() ? query : { ...query, vec: undefined };
     for (const s of rankEquations(iq, ctx.index.equations, { limit, quick: opts.quick })) hits.push({ from: 'index', s });
+  }
+  // the library's displays have no formula-encoder vectors; a display of a file the workspace has
+  // open is the workspace's hit, not the library's
+  for (const lib of ctx.library?.(site?.doc) ?? []) {
+    const open = (id: number) => { const d = lib.equations.displays[id].display; return !!ctx.ws.get(pathToUri(path.join(lib.folder, d.file))); };
+    for (const s of rankEquations({ ...query, vec: undefined }, lib.equations.corpus, { limit, quick: opts.quick, exclude: open })) hits.push({ from: 'library', s, lib });
   }
   // "same equation" only where confirmed; the query's display is read once
   const reader = ctx.equations.displays;
@@ -106,17 +123,23 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     return queryDisplay;
   };
   /** 'same' when confirmed, 'differs' when both displays were read and no renaming makes them agree, else 'unknown'. */
-  const verdict = (h: { from: 'workspace' | 'index'; s: Scored }): 'same' | 'differs' | 'unknown' => {
+  const verdict = (h: Source): 'same' | 'differs' | 'unknown' => {
     if (h.s.why.fingerprint !== 'equation' && h.s.why.fingerprint !== 'identity') return 'unknown';
     const q = qDisplay();
     if (!q) return 'unknown';
+    const libraryDisplay = () => {
+      const d = h.lib!.equations.displays[h.s.id];
+      const key = `lib:${d.paper.hash}`;
+      return reader.read(d.display.latex, key, ctx.equations.analyses.table(key, d.macros));
+    };
     const c = h.from === 'workspace'
       ? ctx.equations.displayOf(ctx.ws, snap.sites[h.s.id])
+      : h.from === 'library' ? libraryDisplay()
       : reader.read(expandProofWikiMacros(ctx.index!.equations.line(h.s.id).latex), PROOFWIKI_KEY, undefined);
     if (!c) return 'unknown';
     return confirmedSame(q, c) ? 'same' : 'differs';
   };
-  const ranked = hits.map((h): { from: 'workspace' | 'index'; s: Scored; same: boolean } => {
+  const ranked = hits.map((h): Source & { same: boolean } => {
     const v = verdict(h);
     // an equal fingerprint that does not hold up, on a display of another shape, was a collision:
     // it no longer counts (`\frac{dx}{ds} = 1` is not `\arccot x = \frac12`)
@@ -168,6 +191,23 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       if (first) { (first.copies ??= []).push({ uri: r.uri!, file, line: r.line!, range: r.range! }); continue; }
       byText.set(`${group}\u0000${text}`, r);
       results.push(r);
+    } else if (h.from === 'library') {
+      const { paper, display, macros } = h.lib.equations.displays[h.s.id];
+      // the same display twice in one paper (a restatement, a copy in an appendix): once
+      const key = `${h.lib.folder}\u0000${paper.id}\u0000${copyText(display.latex)}`;
+      if (byText.has(key)) continue;
+      const latex = shownLatex({ latex: display.latex });
+      const file = path.join(h.lib.folder, display.file);
+      const entry = displayEntry(display);
+      const at = { line: display.line - 1, character: 0 };
+      const r: RelatedEquation = {
+        latex, display: displayLatex(latex, macros), score: h.s.score, why: h.s.why, source: 'library', ...(h.same ? { same: true as const } : {}),
+        uri: pathToUri(file), file, line: display.line, range: { start: at, end: at }, ...(display.label ? { label: display.label } : {}),
+        title: resultName(entry), paper: paper.meta.title ?? paper.id,
+        cite: { folder: h.lib.folder, paper: paper.id, file: display.file, line: display.line },
+      };
+      byText.set(key, r);
+      results.push(r);
     } else {
       const eq = ctx.index!.equations.line(h.s.id);
       const entry = ctx.index!.index.entry(eq.e);
@@ -188,9 +228,15 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   if (snap.pending) notes.push(`${snap.pending} workspace equations are still being analysed`);
   if (!ctx.index) notes.push('no bundled index: workspace equations only');
   return {
-    query: { latex: site ? shownLatex(site) : asked, canonical: f.canonical, ...(site ? { uri: site.doc.uri, line: site.line + 1, character: site.doc.positionAt(site.start).character, ...(site.label ? { label: site.label } : {}) } : {}) },
+    query: { latex: site ? shownLatex(site) : asked, canonical: f.canonical, ...(site ? { uri: site.doc.uri, line: site.line + 1, character: site.doc.positionAt(site.start).character, ...(site.label ? { label: site.label } : {}), after: site.doc.positionAt(displayEnd(site)) } : {}) },
     results, encoder, pending: snap.pending, ...(notes.length ? { message: notes.join('; ') } : {}),
   };
+}
+
+/** Where a site's display ends: a labelled row's, its environment's (a citation after it is not inside the alignment). */
+function displayEnd(site: DocEquation): number {
+  if (site.row === undefined) return site.end;
+  return documentEquations(site.doc).find((s) => s.row === undefined && s.start <= site.start && site.end <= s.end)?.end ?? site.end;
 }
 
 /** Arguments of `mathsense.findRelatedEquations`: `{uri, position}` / `{latex}`, or `[uri, position]` / `[latex]`. */

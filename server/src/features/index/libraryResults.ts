@@ -69,9 +69,9 @@ export function citeArgs(r: LibraryResult, uri: string, position: Position, at: 
 /** The URI of the file an entry of a library folder is in. */
 export const entryUri = (folder: string, e: LibraryEntry) => pathToUri(path.join(folder, e.file));
 
-/** The statement's file and line as a link the editor opens. */
+/** The statement's file and line as a link the editor opens (a PDF's page, for a PDF viewer). */
 export function sourceLink(r: LibraryResult): string {
-  return `${entryUri(r.folder, r.statement)}#L${r.statement.line}`;
+  return `${entryUri(r.folder, r.statement)}#${r.statement.page ? `page=${r.statement.page}` : `L${r.statement.line}`}`;
 }
 
 /** A hover line: the result, its paper, where it is, Insert citation; the statement's excerpt. */
@@ -88,5 +88,6 @@ export function libraryItem(r: LibraryResult, uri: string, position: Position): 
 
 /** The detail line of a panel or search item. */
 export function libraryDetail(r: LibraryResult): string {
-  return `${paperName(r)} · ${r.statement.file}:${r.statement.line} · your library${r.statement.numberFrom === 'counted' ? ' · number counted from the source' : ''}`;
+  const where = r.statement.page ? `${r.statement.file}, page ${r.statement.page}` : `${r.statement.file}:${r.statement.line}`;
+  return `${paperName(r)} · ${where} · your library${r.statement.numberFrom === 'counted' ? ' · number counted from the source' : ''}`;
 }

@@ -147,10 +147,10 @@ export async function searchEquations(ctx: RelatedContext, query: string, limit:
   return {
     query, kind: 'equation',
     items: r.results.map((x) => ({
-      title: x.source === 'index' ? x.title ?? 'ProofWiki' : `${(x.file ?? '').split(/[\\/]/).pop()}:${x.line}${x.label ? ` · ${x.label}` : ''}`,
-      latex: x.display, detail: `${x.same ? 'same equation · ' : ''}score ${x.score.toFixed(2)}${x.source === 'index' ? ` · ${x.licence ?? ''}` : ''}`,
+      title: x.source === 'index' ? x.title ?? 'ProofWiki' : x.source === 'library' ? `${x.title} · ${x.paper}` : `${(x.file ?? '').split(/[\\/]/).pop()}:${x.line}${x.label ? ` · ${x.label}` : ''}`,
+      latex: x.display, detail: `${x.same ? 'same equation · ' : ''}score ${x.score.toFixed(2)}${x.source === 'index' ? ` · ${x.licence ?? ''}` : x.source === 'library' ? ` · your library · ${(x.file ?? '').split(/[\\/]/).pop()}:${x.line}` : ''}`,
       source: x.source, score: x.score, ...(x.uri ? { uri: x.uri } : {}), ...(x.range ? { range: x.range } : {}), ...(x.label ? { label: x.label } : {}),
-      ...(x.url ? { url: x.url } : {}), ...(x.licence ? { licence: x.licence } : {}),
+      ...(x.url ? { url: x.url } : {}), ...(x.licence ? { licence: x.licence } : {}), ...(x.cite ? { cite: x.cite } : {}),
     })),
     ...(r.message ? { message: r.message } : {}),
   };

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseBibtex } from '../../project/bibliography.js';
-import { bibtexFor, citation, matchingBibEntry, newKey } from './citeLibraryResult.js';
+import { bibtexFor, citation, matchingBibEntry, newKey, resultName } from './citeLibraryResult.js';
 
 const BIB = String.raw`@article{smith2020, title = {Bounded {M}onotone Sequences}, author = {Smith, A.}, journal = {J. Seq.}, doi = {10.1000/xyz.123}}
 @misc{jones21, title = {Other things}, eprint = {2101.01234}, archivePrefix = {arXiv}}
@@ -26,6 +26,11 @@ test('the entry that is the paper: by arXiv id (eprint or URL), else DOI, else o
 test('the citation names the result as the paper prints it', () => {
   assert.equal(citation({ kind: 'statement', name: 'Theorem', number: '3.2', text: '', file: 'a.tex', line: 1 }, 'smith2020'), '\\cite[Theorem~3.2]{smith2020}');
   assert.equal(citation({ kind: 'statement', name: 'Lemma', text: '', file: 'a.tex', line: 1 }, 'k'), '\\cite[Lemma]{k}');
+  // an equation's number in parentheses; an unnumbered display is cited by its paper alone
+  const eq = { kind: 'equation' as const, name: 'Equation', number: '4.1', text: 'x = 1', file: 'a.tex', line: 9 };
+  assert.equal(resultName(eq), 'Equation (4.1)');
+  assert.equal(citation(eq, 'k'), '\\cite[Equation~(4.1)]{k}');
+  assert.equal(citation({ ...eq, number: undefined }, 'k'), '\\cite{k}');
 });
 
 test('a BibTeX entry from the paper\'s metadata, under a key not taken', () => {

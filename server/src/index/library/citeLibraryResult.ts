@@ -39,19 +39,22 @@ export function matchingBibEntry(meta: PaperMeta, entries: readonly BibEntry[]):
   return undefined;
 }
 
-/** How a result is named in a list: "Theorem 3.2 (Title)". */
+/** The number as the paper prints it: an equation's in parentheses. */
+const printed = (e: LibraryEntry) => (e.number && e.kind === 'equation' ? `(${e.number})` : e.number);
+
+/** How a result is named in a list: "Theorem 3.2 (Title)", "Equation (4)". */
 export function resultName(e: LibraryEntry): string {
-  return `${e.name}${e.number ? ` ${e.number}` : ''}${e.title ? ` (${e.title})` : ''}`;
+  return `${e.name}${e.number ? ` ${printed(e)}` : ''}${e.title ? ` (${e.title})` : ''}`;
 }
 
-/** The optional argument naming the result: `Theorem~3.2`, or the name alone without a number. */
+/** The optional argument naming the result: `Theorem~3.2`, `Equation~(4)`, or the name alone without a number. */
 export function citedResult(e: LibraryEntry): string {
-  return e.number ? `${e.name}~${e.number}` : e.name;
+  return e.number ? `${e.name}~${printed(e)}` : e.name;
 }
 
-/** `\cite[Theorem~3.2]{key}`. */
+/** `\cite[Theorem~3.2]{key}`; an equation without a number is cited by its paper alone (`\cite{key}`). */
 export function citation(e: LibraryEntry, key: string): string {
-  return `\\cite[${citedResult(e)}]{${key}}`;
+  return e.kind === 'equation' && !e.number ? `\\cite{${key}}` : `\\cite[${citedResult(e)}]{${key}}`;
 }
 
 /** A key for a new entry: first author's last name, the arXiv year, the title's first long word (`author2021bounded`). */

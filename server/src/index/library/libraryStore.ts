@@ -2,7 +2,8 @@
 // the user's cache, keyed by the library folder's path) holding `library.json` (format, the
 // encoder's version, one line per paper: its root, hash, metadata and entry count) and, per
 // paper, `papers/<hash>.json` (entries and their token ids) and `papers/<hash>.f32` (their
-// vectors). Indexing is incremental by paper hash: a paper whose files are unchanged keeps its
+// vectors); its display equations' analysed features (equationFeatures, for the related-equations
+// search and its lens) are in the JSON with its macros. Indexing is incremental by paper hash: a paper whose files are unchanged keeps its
 // files, a new or changed one is read and embedded, a deleted one is dropped. Search is BM25 over
 // the tokens and the cosine with the vectors, fused by z-scores, as the bundled index's search.
 import * as crypto from 'node:crypto';
@@ -12,9 +13,15 @@ import { Bm25Index } from '../../embeddings/bm25.js';
 import type { MathTokenizer } from '../../embeddings/tokenizer.js';
 import { fuseZ } from '../../util/zScores.js';
 import { userCacheDir } from '../../util/cacheDir.js';
-import { paperRoots, paperHash, readPaper, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
+import { paperRoots, paperHash, readPaper, type LibraryDisplay, type LibraryEntry, type LibraryKind, type PaperMeta } from './papers.js';
+import { pdfRoots, readPdfPaper } from './pdfPapers.js';
+import { analyserSignature, type EquationFeatures } from '../equationFeatures.js';
+import { inProcessAnalysis } from '../equationAnalysis.js';
+import type { MacroDef } from '../../math/macros.js';
+import { FeatureCorpus } from '../featureCorpus.js';
+import { TokenTable } from '../equationRanking.js';
 
-export const LIBRARY_FORMAT = 2;
+export const LIBRARY_FORMAT = 3;
 const MANIFEST = 'library.json';
 /** Tokens per entry kept for BM25 (the encoder reads its own limit). */
 const ENTRY_TOKENS = 512;
@@ -28,6 +35,8 @@ export interface LibraryManifest {
   /** The encoder the vectors are from, and their dimension (0: no vectors, BM25 only). */
   encoder: string;
   dim: number;
+  /** The equation analyser the displays' features are from (analyserSignature). */
+  analyser: string;
   papers: PaperRecord[];
   indexedAt: string;
 }
@@ -53,6 +62,18 @@ export function readManifest(storeDir: string): { manifest?: LibraryManifest; pr
 /** What embedding needs: the encoder's version and dimension, and a batch embedder. */
 export interface LibraryEncoder { version: string; dim: number; embed: (texts: string[]) => Promise<Float32Array[]> }
 
+/** Analyses display equations under a paper's macros (the server's equation worker, the CLI's threads, or this thread). */
+export type DisplayAnalyser = (latex: readonly string[], defs: readonly MacroDef[]) => Promise<EquationFeatures[]>;
+
+/** Analysis in this thread (what a caller without workers gets). */
+export function analyseHere(): DisplayAnalyser {
+  const run = inProcessAnalysis();
+  return (latex, defs) => run(latex.map((l) => ({ latex: l, macroKey: '' })), { '': defs });
+}
+
+/** A display as stored: where it is and its analysed features. */
+export type StoredDisplay = LibraryDisplay & { f: EquationFeatures };
+
 export interface IndexReport { papers: number; added: number; changed: number; removed: number; kept: number; unreadable: string[]; entries: number; seconds: number }
 
 /**
@@ -68,13 +89,16 @@ const paperFile = (storeDir: string, hash: string, ext: 'json' | 'f32') => path.
  * Indexes (or re-indexes) a library folder into `storeDir`: papers whose hash is unchanged are
  * kept as they are; `progress` is told after each paper.
  */
-export async function indexLibrary(folder: string, storeDir: string, tok: MathTokenizer, encoder: LibraryEncoder | undefined, progress?: (done: number, total: number, paper: string) => void): Promise<IndexReport> {
+export async function indexLibrary(folder: string, storeDir: string, tok: MathTokenizer, encoder: LibraryEncoder | undefined, progress?: (done: number, total: number, paper: string) => void, analyse: DisplayAnalyser = analyseHere()): Promise<IndexReport> {
   const t0 = Date.now();
   const dir = path.resolve(folder);
   const before = readManifest(storeDir).manifest;
-  // vectors from another encoder (or none) cannot be mixed with new ones: every paper is read again
-  const reusable = before && before.encoder === (encoder?.version ?? '') && before.dim === (encoder?.dim ?? 0) ? new Map(before.papers.map((p) => [p.id, p])) : new Map<string, PaperRecord>();
-  const roots = paperRoots(dir);
+  const analyser = analyserSignature();
+  // vectors from another encoder (or none), and features from another analyser, cannot be mixed
+  // with new ones: every paper is read again
+  const reusable = before && before.encoder === (encoder?.version ?? '') && before.dim === (encoder?.dim ?? 0) && before.analyser === analyser ? new Map(before.papers.map((p) => [p.id, p])) : new Map<string, PaperRecord>();
+  const texRoots = paperRoots(dir);
+  const roots = [...texRoots, ...pdfRoots(dir, texRoots)];
   const papers: PaperRecord[] = [];
   const report: IndexReport = { papers: 0, added: 0, changed: 0, removed: 0, kept: 0, unreadable: [], entries: 0, seconds: 0 };
   fs.mkdirSync(path.join(storeDir, 'papers'), { recursive: true });
@@ -87,12 +111,14 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
       papers.push(old);
       report.kept++;
     } else {
-      const paper = readPaper(dir, root);
-      if (!paper) { report.unreadable.push(id); progress?.(i + 1, roots.length, id); continue; }
+      const paper = /\.pdf$/i.test(root) ? await readPdfPaper(dir, root) : readPaper(dir, root) ?? { problem: 'unreadable' };
+      if ('problem' in paper) { report.unreadable.push(`${id} (${paper.problem})`); progress?.(i + 1, roots.length, id); continue; }
       const texts = paper.entries.map(entryText);
       const vecs = encoder && texts.length ? await encoder.embed(paper.entries.map((e) => e.text)) : [];
       const tokens = texts.map((t) => tok.encode(t, { maxTokens: ENTRY_TOKENS }));
-      fs.writeFileSync(paperFile(storeDir, paper.hash, 'json'), JSON.stringify({ entries: paper.entries, tokens }));
+      const feats = paper.displays.length ? await analyse(paper.displays.map((d) => d.latex), paper.macros) : [];
+      const displays: StoredDisplay[] = paper.displays.map((d, k) => ({ ...d, f: feats[k] }));
+      fs.writeFileSync(paperFile(storeDir, paper.hash, 'json'), JSON.stringify({ entries: paper.entries, tokens, displays, macros: paper.macros }));
       const flat = new Float32Array(vecs.length * (encoder?.dim ?? 0));
       vecs.forEach((v, k) => flat.set(v, k * encoder!.dim));
       fs.writeFileSync(paperFile(storeDir, paper.hash, 'f32'), Buffer.from(flat.buffer));
@@ -105,7 +131,7 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
   }
   const ids = new Set(papers.map((p) => p.id));
   report.removed = [...reusable.keys()].filter((id) => !ids.has(id)).length;
-  const manifest: LibraryManifest = { format: LIBRARY_FORMAT, folder: dir, encoder: encoder?.version ?? '', dim: encoder?.dim ?? 0, papers, indexedAt: new Date().toISOString() };
+  const manifest: LibraryManifest = { format: LIBRARY_FORMAT, folder: dir, encoder: encoder?.version ?? '', dim: encoder?.dim ?? 0, analyser, papers, indexedAt: new Date().toISOString() };
   const tmp = path.join(storeDir, `${MANIFEST}.tmp`);
   fs.writeFileSync(tmp, `${JSON.stringify(manifest, null, 1)}\n`);
   fs.renameSync(tmp, path.join(storeDir, MANIFEST));
@@ -118,11 +144,13 @@ export async function indexLibrary(folder: string, storeDir: string, tok: MathTo
   return report;
 }
 
-/** A paper's files as its store holds them: entries, their token ids, their vectors end to end (none without an encoder). */
-function readPaperFiles(storeDir: string, dim: number, p: PaperRecord): { entries: LibraryEntry[]; tokens: number[][]; flat: Float32Array } {
-  const data = JSON.parse(fs.readFileSync(paperFile(storeDir, p.hash, 'json'), 'utf8')) as { entries: LibraryEntry[]; tokens: number[][] };
+interface PaperFiles { entries: LibraryEntry[]; tokens: number[][]; flat: Float32Array; displays: StoredDisplay[]; macros: MacroDef[] }
+
+/** A paper's files as its store holds them: entries, their token ids, their vectors end to end (none without an encoder), its displays and macros. */
+function readPaperFiles(storeDir: string, dim: number, p: PaperRecord): PaperFiles {
+  const data = JSON.parse(fs.readFileSync(paperFile(storeDir, p.hash, 'json'), 'utf8')) as Partial<PaperFiles> & { entries: LibraryEntry[]; tokens: number[][] };
   const raw = dim ? fs.readFileSync(paperFile(storeDir, p.hash, 'f32')) : Buffer.alloc(0);
-  return { entries: data.entries, tokens: data.tokens, flat: new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)) };
+  return { entries: data.entries, tokens: data.tokens, flat: new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)), displays: (data.displays ?? []).filter((d) => d && d.f), macros: data.macros ?? [] };
 }
 
 /** A paper's entries and their vectors as its store holds them (empty vectors without an encoder). */
@@ -133,13 +161,18 @@ export function readPaperData(storeDir: string, dim: number, p: PaperRecord): { 
 
 export interface LibraryHit { paper: PaperRecord; entry: LibraryEntry; score: number; bm25: number; cosine?: number }
 
+/** The displays of a library, searchable as an EquationCorpus (ids index `displays`), with each one's paper and macros. */
+export interface LibraryEquations { corpus: FeatureCorpus; displays: ReadonlyArray<{ paper: PaperRecord; display: StoredDisplay; macros: readonly MacroDef[] }> }
+
 /** A loaded library: every entry with its paper, tokens and vector, searchable. */
 export class LoadedLibrary {
   private readonly bm = new Bm25Index();
   /** Where each paper's entries start in `items`. */
   private readonly firstOf = new Map<string, number>();
   /** `items`: every entry with its paper, papers in the manifest's order and each paper's entries in order. */
-  private constructor(readonly manifest: LibraryManifest, readonly items: ReadonlyArray<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array) {
+  private equationsBuilt?: LibraryEquations;
+
+  private constructor(readonly manifest: LibraryManifest, readonly items: ReadonlyArray<{ paper: PaperRecord; entry: LibraryEntry }>, private readonly vectors: Float32Array, private readonly displays: LibraryEquations['displays']) {
     items.forEach((it, i) => { if (!this.firstOf.has(it.paper.id)) this.firstOf.set(it.paper.id, i); });
   }
 
@@ -151,15 +184,26 @@ export class LoadedLibrary {
     return it && it.paper.id === paper.id ? it.entry : undefined;
   }
 
+  /** The displays as a corpus for the related-equations search (built on first use; no formula-encoder vectors). */
+  equations(): LibraryEquations {
+    if (!this.equationsBuilt) {
+      const table = new TokenTable();
+      this.equationsBuilt = { corpus: new FeatureCorpus(this.displays.map((d) => d.display.f), [], table, (f) => table.codes(f.tokens, true)), displays: this.displays };
+    }
+    return this.equationsBuilt;
+  }
+
   static load(storeDir: string): LoadedLibrary | { problem: string } {
     const { manifest, problem } = readManifest(storeDir);
     if (!manifest) return { problem: problem! };
     const items: Array<{ paper: PaperRecord; entry: LibraryEntry }> = [];
     const tokens: number[][] = [];
     const vecParts: Float32Array[] = [];
+    const displays: Array<LibraryEquations['displays'][number]> = [];
     for (const paper of manifest.papers) {
       try {
         const data = readPaperFiles(storeDir, manifest.dim, paper);
+        for (const display of data.displays) displays.push({ paper, display, macros: data.macros });
         const vec = data.flat;
         if (manifest.dim && vec.length !== data.entries.length * manifest.dim) return { problem: `${paperFile(storeDir, paper.hash, 'f32')}: ${vec.length / manifest.dim} vectors for ${data.entries.length} entries (run \`mathsense library index\` again)` };
         data.entries.forEach((entry, k) => { items.push({ paper, entry }); tokens.push(data.tokens[k] ?? []); });
@@ -171,7 +215,7 @@ export class LoadedLibrary {
     const vectors = new Float32Array(vecParts.reduce((a, v) => a + v.length, 0));
     let at = 0;
     for (const v of vecParts) { vectors.set(v, at); at += v.length; }
-    const lib = new LoadedLibrary(manifest, items, vectors);
+    const lib = new LoadedLibrary(manifest, items, vectors, displays);
     for (const t of tokens) lib.bm.add(t);
     return lib;
   }

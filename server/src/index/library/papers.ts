@@ -3,7 +3,8 @@
 // includes, read as the server reads a project. What a paper gives the library: its theorem-like
 // statements and definitions (the printed name, the number from the paper's `.aux` when there is
 // one, else counted from the source), its proofs (with the statement each proves), its labelled
-// display equations, and what it takes to cite it (title, authors, arXiv id, DOI).
+// display equations, every display equation for the related-equations search (with the paper's
+// macros to read them by), and what it takes to cite it (title, authors, arXiv id, DOI).
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,8 @@ import { bodyText, proofTarget, statements } from '../../analysis/structure.js';
 import { countedNumbers } from '../../analysis/dependencies/countedNumbers.js';
 import { documentEquations } from '../../analysis/equationSites.js';
 import { latexToPlain } from '../../analysis/render.js';
+import { scopeMacros } from '../../math/blocks.js';
+import type { MacroDef } from '../../math/macros.js';
 
 export type LibraryKind = 'statement' | 'definition' | 'proof' | 'equation';
 
@@ -21,18 +24,37 @@ export interface LibraryEntry {
   kind: LibraryKind;
   /** The printed name: "Theorem", "Lemma", "Definition", "Proof", "Equation". */
   name: string;
-  /** As the paper prints it: from its `.aux` (`numberFrom: 'aux'`), else counted from the source. */
+  /** As the paper prints it: from its `.aux` (`numberFrom: 'aux'`), else counted from the source; a PDF's as printed. */
   number?: string;
-  numberFrom?: 'aux' | 'counted';
+  numberFrom?: 'aux' | 'counted' | 'printed';
   title?: string;
   label?: string;
   /** The LaTeX of the body (a statement, a proof, an equation). */
   text: string;
-  /** The file, relative to the library folder, and the 1-based line of the environment. */
+  /** The file, relative to the library folder, and the 1-based line of the environment (of a PDF: of its text layer). */
   file: string;
   line: number;
+  /** A PDF's entry: the page it begins on. */
+  page?: number;
   /** A proof: the index (in the paper's entries) of the statement it proves. */
   proves?: number;
+}
+
+/** A display equation (or labelled row) of a paper, as the related-equations search reads it. */
+export interface LibraryDisplay {
+  /** The math, comments blanked (equationSites). */
+  latex: string;
+  file: string;
+  /** 1-based line of the display (of the row for a row). */
+  line: number;
+  label?: string;
+  /** From the paper's `.aux` (labelled displays only). */
+  number?: string;
+}
+
+/** A display as a library result is named and cited: an equation entry ("Equation (3.2)"). */
+export function displayEntry(d: LibraryDisplay): LibraryEntry {
+  return { kind: 'equation', name: 'Equation', ...(d.number ? { number: d.number, numberFrom: 'aux' as const } : {}), ...(d.label ? { label: d.label } : {}), text: d.latex, file: d.file, line: d.line };
 }
 
 export interface PaperMeta { title?: string; authors?: string; arxiv?: string; doi?: string }
@@ -45,6 +67,9 @@ export interface Paper {
   files: string[];
   meta: PaperMeta;
   entries: LibraryEntry[];
+  displays: LibraryDisplay[];
+  /** The macros the root's preamble defines: what its displays are read with. */
+  macros: MacroDef[];
 }
 
 /** How much of a file is read to tell whether it is a root. */
@@ -139,6 +164,7 @@ export function readPaper(dir: string, root: string): Paper | undefined {
   const aux = new AuxStore().numbers(ws, rootDoc);
   const counted = countedNumbers(ws, rootDoc);
   const entries: LibraryEntry[] = [];
+  const displays: LibraryDisplay[] = [];
   const statementAt = new Map<string, number>();
   const rel = (d: Doc) => path.relative(dir, uriToPath(d.uri) ?? d.uri);
   const lineOf = (d: Doc, offset: number) => d.positionAt(offset).line + 1;
@@ -169,10 +195,11 @@ export function readPaper(dir: string, root: string): Paper | undefined {
       entries.push({ kind: 'proof', name: 'Proof', text: bodyText(d, e).slice(0, MAX_ENTRY_CHARS), file: rel(d), line: lineOf(d, e.start), ...(proves !== undefined ? { proves } : {}) });
     });
     for (const eq of documentEquations(d)) {
+      const fromAux = eq.label ? printedNumberOf(aux, eq.label) : undefined;
+      displays.push({ latex: eq.latex, file: rel(d), line: eq.line + 1, ...(eq.label ? { label: eq.label } : {}), ...(fromAux ? { number: fromAux } : {}) });
       if (!eq.label) continue;
-      const fromAux = printedNumberOf(aux, eq.label);
       entries.push({ kind: 'equation', name: 'Equation', ...(fromAux ? { number: fromAux, numberFrom: 'aux' as const } : {}), label: eq.label, text: eq.latex.slice(0, MAX_ENTRY_CHARS), file: rel(d), line: eq.line + 1 });
     }
   }
-  return { id: path.relative(dir, root), hash: paperHash(dir, files), files: files.map((f) => path.relative(dir, f)), meta: paperMeta(dir, root, rootDoc.text), entries };
+  return { id: path.relative(dir, root), hash: paperHash(dir, files), files: files.map((f) => path.relative(dir, f)), meta: paperMeta(dir, root, rootDoc.text), entries, displays, macros: scopeMacros(ws, rootDoc) };
 }

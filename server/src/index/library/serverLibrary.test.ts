@@ -50,6 +50,12 @@ test('a folder named by the settings is indexed in the background with progress,
     assert.equal(lib.statementOf(proof)?.label, 'lem:mono');
     // a document whose settings name no folder reads none
     assert.deepEqual(lib.search(q, { folders: [path.join(dir, 'elsewhere')] }), []);
+    // the displays, for the related-equations search: of the folders a document reads; one is cited by its place
+    const eqs = lib.equations([dir]);
+    assert.deepEqual(eqs.map((e) => [e.folder, e.equations.displays.map((d) => d.display.label)]), [[dir, ['eq:geom']]]);
+    assert.deepEqual(lib.equations([path.join(dir, 'elsewhere')]), []);
+    const d = eqs[0].equations.displays[0];
+    assert.equal(lib.entryAt(dir, d.paper.id, d.display.file, d.display.line)?.entry.kind, 'equation');
     // indexed again: nothing read
     const again = await lib.index(dir);
     assert.ok(!('problem' in again) && again.kept === 3 && again.added === 0);

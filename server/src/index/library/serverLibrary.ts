@@ -6,9 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MathTokenizer } from '../../embeddings/tokenizer.js';
-import type { LibraryEntry, LibraryKind } from './papers.js';
+import { displayEntry, type LibraryEntry, type LibraryKind } from './papers.js';
 import { LanceLibrary } from './lanceStore.js';
-import { defaultStoreDir, indexLibrary, LoadedLibrary, type IndexReport, type LibraryEncoder, type LibraryHit, type PaperRecord } from './libraryStore.js';
+import { defaultStoreDir, indexLibrary, LoadedLibrary, type DisplayAnalyser, type IndexReport, type LibraryEncoder, type LibraryEquations, type LibraryHit, type PaperRecord } from './libraryStore.js';
 import type { LibraryFolderStatus } from '../../ext/protocol.js';
 import { QUERY_TOKENS } from '../retrieval.js';
 import { registeredFolders, writeRegistry } from './registry.js';
@@ -21,6 +21,8 @@ export interface LibraryHooks {
   tokenizer(): MathTokenizer | undefined;
   /** The statement encoder, when it can run (undefined: keyword search only). */
   encoder(): Promise<LibraryEncoder | undefined>;
+  /** Where display equations are analysed (the server's equation worker; this thread when absent). */
+  analyse?: DisplayAnalyser;
   progress(title: string, message: string): Promise<LibraryProgress | undefined>;
   /** A folder was loaded, indexed or dropped (status and lenses may read differently). */
   changed(): void;
@@ -125,7 +127,7 @@ export class ServerLibrary {
     try {
       const encoder = await this.hooks.encoder();
       if (encoder) this.encoderVersion = encoder.version;
-      const report = await indexLibrary(st.folder, this.store(st.folder), tok, encoder, (done, total, paper) => progress?.report(`${done}/${total} ${paper}`, Math.round((done / Math.max(1, total)) * 100)));
+      const report = await indexLibrary(st.folder, this.store(st.folder), tok, encoder, (done, total, paper) => progress?.report(`${done}/${total} ${paper}`, Math.round((done / Math.max(1, total)) * 100)), this.hooks.analyse);
       this.load(st);
       this.hooks.log(`library ${st.folder}: ${report.papers} papers, ${report.entries} entries (${report.added} added, ${report.changed} changed, ${report.removed} removed, ${report.kept} unchanged) in ${report.seconds} s${encoder ? '' : ', keyword search only'}`);
       for (const u of report.unreadable) this.hooks.log(`library ${st.folder}: could not read ${u}`);
@@ -218,6 +220,11 @@ export class ServerLibrary {
     return tok ? { ids: tok.encode(text, { maxTokens: QUERY_TOKENS }), text } : undefined;
   }
 
+  /** The displays of the loaded libraries of `folders` (every folder served when absent), for the related-equations search. */
+  equations(folders?: readonly string[]): Array<{ folder: string; equations: LibraryEquations }> {
+    return this.served(folders).flatMap((s) => (s.lib ? [{ folder: s.folder, equations: s.lib.equations() }] : []));
+  }
+
   /** The statement a proof hit proves. */
   statementOf(hit: FolderHit) {
     return this.states.get(hit.folder)?.lib?.statementOf(hit.paper, hit.entry);
@@ -230,7 +237,12 @@ export class ServerLibrary {
       for (const hits of this.scaledCache.values()) { const h = hits.find((x) => x.folder === folder && same(x)); if (h) return { paper: h.paper, entry: h.entry }; }
       return undefined;
     }
-    return this.states.get(path.resolve(folder))?.lib?.items.find(same);
+    const lib = this.states.get(path.resolve(folder))?.lib;
+    const found = lib?.items.find(same);
+    if (found || !lib) return found;
+    // an unlabelled display (the related-equations search lists every display)
+    const d = lib.equations().displays.find((x) => x.paper.id === paperId && x.display.file === file && x.display.line === line);
+    return d && { paper: d.paper, entry: displayEntry(d.display) };
   }
 
   status(): LibraryFolderStatus[] {
