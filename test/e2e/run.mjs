@@ -17,7 +17,10 @@
 //      claim declared under \theoremstyle{definition} and a fact from \declaretheorem[style=remark]
 //      get candidate proofs on their heads; the lens above a tab-indented display, one that starts
 //      mid-line and one inside a proposition opens its peek;
-//      "MathSense: Search Results…" lists a lemma as you type.
+//      "MathSense: Search Results…" lists a lemma as you type; the library folder of the settings
+//      is indexed with progress, a statement it holds shows the paper's theorem with Insert
+//      citation on its hover, and a display it holds gets a lens counting it "in your library",
+//      whose panel item cites the paper after the display.
 //
 // Never skips: a missing Chromium or code-server is a failure (code-server is installed on
 // demand by test/e2e/setup.mjs). Options: --skip-package (reuse build/*.vsix), --keep (leave the
@@ -620,6 +623,37 @@ try {
     await page.waitForTimeout(500);
     await shot('13b-library-cited.png');
     return `progress "${progress[0].slice(0, 80)}"; ${text.slice(0, 120)}`;
+  });
+
+  await step('the lens above a display the library paper also has counts it ("in your library"); the panel lists the paper\'s display, whose Insert citation cites the paper after the display', async () => {
+    await page.keyboard.press('Escape');
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /in your library/ }).first();
+    await lens.waitFor({ state: 'visible', timeout: T(120_000) });
+    const title = (await lens.innerText()).trim();
+    await shot('14-library-equation-lens.png');
+    await lens.click();
+    await page.locator('.tabs-container .tab', { hasText: 'MathSense: Related equations' }).first().waitFor({ state: 'visible', timeout: T(30_000) });
+    let frame;
+    const end = Date.now() + T(60_000);
+    while (!frame && Date.now() < end) {
+      for (const f of page.frames()) if (await f.locator('.item', { hasText: 'On bounded monotone sequences' }).count().catch(() => 0)) { frame = f; break; }
+      if (!frame) await page.waitForTimeout(500);
+    }
+    if (!frame) throw new Error('no results panel item for the library paper\'s display');
+    const item = frame.locator('.item', { hasText: 'On bounded monotone sequences' }).first();
+    const itemText = (await item.innerText()).replace(/\s+/g, ' ');
+    if (!/your library · main\.tex:\d+/.test(itemText)) throw new Error(`the library item does not say where it is: ${itemText.slice(0, 200)}`);
+    await page.keyboard.press('Escape');
+    await shot('14b-library-equation-panel.png');
+    await item.locator('button.cite').click();
+    await page.locator('.tabs-container .tab', { hasText: 'cited.tex' }).first().click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'end{equation}\\cite{bw21}' }).first().waitFor({ timeout: T(20_000) });
+    // the library paper the peek opened is still the library's, not "this project"
+    await page.waitForTimeout(3000);
+    const lenses = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).join(' | ');
+    if (/in this project/.test(lenses)) throw new Error(`the library paper opened by the peek is counted as this project's: ${lenses}`);
+    await shot('14c-library-equation-cited.png');
+    return `lens "${title}"; panel: ${itemText.slice(0, 100)}; lenses after: ${lenses.slice(0, 80)}`;
   });
 
   await step('no request left 127.0.0.1', async () => {

@@ -411,6 +411,7 @@ export class Session implements FeatureContext {
       indexVectorsMatch: () => !!eqs && eqs.header.dim > 0 && eqs.header.modelVersion === formulaVectors.modelVersion,
       encoderMessage: () => formulaVectors.unavailable ?? (formulaVectors.modelVersion ? undefined : 'formula encoder still loading: ranked by fingerprints and structure'),
       library: (doc) => this.services.library.equations(doc ? this.settingsFor(doc).library.folders : undefined),
+      inProject: (uri) => { const p = uriToPath(uri); return !!p && this.folders.some((f) => p === f || p.startsWith(f.endsWith(path.sep) ? f : f + path.sep)); },
     };
   }
 

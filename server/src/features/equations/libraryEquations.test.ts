@@ -117,6 +117,15 @@ describe('library equations in the related-equations search', () => {
       const site = documentEquations(open).find((s) => s.label === 'eq:mine')!;
       const r = await findRelatedEquations(ctx, { doc: open, site }, { waitMs: 5000 });
       assert.ok(r.results.every((x) => x.source !== 'library'), JSON.stringify(r.results.map((x) => [x.source, x.file, x.line])));
+      // a library paper opened in the editor (from a peek), outside the project: its displays stay the library's, none is "this project"
+      const project = fixture(SPEC);
+      project.ws.open(pathToUri(path.join(dir, 'main.tex')), 'latex', 1, fs.readFileSync(path.join(dir, 'main.tex'), 'utf8'));
+      const inProject = (uri: string) => !uri.startsWith(pathToUri(dir));
+      const pctx: RelatedContext = { ws: project.ws, equations: new WorkspaceEquations(new EquationAnalyses()), library: () => [{ folder: dir, equations: lib.equations() }], inProject };
+      const pdoc = project.doc('main.tex');
+      const fromProject = await findRelatedEquations(pctx, { doc: pdoc, site: documentEquations(pdoc).find((s) => s.label === 'eq:mine')! }, { waitMs: 5000 });
+      assert.ok(fromProject.results.every((x) => !(x.source === 'workspace' && x.uri?.startsWith(pathToUri(dir)))), JSON.stringify(fromProject.results.map((x) => [x.source, x.uri])));
+      assert.ok(fromProject.results.some((x) => x.source === 'library' && x.same), JSON.stringify(fromProject.results.map((x) => [x.source, x.uri])));
       const other = await libraryOf({ 'q.tex': '\\documentclass{article}\\begin{document}\\[ \\int_0^1 x\\,dx = \\tfrac12 \\]\\end{document}\n' });
       try {
         const doc = f.doc('main.tex');

@@ -39,6 +39,8 @@ export interface RelatedContext {
   encoderMessage?: () => string | undefined;
   /** The library folders a document reads (every served folder for a LaTeX text), with their displays. */
   library?: (doc: Doc | undefined) => ReadonlyArray<{ folder: string; equations: LibraryEquations }>;
+  /** Whether a file is the project's (in a workspace folder); absent: every open document is. */
+  inProject?: (uri: string) => boolean;
 }
 
 /** A library's hit: its folder and displays (a RelatedEquation cites it through INSERT_CITATION_COMMAND). */
@@ -107,12 +109,20 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     const iq = vec && ctx.indexVectorsMatch?.() ? query : { ...query, vec: undefined };
     for (const s of rankEquations(iq, ctx.index.equations, { limit, quick: opts.quick })) hits.push({ from: 'index', s });
   }
-  // the library's displays have no formula-encoder vectors; a display of a file the workspace has
-  // open is the workspace's hit, not the library's
-  for (const lib of ctx.library?.(site?.doc) ?? []) {
-    const open = (id: number) => { const d = lib.equations.displays[id].display; return !!ctx.ws.get(pathToUri(path.join(lib.folder, d.file))); };
+  // the library's displays have no formula-encoder vectors. A display of a project file the
+  // workspace has open is the workspace's hit; a library paper opened in the editor (from a peek)
+  // stays the library's, and is no hit of "this project"
+  const libraries = ctx.library?.(site?.doc) ?? [];
+  const inProject = (uri: string) => !ctx.inProject || ctx.inProject(uri);
+  for (const lib of libraries) {
+    const open = (id: number) => { const uri = pathToUri(path.join(lib.folder, lib.equations.displays[id].display.file)); return !!ctx.ws.get(uri) && (inProject(uri) || ctx.ws.get(uri) === site?.doc); };
     for (const s of rankEquations({ ...query, vec: undefined }, lib.equations.corpus, { limit, quick: opts.quick, exclude: open })) hits.push({ from: 'library', s, lib });
   }
+  const libraryPaper = (doc: Doc) => {
+    if (doc === site?.doc || inProject(doc.uri)) return false;
+    const file = uriToPath(doc.uri);
+    return !!file && libraries.some((l) => file.startsWith(l.folder + path.sep));
+  };
   // "same equation" only where confirmed; the query's display is read once
   const reader = ctx.equations.displays;
   let queryDisplay: DisplayRelations | undefined | null = null;
@@ -170,7 +180,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     if (results.length >= limit) break;
     if (h.from === 'workspace') {
       const s = snap.sites[h.s.id];
-      if (covers(s)) continue;
+      if (covers(s) || libraryPaper(s.doc)) continue;
       const where = `${s.doc.uri}#${s.line}`;
       if (seen.has(where)) continue; // a labelled row and its environment: the better one
       seen.add(where);
