@@ -10,7 +10,8 @@
 //   * otherwise: recomputes the hovers read in test/real-world/suggestion-judgements.json (keys
 //     and judgements only) and prints, per sample and kind, the precision of what is shown before
 //     (every ranked suggestion) and after abstention, the coverage (hovers that still show an
-//     indexed suggestion) and the share of the relevant suggestions kept.
+//     indexed suggestion) and the share of the relevant suggestions kept; then, both samples
+//     together, the same at every threshold (a named result is shown whatever its probability).
 //   node scripts/out/bin/evalSuggestions.js [--per-kind N] [--seed S] [--dump FILE]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -45,7 +46,7 @@ const rel = loadRelevance(modelsDir, index.header.modelVersion);
 if (!rel.model) console.log(`no relevance model (${rel.problem}): "after" is "before"`);
 const tok = enc.tokenizer;
 
-interface Suggestion { url: string; title: string; relevance?: number; fits: boolean; text: string; features?: number[] }
+interface Suggestion { url: string; title: string; relevance?: number; fits: boolean; named?: boolean; text: string; features?: number[] }
 interface Hover { key: string; kind: 'research' | 'textbook'; statement: string; suggestions: Suggestion[] }
 
 interface Judgement { key: string; url: string; relevant: boolean | 'unsure'; sample: string }
@@ -84,7 +85,7 @@ async function hoverOf(kind: 'research' | 'textbook', h: ReturnType<typeof heads
     statement: text.slice(0, 1500),
     suggestions: groups.map((g) => {
       const best = g.proofs[0];
-      return { url: best.entry.url, title: g.statement?.title ?? best.entry.title, relevance: Math.max(...g.proofs.map((p) => p.relevance ?? 1)), fits: g.proofs.some(shownSuggestion), text: expandProofWikiMacros((g.statement ?? best.entry).text).slice(0, 1200), features: rows[results.indexOf(best)] };
+      return { url: best.entry.url, title: g.statement?.title ?? best.entry.title, relevance: Math.max(...g.proofs.map((p) => p.relevance ?? 1)), fits: g.proofs.some(shownSuggestion), ...(g.proofs.some((p) => p.named === true) ? { named: true } : {}), text: expandProofWikiMacros((g.statement ?? best.entry).text).slice(0, 1200), features: rows[results.indexOf(best)] };
     }),
   };
 }
@@ -143,3 +144,30 @@ for (const sample of [...new Set(judged.map((j) => j.sample))].sort()) {
 }
 console.log(table([['sample', 'projects', 'hovers', 'relevant of shown, before', 'relevant of shown, after', 'hovers still showing one (coverage)', 'relevant kept', 'unsure (counted not relevant)', 'suggestions not judged (ranked since)'], ...rows]));
 console.log(`\nHovers: theorem heads of proved kinds read by hand (${path.relative(repoRoot, JUDGEMENTS)}), ranked now; "after": what passes the relevance model's threshold (${rel.model ? `candidate proofs ${rel.model.tasks.proof.threshold}` : 'no model'}).`);
+
+// every threshold at once, both samples together: whether any one threshold meets the targets
+// (research: at least 80% of what is shown relevant; textbooks: at least 90% of the relevant kept)
+const sweep: string[][] = [];
+for (const t of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.65]) {
+  const row = [t.toFixed(2)];
+  for (const kind of ['research', 'textbook'] as const) {
+    let shown = 0, relevant = 0, relevantAll = 0, covered = 0, n = 0;
+    for (const h of hovers.filter((x) => x.kind === kind)) {
+      n++;
+      let any = false;
+      for (const s of h.suggestions) {
+        const v = verdict.get(`${h.key} ${s.url}`)?.relevant;
+        if (v === undefined) continue;
+        if (v === true) relevantAll++;
+        // a named result is shown whatever its probability (as the hover shows it)
+        if (!s.named && (s.relevance ?? 1) < t) continue;
+        any = true; shown++; if (v === true) relevant++;
+      }
+      if (any) covered++;
+    }
+    row.push(`${relevant}/${shown} (${pct(relevant, shown)})`, `${covered}/${n} (${pct(covered, n)})`, `${relevant}/${relevantAll} (${pct(relevant, relevantAll)})`);
+  }
+  sweep.push(row);
+}
+console.log('\nEvery threshold, both samples (research target: ≥ 80% of shown relevant; textbook target: ≥ 90% of the relevant kept):');
+console.log(table([['threshold', 'research: relevant of shown', 'research: coverage', 'research: relevant kept', 'textbook: relevant of shown', 'textbook: coverage', 'textbook: relevant kept'], ...sweep]));
