@@ -42,6 +42,16 @@ describe('papers of a library folder', () => {
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
 
+  it('a title set in an included header from the root\'s own macros reads as printed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-library-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'header.tex'), '\\title{Part \\npart\\ --- \\ncourse}\n\\author{Notes by \\nauthor}\n');
+      fs.writeFileSync(path.join(dir, 'notes.tex'), '\\documentclass{article}\n\\def\\npart {IB}\n\\def\\ncourse {Analysis II}\n\\def\\nauthor {A. Student}\n\\input{header}\n\\begin{document}\n\\maketitle\n\\end{document}\n');
+      const p = readPaper(dir, path.join(dir, 'notes.tex'))!;
+      assert.deepEqual([p.meta.title, p.meta.authors], ['Part IB — Analysis II', 'Notes by A. Student']);
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  });
+
   it('a number the paper\'s .aux has is the printed one', () => {
     const dir = library();
     try {

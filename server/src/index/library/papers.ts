@@ -16,7 +16,7 @@ import { countedNumbers } from '../../analysis/dependencies/countedNumbers.js';
 import { documentEquations } from '../../analysis/equationSites.js';
 import { latexToPlain } from '../../analysis/render.js';
 import { scopeMacros } from '../../math/blocks.js';
-import type { MacroDef } from '../../math/macros.js';
+import { expandMacros, macroTable, type MacroDef, type MacroTable } from '../../math/macros.js';
 
 export type LibraryKind = 'statement' | 'definition' | 'proof' | 'equation';
 
@@ -128,8 +128,8 @@ function paperFiles(root: string): { ws: Workspace; doc: Doc; files: string[] } 
   return { ws, doc, files: [...files, ...buildOutputs(root)] };
 }
 
-/** The first brace group after `\cmd` (optional argument skipped) in `text`, written as plain text. */
-function commandText(text: string, cmd: string): string | undefined {
+/** The first brace group after `\cmd` (optional argument skipped) in `text`, the paper's own macros written out, as plain text. */
+function commandText(text: string, cmd: string, macros?: MacroTable): string | undefined {
   const m = new RegExp(`\\\\${cmd}\\s*(?:\\[[^\\]]*\\])?\\s*\\{`).exec(text);
   if (!m) return undefined;
   let depth = 1, i = m.index + m[0].length;
@@ -139,8 +139,11 @@ function commandText(text: string, cmd: string): string | undefined {
     else if (text[i] === '{') depth++;
     else if (text[i] === '}') depth--;
   }
+  // a title made of the paper's macros (`\title{Part \npart\ --- \ncourse}`) reads as printed;
   // `\and` between authors reads as a comma (the plain-text writer drops unknown commands)
-  const plain = latexToPlain(text.slice(start, i - 1).replace(/\s*\\and\b\s*/g, ', '), 300).replace(/\s+/g, ' ').trim();
+  const raw = text.slice(start, i - 1);
+  const expanded = (macros && expandMacros(raw, macros)) ?? raw;
+  const plain = latexToPlain(expanded.replace(/\s*\\and\b\s*/g, ', '), 300).replace(/\s+/g, ' ').trim();
   return plain || undefined;
 }
 
@@ -148,12 +151,17 @@ function commandText(text: string, cmd: string): string | undefined {
 const ARXIV = /\b(\d{4}\.\d{4,5})(v\d+)?\b/;
 const DOI = /\b(10\.\d{4,9}\/[^\s{}"'<>]+[^\s{}"'<>.,;])/;
 
-/** Title, authors, arXiv id (from the folder or file name, else the text) and DOI of a paper. */
-export function paperMeta(dir: string, root: string, text: string): PaperMeta {
+/**
+ * Title, authors, arXiv id (from the folder or file name, else the text) and DOI of a paper: from
+ * its root, else from the files it includes (a shared header), read under the paper's macros.
+ */
+export function paperMeta(dir: string, root: string, text: string, more: { texts?: readonly string[]; macros?: readonly MacroDef[] } = {}): PaperMeta {
   const rel = path.relative(dir, root);
+  const texts = [text, ...more.texts ?? []];
+  const table = more.macros?.length ? macroTable(more.macros) : undefined;
+  const first = (cmd: string) => { for (const t of texts) { const v = commandText(t, cmd, table); if (v) return v; } return undefined; };
   const arxiv = ARXIV.exec(rel)?.[1] ?? /arXiv[:\s]*(\d{4}\.\d{4,5})/i.exec(text)?.[1];
-  const authors = commandText(text, 'author');
-  return { title: commandText(text, 'title'), authors, arxiv, doi: DOI.exec(text)?.[1] };
+  return { title: first('title'), authors: first('author'), arxiv, doi: DOI.exec(text)?.[1] };
 }
 
 /** Reads one paper of the library folder `dir`: its entries in the order the paper prints them. */
@@ -169,6 +177,7 @@ export function readPaper(dir: string, root: string): Paper | undefined {
   const rel = (d: Doc) => path.relative(dir, uriToPath(d.uri) ?? d.uri);
   const lineOf = (d: Doc, offset: number) => d.positionAt(offset).line + 1;
   const order = ws.includeOrder([rootDoc]);
+  const macros = scopeMacros(ws, rootDoc);
   for (const d of order) {
     statements(ws, d).forEach((st, i) => {
       const label = st.labels[0]?.name;
@@ -201,5 +210,5 @@ export function readPaper(dir: string, root: string): Paper | undefined {
       entries.push({ kind: 'equation', name: 'Equation', ...(fromAux ? { number: fromAux, numberFrom: 'aux' as const } : {}), label: eq.label, text: eq.latex.slice(0, MAX_ENTRY_CHARS), file: rel(d), line: eq.line + 1 });
     }
   }
-  return { id: path.relative(dir, root), hash: paperHash(dir, files), files: files.map((f) => path.relative(dir, f)), meta: paperMeta(dir, root, rootDoc.text), entries, displays, macros: scopeMacros(ws, rootDoc) };
+  return { id: path.relative(dir, root), hash: paperHash(dir, files), files: files.map((f) => path.relative(dir, f)), meta: paperMeta(dir, root, rootDoc.text, { texts: order.slice(1).map((d) => d.text), macros }), entries, displays, macros };
 }
