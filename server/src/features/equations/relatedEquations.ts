@@ -5,9 +5,10 @@
 // structure). The query equation itself is excluded. Also the code lens on every display
 // equation and labelled row (cheap; its resolution runs the search) and the arguments of the
 // server command `mathsense.findRelatedEquations` (the lenses: equationLenses.ts).
+import * as path from 'node:path';
 import type { Position } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
-import { uriToPath } from '../../project/files.js';
+import { pathToUri, uriToPath } from '../../project/files.js';
 import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../../math/macros.js';
 import type { EquationFeatures } from '../../index/equationFeatures.js';
@@ -20,10 +21,8 @@ import type { WorkspaceEquations } from '../../index/workspaceEquations.js';
 import { confirmedSame, copyGroup, copyText } from './equationClaims.js';
 import type { DisplayRelations } from '../../math/equations/equation.js';
 import type { LibraryEquations } from '../../index/library/libraryStore.js';
-import { pathToUri } from '../../project/files.js';
 import { resultName } from '../../index/library/citeLibraryResult.js';
 import { displayEntry } from '../../index/library/papers.js';
-import * as path from 'node:path';
 
 /** What a search needs; the server and the CLI each provide it. */
 export interface RelatedContext {
@@ -43,7 +42,7 @@ export interface RelatedContext {
   inProject?: (uri: string) => boolean;
 }
 
-/** A library's hit: its folder and displays (a RelatedEquation cites it through INSERT_CITATION_COMMAND). */
+/** A ranked hit and where it is from; a library's carries its folder and displays (ids index them). */
 type Source = { from: 'workspace' | 'index'; s: Scored; lib?: undefined } | { from: 'library'; s: Scored; lib: { folder: string; equations: LibraryEquations } };
 
 export interface RelatedOptions {

@@ -1,11 +1,12 @@
 // The library's embedded store, which needs no set-up: one folder per library (by default in
 // the user's cache, keyed by the library folder's path) holding `library.json` (format, the
 // encoder's version, one line per paper: its root, hash, metadata and entry count) and, per
-// paper, `papers/<hash>.json` (entries and their token ids) and `papers/<hash>.f32` (their
-// vectors); its display equations' analysed features (equationFeatures, for the related-equations
-// search and its lens) are in the JSON with its macros. Indexing is incremental by paper hash: a paper whose files are unchanged keeps its
-// files, a new or changed one is read and embedded, a deleted one is dropped. Search is BM25 over
-// the tokens and the cosine with the vectors, fused by z-scores, as the bundled index's search.
+// paper, `papers/<hash>.json` (entries and their token ids; its display equations with their
+// analysed features, for the related-equations search, and its macros) and `papers/<hash>.f32`
+// (the entries' vectors). Indexing is incremental by paper hash: a paper whose files are
+// unchanged keeps its files, a new or changed one is read, embedded and analysed, a deleted one
+// is dropped. Papers are LaTeX roots (papers.ts) and PDFs (pdfPapers.ts). Search is BM25 over the
+// tokens and the cosine with the vectors, fused by z-scores, as the bundled index's search.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -62,7 +63,7 @@ export function readManifest(storeDir: string): { manifest?: LibraryManifest; pr
 /** What embedding needs: the encoder's version and dimension, and a batch embedder. */
 export interface LibraryEncoder { version: string; dim: number; embed: (texts: string[]) => Promise<Float32Array[]> }
 
-/** Analyses display equations under a paper's macros (the server's equation worker, the CLI's threads, or this thread). */
+/** Analyses display equations under a paper's macros (the server's equation worker, else this thread). */
 export type DisplayAnalyser = (latex: readonly string[], defs: readonly MacroDef[]) => Promise<EquationFeatures[]>;
 
 /** Analysis in this thread (what a caller without workers gets). */
