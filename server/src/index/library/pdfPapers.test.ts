@@ -75,7 +75,7 @@ Text of the section.`), 'p.pdf');
 });
 
 describe('a real PDF in the library', () => {
-  it('pdflatex\'s PDF of a paper is read as a paper: its printed numbers, proofs and what they prove, found by the search; a damaged PDF is said to be unreadable; a PDF beside its LaTeX root is left to the source', async () => {
+  it('pdflatex\'s PDF of a paper is read as a paper: its printed numbers, proofs and what they prove, found by the search; a damaged or truncated PDF is said to be unreadable; a PDF beside its LaTeX root is left to the source', async () => {
     assert.equal(spawnSync('pdflatex', ['--version']).status, 0, 'pdflatex not found: install TeX Live (apt-get install texlive-latex-base texlive-latex-recommended texlive-latex-extra)');
     const build = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-pdfbuild-'));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-pdflib-'));
@@ -85,6 +85,8 @@ describe('a real PDF in the library', () => {
       for (let i = 0; i < 2; i++) spawnSync('pdflatex', ['-interaction=nonstopmode', 'main.tex'], { cwd: build, stdio: 'ignore' });
       fs.copyFileSync(path.join(build, 'main.pdf'), path.join(dir, 'bounded-2101.01234.pdf'));
       fs.writeFileSync(path.join(dir, 'damaged.pdf'), '%PDF-1.5\nnot really a PDF\n');
+      const real = fs.readFileSync(path.join(build, 'main.pdf'));
+      fs.writeFileSync(path.join(dir, 'truncated.pdf'), real.subarray(0, Math.floor(real.length * 0.6)));
       // a LaTeX paper with its own PDF beside it: the source is read, not the PDF
       fs.writeFileSync(path.join(dir, 'primes.tex'), '\\documentclass{article}\\newtheorem{theorem}{Theorem}\\begin{document}\\begin{theorem}There are infinitely many primes.\\end{theorem}\\end{document}\n');
       fs.copyFileSync(path.join(build, 'main.pdf'), path.join(dir, 'primes.pdf'));
@@ -92,12 +94,14 @@ describe('a real PDF in the library', () => {
       fs.mkdirSync(path.join(dir, '2203.04567', 'figs'), { recursive: true });
       fs.writeFileSync(path.join(dir, '2203.04567', 'main.tex'), '\\documentclass{article}\\begin{document}Text.\\end{document}\n');
       fs.copyFileSync(path.join(build, 'main.pdf'), path.join(dir, '2203.04567', 'figs', 'plot.pdf'));
-      assert.deepEqual(pdfRoots(dir, [path.join(dir, 'primes.tex'), path.join(dir, '2203.04567', 'main.tex')]).map((f) => path.basename(f)), ['bounded-2101.01234.pdf', 'damaged.pdf']);
+      assert.deepEqual(pdfRoots(dir, [path.join(dir, 'primes.tex'), path.join(dir, '2203.04567', 'main.tex')]).map((f) => path.basename(f)), ['bounded-2101.01234.pdf', 'damaged.pdf', 'truncated.pdf']);
       const store = path.join(dir, '.store');
       const report = await indexLibrary(dir, store, MathTokenizer.load(vocabFile), undefined);
       assert.equal(report.papers, 3);
-      assert.equal(report.unreadable.length, 1);
+      // a damaged or truncated PDF is one unreadable paper; the others are indexed
+      assert.equal(report.unreadable.length, 2);
       assert.match(report.unreadable[0], /^damaged\.pdf \(not a readable PDF/);
+      assert.match(report.unreadable[1], /^truncated\.pdf \(not a readable PDF/);
       const lib = LoadedLibrary.load(store);
       assert.ok(lib instanceof LoadedLibrary);
       const paper = lib.manifest.papers.find((p) => p.id === 'bounded-2101.01234.pdf')!;

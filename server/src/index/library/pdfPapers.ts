@@ -57,6 +57,8 @@ function cleanText(s: string): string {
   return s.replace(/[\u000b-\u000f\u001b-\u001f]/g, (c) => LIGATURES[c]).normalize('NFKC').replace(/[\u0000-\u0008\u0010-\u001a]/g, '');
 }
 
+/** PDFs larger than this are not read (a text layer that size is a scan's or a proceedings volume's). */
+const MAX_PDF_BYTES = 200 * 1048576;
 /** Pages read at most (a book-length PDF is read through; past this it is a scan or a proceedings volume). */
 const MAX_PAGES = 2000;
 
@@ -66,6 +68,7 @@ export async function pdfLines(file: string): Promise<{ lines: PdfLine[]; pages:
   if (!pdfjs.mod) return { problem: pdfjs.problem! };
   let doc: PdfDocument;
   try {
+    if (fs.statSync(file).size > MAX_PDF_BYTES) return { problem: `larger than ${MAX_PDF_BYTES / 1048576} MB (a scan?)` };
     doc = await pdfjs.mod.getDocument({ data: new Uint8Array(fs.readFileSync(file)), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
   } catch (e) {
     return { problem: `not a readable PDF (${(e as Error).message})` };
@@ -87,8 +90,8 @@ export async function pdfLines(file: string): Promise<{ lines: PdfLine[]; pages:
       if (cur) lines.push(cur);
       page.cleanup();
       pages.push(lines.map((l) => ({ ...l, text: cleanText(l.text).replace(/\s+/g, ' ').trim() })).filter((l) => l.text));
-      // a server reading in the background answers requests between pages
-      if (p % 8 === 0) await new Promise((r) => setImmediate(r));
+      // pdfjs parses in this thread: a server reading in the background answers requests between pages
+      await new Promise((r) => setImmediate(r));
     }
     return { lines: withoutFurniture(pages), pages: doc.numPages, info };
   } finally {
@@ -218,7 +221,8 @@ export function pdfRoots(dir: string, texRoots: readonly string[]): string[] {
 
 /** Reads a PDF paper of the library folder `dir`, or says why it cannot. */
 export async function readPdfPaper(dir: string, file: string): Promise<Paper | { problem: string }> {
-  const got = await pdfLines(file);
+  // a PDF that pdfjs fails on halfway is one unreadable paper, never a library that fails to index
+  const got = await pdfLines(file).catch((e: Error) => ({ problem: `not a readable PDF (${e.message})` }));
   if ('problem' in got) return got;
   if (got.lines.length === 0) return { problem: 'no text layer (a scan?)' };
   const rel = path.relative(dir, file);
