@@ -626,6 +626,7 @@ async function main() {
   // --scale: the scaled library store at 1M and 10M vectors (benchScale.ts; opt-in, needs npm run setup:scale)
   if (flag('--scale')) { process.exitCode = await (await import('./benchScale.js')).benchScale(argv); return; }
   // --sizes: cost against document size instead (benchSizes.ts)
+  if (flag('--library-equations')) { process.exitCode = await (await import('./benchLibraryEquations.js')).benchLibraryEquations(); return; }
   if (flag('--sizes')) { await (await import('./benchSizes.js')).benchSizes(); return; }
   // --burst: the requests VS Code sends on opening a huge file (benchBurst.ts)
   if (flag('--burst')) { await (await import('./benchBurst.js')).benchBurst(); return; }

@@ -2,7 +2,7 @@
 // the language features offline evaluations measure.
 export { EquationAnalyses } from '../index/equationAnalyses.js';
 export { copyText } from '../features/equations/equationClaims.js';
-export { matchLenses } from '../features/equations/equationLenses.js';
+export { lensSummary, matchLenses, worthOpening } from '../features/equations/equationLenses.js';
 export { MatchCache } from '../index/matchCache.js';
 export { documentEquations } from '../analysis/equationSites.js';
 export { FormulaVectors } from '../index/formulaVectors.js';

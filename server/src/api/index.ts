@@ -5,6 +5,7 @@ export { CiterProfiles, citerSourceOf } from '../index/citerProfiles.js';
 export { analyseMany } from '../index/equationAnalysis.js';
 export { analyserSignature, type EquationFeatures, equationFeatures, FEATURES_VERSION, formulaEncoderInput, shapeOf } from '../index/equationFeatures.js';
 export { fingerprintMatch, rankEquations, TokenTable, W_ENCODER, W_FINGERPRINT, W_STRUCTURE } from '../index/equationRanking.js';
+export { FeatureCorpus } from '../index/featureCorpus.js';
 export { IndexEquations } from '../index/equationStore.js';
 export { EQUATION_FILES, EQUATIONS_LAYOUT, type EquationsHeader, type KeysFile } from '../index/equationsFormat.js';
 export { ENTRY_KINDS, type EntryKind, FILES, headerPath, INDEX_CONTENT_VERSION, INDEX_FORMAT, INDEX_FORMAT_VERSION, type IndexEntry, IndexError, type IndexHeader, type IndexSource, quantise } from '../index/format.js';

@@ -114,8 +114,14 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   const libraries = ctx.library?.(site?.doc) ?? [];
   const inProject = (uri: string) => !ctx.inProject || ctx.inProject(uri);
   for (const lib of libraries) {
-    const open = (id: number) => { const uri = pathToUri(path.join(lib.folder, lib.equations.displays[id].display.file)); return !!ctx.ws.get(uri) && (inProject(uri) || ctx.ws.get(uri) === site?.doc); };
-    for (const s of rankEquations({ ...query, vec: undefined }, lib.equations.corpus, { limit, quick: opts.quick, exclude: open })) hits.push({ from: 'library', s, lib });
+    // the library's files open as the project's (or as the query's own document), found once per search
+    const open = new Set<string>();
+    for (const d of libraries.length ? ctx.ws.all() : []) {
+      const file = uriToPath(d.uri);
+      if (file && file.startsWith(lib.folder + path.sep) && (inProject(d.uri) || d === site?.doc)) open.add(path.relative(lib.folder, file));
+    }
+    const exclude = open.size ? (id: number) => open.has(lib.equations.displays[id].display.file) : undefined;
+    for (const s of rankEquations({ ...query, vec: undefined }, lib.equations.corpus, { limit, quick: opts.quick, exclude })) hits.push({ from: 'library', s, lib });
   }
   const libraryPaper = (doc: Doc) => {
     if (doc === site?.doc || inProject(doc.uri)) return false;

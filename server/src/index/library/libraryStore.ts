@@ -189,7 +189,7 @@ export class LoadedLibrary {
   equations(): LibraryEquations {
     if (!this.equationsBuilt) {
       const table = new TokenTable();
-      this.equationsBuilt = { corpus: new FeatureCorpus(this.displays.map((d) => d.display.f), [], table, (f) => table.codes(f.tokens, true)), displays: this.displays };
+      this.equationsBuilt = { corpus: new FeatureCorpus(this.displays.map((d) => d.display.f), [], table, (f) => table.codes(f.tokens, true), { postings: true }), displays: this.displays };
     }
     return this.equationsBuilt;
   }
