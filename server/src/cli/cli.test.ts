@@ -292,7 +292,7 @@ it('mathsense library add|index|info|search|remove on a folder of papers (keywor
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-cli-library-'));
   const lib = path.join(home, 'papers');
   fs.mkdirSync(path.join(lib, '2203.04567'), { recursive: true });
-  fs.writeFileSync(path.join(lib, '2203.04567', 'paper.tex'), '\\documentclass{amsart}\n\\newtheorem{theorem}{Theorem}\n\\title{Sums of squares}\n\\begin{document}\n\\begin{theorem}\\label{thm:two}\nEvery prime congruent to one modulo four is a sum of two squares.\n\\end{theorem}\n\\end{document}\n');
+  fs.writeFileSync(path.join(lib, '2203.04567', 'paper.tex'), '\\documentclass{amsart}\n\\newtheorem{theorem}{Theorem}\n\\title{Sums of squares}\n\\begin{document}\n\\begin{theorem}\\label{thm:two}\nEvery prime congruent to one modulo four is a sum of two squares.\n\\end{theorem}\nFor instance\n\\[ (u+v)^2 = u^2 + 2uv + v^2 \\]\n\\end{document}\n');
   const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
   const run = (args: string[]) => spawnSync(process.execPath, [bundle, 'library', ...args], { cwd: home, encoding: 'utf8', timeout: 120_000, env });
   try {
@@ -317,6 +317,12 @@ it('mathsense library add|index|info|search|remove on a folder of papers (keywor
     assert.match(fresh[0].bibtex ?? '', /^@misc\{\w+,\n {2}title = \{\{Sums of squares\}\},\n {2}year = \{2022\},\n {2}eprint = \{2203\.04567\}/);
     assert.match(fresh[0].cite, /^\\cite\[Theorem~1\]\{\w+\}$/);
     assert.equal(run(['search']).status, 2, 'a query is needed');
+    // the library's displays in the related-equations search
+    const eq = spawnSync(process.execPath, [bundle, 'search', '--kind', 'equation', '--library', lib, '--json', '(a+b)^2 = a^2 + 2ab + b^2'], { cwd: home, encoding: 'utf8', timeout: 120_000, env });
+    assert.equal(eq.status, 0, eq.stderr);
+    const rows = JSON.parse(eq.stdout) as Array<{ source: string; file?: string; line?: number; title?: string; paper?: string; same: boolean }>;
+    const mine = rows.find((r) => r.source === 'library');
+    assert.deepEqual(mine && [mine.file, mine.line, mine.title, mine.paper, mine.same], [path.join(lib, '2203.04567', 'paper.tex'), 9, 'Equation', 'Sums of squares', true], eq.stdout.slice(0, 600));
     const removed = run(['remove', lib]);
     assert.match(removed.stdout, /removed .*its index deleted/);
     const none = run(['search', 'two squares']);

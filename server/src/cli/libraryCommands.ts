@@ -189,10 +189,10 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
           return { cite: citation(h.entry, key), bibtex: bibtexFor(h.paper.meta, key) };
         };
         if (p.flags.has('--json')) {
-          io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
+          io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, ...(h.entry.page ? { page: h.entry.page } : {}), paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
         } else {
           hits.forEach((h, i) => {
-            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}:${h.entry.line}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
+            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}${h.entry.page ? `, page ${h.entry.page}` : `:${h.entry.line}`}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
             if (bib) { const c = citeOf(h); io.out(`      cite: ${c.cite}${c.bibtex ? ' (not in the bibliography; add:)' : ''}\n${c.bibtex ? c.bibtex.replace(/^/gm, '        ') : ''}`); }
           });
           if (hits.length === 0) io.out('no results\n');
