@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Diagnostic, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { isMarkdownLanguage, type Doc, type Workspace } from '../project/workspace.js';
+import { within } from '../util/paths.js';
 import { isBibFile, isDocumentPath, pathToUri, uriToPath } from '../project/files.js';
 import { writtenByLatex } from '../project/buildOutputs.js';
 import { sharedBlockCache } from '../syntax/blockCache.js';
@@ -411,7 +412,7 @@ export class Session implements FeatureContext {
       indexVectorsMatch: () => !!eqs && eqs.header.dim > 0 && eqs.header.modelVersion === formulaVectors.modelVersion,
       encoderMessage: () => formulaVectors.unavailable ?? (formulaVectors.modelVersion ? undefined : 'formula encoder still loading: ranked by fingerprints and structure'),
       library: (doc) => this.services.library.equations(doc ? this.settingsFor(doc).library.folders : undefined),
-      inProject: (uri) => { const p = uriToPath(uri); return !!p && this.folders.some((f) => p === f || p.startsWith(f.endsWith(path.sep) ? f : f + path.sep)); },
+      inProject: (uri) => { const p = uriToPath(uri); return !!p && this.folders.some((f) => within(f, p)); },
     };
   }
 

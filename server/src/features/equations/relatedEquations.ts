@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Position } from 'vscode-languageserver-types';
 import type { Doc, Workspace } from '../../project/workspace.js';
 import { pathToUri, uriToPath } from '../../project/files.js';
+import { within } from '../../util/paths.js';
 import { expandProofWikiMacros } from '../../syntax/proofwikiMacros.js';
 import { expandMacros, macroTable, type MacroDef } from '../../math/macros.js';
 import type { EquationFeatures } from '../../index/equationFeatures.js';
@@ -118,7 +119,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     const open = new Set<string>();
     for (const d of libraries.length ? ctx.ws.all() : []) {
       const file = uriToPath(d.uri);
-      if (file && file.startsWith(lib.folder + path.sep) && (inProject(d.uri) || d === site?.doc)) open.add(path.relative(lib.folder, file));
+      if (file && within(lib.folder, file) && (inProject(d.uri) || d === site?.doc)) open.add(path.relative(lib.folder, file));
     }
     const exclude = open.size ? (id: number) => open.has(lib.equations.displays[id].display.file) : undefined;
     for (const s of rankEquations({ ...query, vec: undefined }, lib.equations.corpus, { limit, quick: opts.quick, exclude })) hits.push({ from: 'library', s, lib });
@@ -126,8 +127,10 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
   const libraryPaper = (doc: Doc) => {
     if (doc === site?.doc || inProject(doc.uri)) return false;
     const file = uriToPath(doc.uri);
-    return !!file && libraries.some((l) => file.startsWith(l.folder + path.sep));
+    return !!file && libraries.some((l) => within(l.folder, file));
   };
+  /** A library display's macro table, as the equation analyses keep it (one per paper). */
+  const paperMacros = (d: LibraryEquations['displays'][number]) => ctx.equations.analyses.table(`lib:${d.paper.hash}`, d.macros);
   // "same equation" only where confirmed; the query's display is read once
   const reader = ctx.equations.displays;
   let queryDisplay: DisplayRelations | undefined | null = null;
@@ -144,8 +147,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
     if (!q) return 'unknown';
     const libraryDisplay = () => {
       const d = h.lib!.equations.displays[h.s.id];
-      const key = `lib:${d.paper.hash}`;
-      return reader.read(d.display.latex, key, ctx.equations.analyses.table(key, d.macros));
+      return reader.read(d.display.latex, `lib:${d.paper.hash}`, paperMacros(d));
     };
     const c = h.from === 'workspace'
       ? ctx.equations.displayOf(ctx.ws, snap.sites[h.s.id])
@@ -207,7 +209,8 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       byText.set(`${group}\u0000${text}`, r);
       results.push(r);
     } else if (h.from === 'library') {
-      const { paper, display, macros } = h.lib.equations.displays[h.s.id];
+      const d = h.lib.equations.displays[h.s.id];
+      const { paper, display } = d;
       // the same display twice in one paper (a restatement, a copy in an appendix): once
       const key = `${h.lib.folder}\u0000${paper.id}\u0000${copyText(display.latex)}`;
       if (byText.has(key)) continue;
@@ -216,7 +219,7 @@ export async function findRelatedEquations(ctx: RelatedContext, q: RelatedQuery,
       const entry = displayEntry(display);
       const at = { line: display.line - 1, character: 0 };
       const r: RelatedEquation = {
-        latex, display: displayLatex(latex, macros), score: h.s.score, why: h.s.why, source: 'library', ...(h.same ? { same: true as const } : {}),
+        latex, display: expandMacros(latex, paperMacros(d)) ?? latex, score: h.s.score, why: h.s.why, source: 'library', ...(h.same ? { same: true as const } : {}),
         uri: pathToUri(file), file, line: display.line, range: { start: at, end: at }, ...(display.label ? { label: display.label } : {}),
         title: resultName(entry), paper: paper.meta.title ?? paper.id,
         cite: { folder: h.lib.folder, paper: paper.id, file: display.file, line: display.line },

@@ -151,6 +151,11 @@ function commandText(text: string, cmd: string, macros?: MacroTable): string | u
 const ARXIV = /\b(\d{4}\.\d{4,5})(v\d+)?\b/;
 const DOI = /\b(10\.\d{4,9}\/[^\s{}"'<>]+[^\s{}"'<>.,;])/;
 
+/** A paper's arXiv id (from its path in the library, else "arXiv:…" in its text) and DOI (from its text): LaTeX or PDF. */
+export function paperIds(rel: string, text: string): Pick<PaperMeta, 'arxiv' | 'doi'> {
+  return { arxiv: ARXIV.exec(rel)?.[1] ?? /arXiv[:\s]*(\d{4}\.\d{4,5})/i.exec(text)?.[1], doi: DOI.exec(text)?.[1] };
+}
+
 /**
  * Title, authors, arXiv id (from the folder or file name, else the text) and DOI of a paper: from
  * its root, else from the files it includes (a shared header), read under the paper's macros.
@@ -160,8 +165,7 @@ export function paperMeta(dir: string, root: string, text: string, more: { texts
   const texts = [text, ...more.texts ?? []];
   const table = more.macros?.length ? macroTable(more.macros) : undefined;
   const first = (cmd: string) => { for (const t of texts) { const v = commandText(t, cmd, table); if (v) return v; } return undefined; };
-  const arxiv = ARXIV.exec(rel)?.[1] ?? /arXiv[:\s]*(\d{4}\.\d{4,5})/i.exec(text)?.[1];
-  return { title: first('title'), authors: first('author'), arxiv, doi: DOI.exec(text)?.[1] };
+  return { title: first('title'), authors: first('author'), ...paperIds(rel, text) };
 }
 
 /** Reads one paper of the library folder `dir`: its entries in the order the paper prints them. */

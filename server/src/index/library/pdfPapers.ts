@@ -10,8 +10,9 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../util/packageRoot.js';
+import { within } from '../../util/paths.js';
 import { findFilesWhere } from '../../project/files.js';
-import { paperHash, type LibraryEntry, type Paper, type PaperMeta } from './papers.js';
+import { paperHash, paperIds, type LibraryEntry, type Paper, type PaperMeta } from './papers.js';
 
 /** The parts of pdfjs-dist used here (typed loosely: loaded at run time). */
 interface PdfTextItem { str?: string; hasEOL?: boolean; transform?: number[] }
@@ -186,10 +187,6 @@ export function pdfEntries(lines: readonly PdfLine[], file: string): LibraryEntr
   return out;
 }
 
-/** New-style arXiv ids (2101.01234, with a version) and DOIs in a name or a text. */
-const ARXIV = /\b(\d{4}\.\d{4,5})(v\d+)?\b/;
-const DOI = /\b(10\.\d{4,9}\/[^\s{}"'<>]+[^\s{}"'<>.,;])/;
-
 /** Title and authors from the PDF's information, else its first line; arXiv id from the file name or the first page; DOI from the first page. */
 export function pdfMeta(dir: string, file: string, lines: readonly PdfLine[], info: Record<string, unknown>): PaperMeta {
   const first = lines.filter((l) => l.page === 1).map((l) => l.text).join('\n');
@@ -197,8 +194,7 @@ export function pdfMeta(dir: string, file: string, lines: readonly PdfLine[], in
   return {
     title: str(info.Title) ?? lines[0]?.text.slice(0, 200),
     authors: str(info.Author),
-    arxiv: ARXIV.exec(path.relative(dir, file))?.[1] ?? /arXiv[:\s]*(\d{4}\.\d{4,5})/i.exec(first)?.[1],
-    doi: DOI.exec(first)?.[1],
+    ...paperIds(path.relative(dir, file), first),
   };
 }
 
@@ -213,7 +209,7 @@ export function pdfRoots(dir: string, texRoots: readonly string[]): string[] {
   const built = new Set(texRoots.map((r) => r.replace(/\.tex$/i, '.pdf').toLowerCase()));
   const paperDirs = new Set(texRoots.map((r) => path.dirname(path.resolve(r))).filter((d) => d !== top));
   const inPaperDir = (f: string) => {
-    for (let d = path.dirname(path.resolve(f)); d !== top && d.startsWith(top); d = path.dirname(d)) if (paperDirs.has(d)) return true;
+    for (let d = path.dirname(path.resolve(f)); d !== top && within(top, d); d = path.dirname(d)) if (paperDirs.has(d)) return true;
     return false;
   };
   return findFilesWhere(dir, (name) => /\.pdf$/i.test(name)).filter((f) => !built.has(f.toLowerCase()) && !inPaperDir(f)).sort();
