@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { webviewPage, webviewRoots } from './webviewPage.js';
 import { panelTitle } from './panelTitle.js';
+import { openPlace } from './openPlace.js';
 
 export interface ResultItem {
   /** Shown as the item's heading, e.g. "Key Lemma 1.2 (Pigeonhole principle)". */
@@ -78,11 +79,7 @@ export class ResultsPanel implements vscode.Disposable {
 
   private async open(index: number): Promise<void> {
     const loc = this.items[index]?.location;
-    if (!loc) return;
-    // a library PDF opens in whatever views PDFs (a PDF extension), not as text
-    if (/\.pdf$/i.test(loc.uri.path)) { await vscode.commands.executeCommand('vscode.open', loc.uri, vscode.ViewColumn.One); return; }
-    const doc = await vscode.workspace.openTextDocument(loc.uri);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: loc.range });
+    if (loc) await openPlace(loc.uri, loc.range, vscode.ViewColumn.One);
   }
 
   private async openLink(index: number): Promise<void> {

@@ -7,6 +7,7 @@ import type { ResultItem, ResultsPanel } from './resultsPanel.js';
 import { SEARCH_COMMAND, type SearchResponse } from 'mathsense-server/protocol';
 import { pickText } from './searchLabels.js';
 import { cursorPlace, insertCitation } from './library.js';
+import { openPlace } from './openPlace.js';
 
 export type { SearchResponse };
 
@@ -89,9 +90,8 @@ export async function searchResults(panel: ResultsPanel): Promise<void> {
     const r = pick.result;
     if (!r) return;
     if (r.uri) {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(r.uri));
       const at = new vscode.Position(r.range?.start.line ?? 0, r.range?.start.character ?? 0);
-      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at) });
+      await openPlace(vscode.Uri.parse(r.uri), new vscode.Range(at, at));
     } else if (r.url) {
       await vscode.env.openExternal(vscode.Uri.parse(r.url));
     }

@@ -12,7 +12,7 @@ import { defaultStoreDir, indexLibrary, LoadedLibrary, readManifest, type Librar
 import type { LibraryKind } from '../index/library/papers.js';
 import { latexToPlain } from '../analysis/render.js';
 import { parseBibtex, type BibEntry } from '../project/bibliography.js';
-import { bibtexFor, citation, matchingBibEntry, newKey, resultName } from '../index/library/citeLibraryResult.js';
+import { bibtexFor, citation, entryPlace, matchingBibEntry, newKey, resultName } from '../index/library/citeLibraryResult.js';
 import { progressBar } from './progress.js';
 import { registeredFolders, writeRegistry } from '../index/library/registry.js';
 import { LanceLibrary, syncLanceStore } from '../index/library/lanceStore.js';
@@ -109,7 +109,7 @@ async function searchScaled(store: string | undefined, query: string, limit: num
     const hits = await lib.search({ text: query, vec }, { limit, kinds: kind ? [kind] : undefined });
     if (json) io.out(`${JSON.stringify(hits.map((h) => ({ file: h.entry.file, line: h.entry.line, paper: h.paper.id, title: h.paper.meta.title ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text })), null, 1)}\n`);
     else {
-      hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.paper.id} ${h.entry.file}:${h.entry.line}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
+      hits.forEach((h, i) => io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.paper.id} ${entryPlace(h.entry)}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`));
       if (hits.length === 0) io.out('no results\n');
     }
     return 0;
@@ -192,7 +192,7 @@ export async function libraryCommand(args: readonly string[], io: Io): Promise<n
           io.out(`${JSON.stringify(hits.map((h) => ({ file: path.join(h.folder, h.entry.file), line: h.entry.line, ...(h.entry.page ? { page: h.entry.page } : {}), paper: h.paper.id, title: h.paper.meta.title ?? null, arxiv: h.paper.meta.arxiv ?? null, kind: h.entry.kind, name: h.entry.name, number: h.entry.number ?? null, numberFrom: h.entry.numberFrom ?? null, label: h.entry.label ?? null, score: Math.round(h.score * 1000) / 1000, text: h.entry.text, ...(bib ? citeOf(h) : {}) })), null, 1)}\n`);
         } else {
           hits.forEach((h, i) => {
-            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${path.join(h.folder, h.entry.file)}${h.entry.page ? `, page ${h.entry.page}` : `:${h.entry.line}`}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
+            io.out(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${entryPlace(h.entry, path.join(h.folder, h.entry.file))}  ${resultName(h.entry)}${h.paper.meta.title ? ` — ${h.paper.meta.title}` : ''}\n      ${latexToPlain(h.entry.text, 160).replace(/\s+/g, ' ')}\n`);
             if (bib) { const c = citeOf(h); io.out(`      cite: ${c.cite}${c.bibtex ? ' (not in the bibliography; add:)' : ''}\n${c.bibtex ? c.bibtex.replace(/^/gm, '        ') : ''}`); }
           });
           if (hits.length === 0) io.out('no results\n');

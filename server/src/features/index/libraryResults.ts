@@ -11,7 +11,7 @@ import type { FolderHit, ServerLibrary } from '../../index/library/serverLibrary
 import type { LibraryEntry } from '../../index/library/papers.js';
 import { pathToUri } from '../../project/files.js';
 import { INSERT_CITATION_COMMAND, type InsertCitationArgs, type ShowResultsArgs } from '../../ext/protocol.js';
-import { resultName } from '../../index/library/citeLibraryResult.js';
+import { entryPlace, resultName } from '../../index/library/citeLibraryResult.js';
 import { excerptMd } from './excerpts.js';
 import type { Position } from 'vscode-languageserver-types';
 
@@ -88,6 +88,5 @@ export function libraryItem(r: LibraryResult, uri: string, position: Position): 
 
 /** The detail line of a panel or search item. */
 export function libraryDetail(r: LibraryResult): string {
-  const where = r.statement.page ? `${r.statement.file}, page ${r.statement.page}` : `${r.statement.file}:${r.statement.line}`;
-  return `${paperName(r)} · ${where} · your library${r.statement.numberFrom === 'counted' ? ' · number counted from the source' : ''}`;
+  return `${paperName(r)} · ${entryPlace(r.statement)} · your library${r.statement.numberFrom === 'counted' ? ' · number counted from the source' : ''}`;
 }

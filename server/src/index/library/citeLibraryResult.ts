@@ -47,6 +47,11 @@ export function resultName(e: LibraryEntry): string {
   return `${e.name}${e.number ? ` ${printed(e)}` : ''}${e.title ? ` (${e.title})` : ''}`;
 }
 
+/** Where a result is, as a list says it: `file:line`, or a PDF's `file, page 12` (`file` as the caller names the file). */
+export function entryPlace(e: LibraryEntry, file = e.file): string {
+  return e.page ? `${file}, page ${e.page}` : `${file}:${e.line}`;
+}
+
 /** The optional argument naming the result: `Theorem~3.2`, `Equation~(4)`, or the name alone without a number. */
 export function citedResult(e: LibraryEntry): string {
   return e.number ? `${e.name}~${printed(e)}` : e.name;
